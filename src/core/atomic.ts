@@ -1,0 +1,40 @@
+/**
+ * Crash-safe file replacement: write a sibling temp file, then rename it over the target.
+ *
+ * A reader (or a process killed half-way) sees either the old file or the new one, never a mix.
+ *
+ * @module
+ */
+
+import { dirnameOf } from "./paths.ts";
+
+let counter = 0;
+
+/** A temp-file name next to `path`, unique to this process and call. */
+export function tempSiblingOf(path: string): string {
+  counter += 1;
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${path}.tmp-${Deno.pid}-${counter}-${random}`;
+}
+
+/**
+ * Replaces `path` with `text` atomically, creating missing parent folders.
+ *
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors, after removing the temp file.
+ */
+export async function writeTextAtomic(path: string, text: string): Promise<void> {
+  const temp = tempSiblingOf(path);
+  try {
+    await Deno.writeTextFile(temp, text);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await Deno.mkdir(dirnameOf(path), { recursive: true });
+    await Deno.writeTextFile(temp, text);
+  }
+  try {
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}

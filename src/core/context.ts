@@ -1,0 +1,124 @@
+/**
+ * Rendering the model's context under a character budget (pure).
+ *
+ * Sections are taken most specific first. A section that does not fit whole is cut (when a useful
+ * part fits) or left out; every cut or left-out file is named, with its path, in a closing line
+ * that tells the model to Read it. The text never exceeds the budget: before each section the
+ * room for the worst-case closing line is held back.
+ *
+ * @module
+ */
+
+/** A library file's text, ready to be shown. */
+export interface ContextSection {
+  label: string;
+  /** The path the model can pass to its Read tool. */
+  readPath: string;
+  body: string;
+  /** True when `body` is only the start of the file (the file was too large to read whole). */
+  partial: boolean;
+}
+
+/** A library file that cannot be shown (binary, not UTF-8, unreadable). */
+export interface ContextSkip {
+  label: string;
+  readPath: string;
+  reason: string;
+}
+
+/** The rendered context and what happened to each file. */
+export interface RenderedContext {
+  text: string;
+  /** Labels shown whole. */
+  shown: string[];
+  /** Labels shown in part. */
+  cut: string[];
+  /** Labels left out for lack of room. */
+  left: string[];
+  /** Labels skipped because they are not text. */
+  skipped: string[];
+}
+
+/** The smallest part of a file worth showing when it has to be cut. */
+export const MIN_CUT_CHARS = 300;
+/** At most this many files are named one by one in the closing line. */
+export const MAX_NAMED = 12;
+
+interface Pending {
+  readPath: string;
+  note: string;
+}
+
+function sectionHead(label: string): string {
+  return `\n\n--- [${label}] ---\n`;
+}
+
+/** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** The closing line naming files not shown whole (empty when there are none). */
+export function closingLine(pending: Pending[], budget: number): string {
+  if (pending.length === 0) return "";
+  const named = pending.slice(0, MAX_NAMED).map((p) => `${p.readPath} (${p.note})`);
+  const more = pending.length > MAX_NAMED ? `; and ${pending.length - MAX_NAMED} more` : "";
+  return `\n\n[Librarian] Not shown in full (context budget ${budget} characters); ` +
+    `read these with the Read tool when they matter: ${named.join("; ")}${more}.`;
+}
+
+/**
+ * Renders `header` plus sections under `budget` characters, naming what did not fit.
+ *
+ * @example
+ * ```ts
+ * const r = renderContext("[Librarian] ...", [{ label: "global/a.md", readPath: "/l/a.md", body: "x", partial: false }], [], 9000);
+ * r.shown; // ["global/a.md"]
+ * ```
+ */
+export function renderContext(
+  header: string,
+  sections: ContextSection[],
+  skips: ContextSkip[],
+  budget: number,
+): RenderedContext {
+  const result: RenderedContext = { text: header, shown: [], cut: [], left: [], skipped: [] };
+  const pending: Pending[] = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
+  result.skipped = skips.map((s) => s.label);
+  let text = header;
+  for (let i = 0; i < sections.length; i++) {
+    const section = sections[i]!;
+    const later = sections.slice(i + 1).map((s) => ({ readPath: s.readPath, note: "left out" }));
+    const head = sectionHead(section.label);
+    const body = section.body.trimEnd();
+    const whole = head + body;
+    if (!section.partial) {
+      const reserve = closingLine([...pending, ...later], budget).length;
+      if (text.length + whole.length + reserve <= budget) {
+        text += whole;
+        result.shown.push(section.label);
+        continue;
+      }
+    }
+    const cutNote = { readPath: section.readPath, note: "cut" };
+    const reserve = closingLine([...pending, cutNote, ...later], budget).length;
+    const marker = "\n[... cut here; the rest is in the file]";
+    const room = budget - text.length - reserve - head.length - marker.length;
+    if (room >= MIN_CUT_CHARS) {
+      text += head + cutText(body, room) + marker;
+      result.cut.push(section.label);
+      pending.push(cutNote);
+    } else {
+      result.left.push(section.label);
+      pending.push({ readPath: section.readPath, note: "left out" });
+    }
+  }
+  text += closingLine(pending, budget);
+  if (text.length > budget) text = cutText(text, budget);
+  result.text = text;
+  return result;
+}

@@ -1,0 +1,156 @@
+/**
+ * Finding the memory library: `LIBRARIAN_PATH` first, else the nearest `_memory_library/` above a
+ * starting folder. The project root is always the library folder's parent.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "./env.ts";
+import { dirnameOf, isAbsolutePath, joinPath, normalizePath, relativeInside } from "./paths.ts";
+
+/** The folder name the Librarian looks for. */
+export const LIBRARY_DIR_NAME = "_memory_library";
+/** The staging file for tagged learnings, at the library root. */
+export const SCRATCH_FILE_NAME = ".scratch.md";
+
+/** How a library was found. */
+export type FoundBy = "LIBRARIAN_PATH" | "file" | "CLAUDE_PROJECT_DIR" | "cwd";
+
+/** A located memory library. */
+export interface Library {
+  /** The library folder, normal form. */
+  root: string;
+  /** The project root: the library folder's parent. */
+  projectRoot: string;
+  /** What led to it. */
+  foundBy: FoundBy;
+}
+
+/** The library's scratch file. */
+export function scratchPathOf(library: Library): string {
+  return joinPath(library.root, SCRATCH_FILE_NAME);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The library named by `LIBRARIAN_PATH`, if that variable is set to an existing folder.
+ * A relative value is rejected (hooks run from changing folders).
+ */
+export async function libraryFromEnv(env: EnvReader): Promise<Library | null> {
+  const configured = env("LIBRARIAN_PATH")?.trim();
+  if (!configured) return null;
+  const root = normalizePath(configured);
+  if (!isAbsolutePath(root) || !(await isDirectory(root))) return null;
+  return { root, projectRoot: dirnameOf(root), foundBy: "LIBRARIAN_PATH" };
+}
+
+/**
+ * Walks up from `startDir` (inclusive) to the file-system root and returns the first folder that
+ * holds a `_memory_library/` folder, as a library. A start inside a library finds that library.
+ */
+export async function findLibraryAbove(
+  startDir: string,
+  foundBy: FoundBy,
+): Promise<Library | null> {
+  let dir = normalizePath(startDir);
+  if (!isAbsolutePath(dir)) return null;
+  for (let depth = 0; depth < 256; depth++) {
+    const candidate = joinPath(dir, LIBRARY_DIR_NAME);
+    if (await isDirectory(candidate)) return { root: candidate, projectRoot: dir, foundBy };
+    const parent = dirnameOf(dir);
+    if (parent === dir || parent === "" || parent === "/" && dir === "/") return null;
+    dir = parent;
+  }
+  return null;
+}
+
+/**
+ * The library for a file a tool is about to touch: `LIBRARIAN_PATH` wins (the file must then be
+ * inside its project, else `null`); otherwise the nearest `_memory_library/` above the file.
+ */
+export async function findLibraryForFile(
+  filePath: string,
+  env: EnvReader,
+): Promise<Library | null> {
+  const fromEnv = await libraryFromEnv(env);
+  if (fromEnv) return fromEnv;
+  return await findLibraryAbove(dirnameOf(normalizePath(filePath)), "file");
+}
+
+/**
+ * The library for a session-level event (prompt, stop, a command run by a person):
+ * `LIBRARIAN_PATH`, else above `CLAUDE_PROJECT_DIR`, else above `cwd`.
+ */
+export async function findLibraryForSession(
+  cwd: string | undefined,
+  env: EnvReader,
+): Promise<Library | null> {
+  const fromEnv = await libraryFromEnv(env);
+  if (fromEnv) return fromEnv;
+  const projectDir = env("CLAUDE_PROJECT_DIR")?.trim();
+  if (projectDir) {
+    const found = await findLibraryAbove(projectDir, "CLAUDE_PROJECT_DIR");
+    if (found) return found;
+  }
+  if (cwd) return await findLibraryAbove(cwd, "cwd");
+  return null;
+}
+
+/**
+ * Where a file sits relative to a library's project: its project-relative path, or why it is
+ * not served (outside the project, or inside the library itself).
+ */
+export type FilePlacement =
+  | { kind: "project"; relPath: string }
+  | { kind: "outside" }
+  | { kind: "in-library" };
+
+/** Places a normal-form absolute file path relative to `library` (pure). */
+export function placeFile(filePath: string, library: Library, os?: string): FilePlacement {
+  if (relativeInside(filePath, library.root, os) !== null) return { kind: "in-library" };
+  const rel = relativeInside(filePath, library.projectRoot, os);
+  if (rel === null || rel === "") return { kind: "outside" };
+  return { kind: "project", relPath: rel };
+}
+
+/**
+ * Like {@link placeFile}, but when the plain comparison says "outside" it compares real paths
+ * too (symlinked checkouts, macOS `/tmp` → `/private/tmp`). For a file that does not exist yet
+ * (a Write of a new file), the nearest existing ancestor is resolved.
+ */
+export async function placeFileResolved(
+  filePath: string,
+  library: Library,
+): Promise<FilePlacement> {
+  const plain = placeFile(filePath, library);
+  if (plain.kind !== "outside") return plain;
+  const realFile = await realPathOfNearest(filePath);
+  const realRoot = await realPathOfNearest(library.root);
+  if (!realFile || !realRoot) return plain;
+  return placeFile(realFile, { ...library, root: realRoot, projectRoot: dirnameOf(realRoot) });
+}
+
+/** The real path of `path`, resolving the nearest existing ancestor when it does not exist. */
+export async function realPathOfNearest(path: string): Promise<string | null> {
+  const missing: string[] = [];
+  let current = normalizePath(path);
+  for (let depth = 0; depth < 256; depth++) {
+    try {
+      const real = normalizePath(await Deno.realPath(current));
+      return missing.length ? joinPath(real, ...missing.reverse()) : real;
+    } catch {
+      const parent = dirnameOf(current);
+      if (parent === current || parent === "") return null;
+      missing.push(current.slice(parent.length).replace(/^\//, ""));
+      current = parent;
+    }
+  }
+  return null;
+}

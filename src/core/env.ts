@@ -1,0 +1,102 @@
+/**
+ * Configuration read from the environment, in one place so that tests can pass their own.
+ *
+ * @module
+ */
+
+import { joinPath, normalizePath } from "./paths.ts";
+
+/** A read-only view of environment variables. */
+export type EnvReader = (name: string) => string | undefined;
+
+/** The process environment (variables the program may not read come back `undefined`). */
+export function processEnv(): EnvReader {
+  return (name) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** An environment made from a plain record, for tests and tools. */
+export function envFrom(record: Record<string, string | undefined>): EnvReader {
+  return (name) => record[name];
+}
+
+/** Claude Code's cap on hook output strings; longer text is replaced by a preview. */
+export const CLAUDE_CONTEXT_CAP = 10_000;
+/** The default character budget for one injection. */
+export const DEFAULT_BUDGET = 9_000;
+/** The largest budget accepted: safely under Claude Code's cap. */
+export const MAX_BUDGET = 9_900;
+/** The smallest budget accepted: room for a header, one section and the closing line. */
+export const MIN_BUDGET = 1_000;
+
+/** The character budget and, when `LIBRARIAN_BUDGET` was unusable, why it was not used. */
+export interface BudgetSetting {
+  budget: number;
+  warning?: string;
+}
+
+/** Reads `LIBRARIAN_BUDGET`, clamped to [{@link MIN_BUDGET}, {@link MAX_BUDGET}]. */
+export function readBudget(env: EnvReader): BudgetSetting {
+  const raw = env("LIBRARIAN_BUDGET")?.trim();
+  if (raw === undefined || raw === "") return { budget: DEFAULT_BUDGET };
+  const value = Number(raw.replaceAll("_", ""));
+  if (!Number.isFinite(value) || !Number.isInteger(value)) {
+    return {
+      budget: DEFAULT_BUDGET,
+      warning: `LIBRARIAN_BUDGET="${raw}" is not a whole number; using ${DEFAULT_BUDGET}`,
+    };
+  }
+  if (value > MAX_BUDGET) {
+    return {
+      budget: MAX_BUDGET,
+      warning:
+        `LIBRARIAN_BUDGET=${value} is above Claude Code's ${CLAUDE_CONTEXT_CAP}-character cap; using ${MAX_BUDGET}`,
+    };
+  }
+  if (value < MIN_BUDGET) {
+    return {
+      budget: MIN_BUDGET,
+      warning: `LIBRARIAN_BUDGET=${value} is too small to be useful; using ${MIN_BUDGET}`,
+    };
+  }
+  return { budget: value };
+}
+
+/** The user's home folder (`HOME`, else `USERPROFILE` on Windows), normalised, or undefined. */
+export function homeDir(env: EnvReader): string | undefined {
+  const home = env("HOME") || env("USERPROFILE");
+  return home ? normalizePath(home) : undefined;
+}
+
+/** Claude Code's configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeDir(env: EnvReader): string | undefined {
+  const configured = env("CLAUDE_CONFIG_DIR");
+  if (configured) return normalizePath(configured);
+  const home = homeDir(env);
+  return home ? joinPath(home, ".claude") : undefined;
+}
+
+/**
+ * The Librarian's state folder (ledgers, sync records, locks): `LIBRARIAN_STATE_DIR`, else
+ * `CLAUDE_PLUGIN_DATA` (kept across plugin updates), else `~/.claude/librarian`.
+ */
+export function stateDir(env: EnvReader): string | undefined {
+  const explicit = env("LIBRARIAN_STATE_DIR") || env("CLAUDE_PLUGIN_DATA");
+  if (explicit) return normalizePath(explicit);
+  const claude = claudeDir(env);
+  return claude ? joinPath(claude, "librarian") : undefined;
+}
+
+/** The log file (`LIBRARIAN_LOG`, else `~/.claude/librarian.log`), or undefined when off. */
+export function logFile(env: EnvReader): string | undefined {
+  const configured = env("LIBRARIAN_LOG")?.trim();
+  if (configured && configured.toLowerCase() === "off") return undefined;
+  if (configured) return normalizePath(configured);
+  const claude = claudeDir(env);
+  return claude ? joinPath(claude, "librarian.log") : undefined;
+}

@@ -1,0 +1,138 @@
+/**
+ * The context for one file: find its library, walk up the mirror, read the files, drop what the
+ * context window already has, and render the rest under the budget.
+ *
+ * Both the inject hook and `librarian read` use this, so a person sees exactly what the model
+ * gets.
+ *
+ * @module
+ */
+
+import {
+  type ContextSection,
+  type ContextSkip,
+  renderContext,
+  type RenderedContext,
+} from "./context.ts";
+import { findLibraryForFile, type Library, placeFileResolved } from "./discover.ts";
+import type { EnvReader } from "./env.ts";
+import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "./paths.ts";
+import { readLibraryText } from "./read_text.ts";
+import { collectLibraryFiles, type LibraryFile } from "./walk.ts";
+
+/** Why no context was produced for a file. */
+export type NoContextReason =
+  | "no-library"
+  | "outside-project"
+  | "in-library"
+  | "no-library-files"
+  | "all-sent";
+
+/** The outcome of building a file's context. */
+export type FileContext =
+  | { kind: "none"; reason: NoContextReason; library?: Library; relPath?: string; hits: number }
+  | {
+    kind: "context";
+    library: Library;
+    /** The file's path relative to the project root. */
+    relPath: string;
+    rendered: RenderedContext;
+    /** Library-relative path → fingerprint, for every file the model now has (shown, cut or skipped). */
+    delivered: Record<string, string>;
+    /** How many applicable files were skipped because the context window already has them. */
+    hits: number;
+    /** Every applicable library file, most specific first. */
+    files: LibraryFile[];
+  };
+
+/** Options for {@link buildFileContext}. */
+export interface FileContextOptions {
+  env: EnvReader;
+  budget: number;
+  /** Fingerprints already sent to this context window (empty to ignore the ledger). */
+  alreadySent?: Record<string, string>;
+  /** Folder to resolve a relative file path against (the event's `cwd`). */
+  cwd?: string | undefined;
+}
+
+/** The header line the model sees first. */
+export function contextHeader(relPath: string, hits: number): string {
+  const earlier = hits > 0
+    ? ` (${hits} unchanged library file${
+      hits === 1 ? "" : "s"
+    } for this path already sent earlier in this session)`
+    : "";
+  return `[Librarian] Memory library context for ${relPath}${earlier}:`;
+}
+
+/** Builds the context for the file at `rawPath`. */
+export async function buildFileContext(
+  rawPath: string,
+  options: FileContextOptions,
+): Promise<FileContext> {
+  let filePath = normalizePath(rawPath);
+  if (!isAbsolutePath(filePath) && options.cwd) {
+    filePath = normalizePath(joinPath(normalizePath(options.cwd), filePath));
+  }
+  const library = await findLibraryForFile(filePath, options.env);
+  if (!library) return { kind: "none", reason: "no-library", hits: 0 };
+  const placement = await placeFileResolved(filePath, library);
+  if (placement.kind === "outside") {
+    return { kind: "none", reason: "outside-project", library, hits: 0 };
+  }
+  if (placement.kind === "in-library") {
+    return { kind: "none", reason: "in-library", library, hits: 0 };
+  }
+  const relPath = placement.relPath;
+  const relDir = dirnameOf(relPath);
+  const files = await collectLibraryFiles(library.root, relDir === "/" ? "" : relDir);
+  if (files.length === 0) {
+    return { kind: "none", reason: "no-library-files", library, relPath, hits: 0 };
+  }
+
+  const maxBytes = options.budget * 4 + 1024;
+  const texts = await Promise.all(files.map((f) => readLibraryText(f.absPath, maxBytes)));
+  const sent = options.alreadySent ?? {};
+  const sections: ContextSection[] = [];
+  const skips: ContextSkip[] = [];
+  const fingerprints: Record<string, string> = {};
+  let hits = 0;
+  files.forEach((file, i) => {
+    const text = texts[i]!;
+    if (text.kind === "unreadable") {
+      skips.push({
+        label: file.label,
+        readPath: file.absPath,
+        reason: `unreadable: ${text.reason}`,
+      });
+      return;
+    }
+    if (sent[file.relPath] === text.fingerprint) {
+      hits++;
+      return;
+    }
+    fingerprints[file.relPath] = text.fingerprint;
+    if (text.kind === "text") {
+      sections.push({
+        label: file.label,
+        readPath: file.absPath,
+        body: text.text,
+        partial: text.partial,
+      });
+    } else {
+      const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
+      skips.push({ label: file.label, readPath: file.absPath, reason });
+    }
+  });
+  if (sections.length === 0 && skips.length === 0) {
+    return { kind: "none", reason: "all-sent", library, relPath, hits };
+  }
+  const rendered = renderContext(contextHeader(relPath, hits), sections, skips, options.budget);
+  const delivered: Record<string, string> = {};
+  const labelToRel = new Map(files.map((f) => [f.label, f.relPath]));
+  for (const label of [...rendered.shown, ...rendered.cut, ...rendered.skipped]) {
+    const rel = labelToRel.get(label);
+    if (rel !== undefined && fingerprints[rel] !== undefined) delivered[rel] = fingerprints[rel]!;
+  }
+  return { kind: "context", library, relPath, rendered, delivered, hits, files };
+}

@@ -1,0 +1,92 @@
+/**
+ * Hook input and output: read one event from stdin, write one JSON object to stdout.
+ *
+ * Claude Code reads a hook's stdout as JSON only when it starts with `{`, so the hooks print
+ * exactly one object or nothing at all.
+ *
+ * @module
+ */
+
+/** The fields of a Claude Code hook event that the Librarian reads. */
+export interface HookEvent {
+  hook_event_name: string;
+  session_id?: string;
+  agent_id?: string;
+  cwd?: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  source?: string;
+  stop_hook_active?: boolean;
+  [key: string]: unknown;
+}
+
+/** Why an input could not be used as a hook event. */
+export class HookInputError extends SyntaxError {
+  constructor(message: string) {
+    super(message);
+    this.name = "HookInputError";
+  }
+}
+
+/** Reads all of stdin as text (the caller closes stdin; an empty pipe gives `""`). */
+export async function readStdinText(): Promise<string> {
+  return await new Response(Deno.stdin.readable).text();
+}
+
+/**
+ * Parses hook input text into an event.
+ *
+ * @throws {HookInputError} when the text is empty, not JSON, not an object, or has no
+ *   `hook_event_name`.
+ */
+export function parseHookEvent(text: string): HookEvent {
+  const trimmed = text.replace(/^\uFEFF/, "").trim();
+  if (trimmed === "") throw new HookInputError("empty input: expected one hook event as JSON");
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HookInputError(`input is not JSON: ${detail}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new HookInputError("input is not a JSON object");
+  }
+  const event = value as Record<string, unknown>;
+  if (typeof event.hook_event_name !== "string" || event.hook_event_name === "") {
+    throw new HookInputError("input has no hook_event_name");
+  }
+  for (const key of ["session_id", "agent_id", "cwd", "tool_name", "source"] as const) {
+    if (event[key] !== undefined && typeof event[key] !== "string") delete event[key];
+  }
+  if (
+    event.tool_input !== undefined &&
+    (event.tool_input === null || typeof event.tool_input !== "object" ||
+      Array.isArray(event.tool_input))
+  ) {
+    delete event.tool_input;
+  }
+  return event as HookEvent;
+}
+
+/** Writes one JSON object and a newline to stdout, waiting until every byte is written. */
+export async function writeJsonLine(value: unknown): Promise<void> {
+  const bytes = new TextEncoder().encode(JSON.stringify(value) + "\n");
+  let written = 0;
+  while (written < bytes.length) {
+    written += await Deno.stdout.write(bytes.subarray(written));
+  }
+}
+
+/** Writes a hook's `additionalContext` for `hookEventName`. */
+export async function writeAdditionalContext(
+  hookEventName: string,
+  additionalContext: string,
+): Promise<void> {
+  await writeJsonLine({ hookSpecificOutput: { hookEventName, additionalContext } });
+}
+
+/** Writes a message for the user (`systemMessage`), which the model does not act on. */
+export async function writeSystemMessage(message: string): Promise<void> {
+  await writeJsonLine({ systemMessage: message });
+}

@@ -1,0 +1,133 @@
+/**
+ * The per-context-window ledger: which library files (and which versions of them) a session, or
+ * a subagent inside it, has already been sent, so that each is sent once per context window.
+ *
+ * Layout: `<state>/ledgers/<session>/<agent or "main">.json`. Clearing a session (after
+ * compaction or `/clear`) removes its folder; folders untouched for {@link LEDGER_MAX_AGE_MS} are
+ * pruned. Writes replace the file atomically after merging with what is on disk, so concurrent
+ * hook runs never corrupt a ledger (at worst a file is sent twice).
+ *
+ * @module
+ */
+
+import { writeTextAtomic } from "./atomic.ts";
+import { joinPath } from "./paths.ts";
+
+/** Ledgers older than this are pruned. */
+export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** What one context window has been sent. */
+export interface Ledger {
+  /** Library-relative path → fingerprint of the version sent. */
+  files: Record<string, string>;
+  /** Whether the tagging reminder was given (main ledger only). */
+  reminded: boolean;
+}
+
+/** Identifies one context window: the session, and the subagent when inside one. */
+export interface LedgerKey {
+  sessionId: string;
+  agentId?: string | undefined;
+}
+
+/** An empty ledger. */
+export function emptyLedger(): Ledger {
+  return { files: {}, reminded: false };
+}
+
+/** Makes an id safe as a file name (the ids come from the hook input). */
+export function safeId(id: string): string {
+  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120);
+  return cleaned === "" ? "_" : cleaned;
+}
+
+/** The folder holding every ledger of one session. */
+export function sessionLedgerDir(stateDir: string, sessionId: string): string {
+  return joinPath(stateDir, "ledgers", safeId(sessionId));
+}
+
+/** The file of one context window's ledger. */
+export function ledgerPath(stateDir: string, key: LedgerKey): string {
+  const name = key.agentId ? `agent-${safeId(key.agentId)}` : "main";
+  return joinPath(sessionLedgerDir(stateDir, key.sessionId), `${name}.json`);
+}
+
+/** Parses ledger JSON; anything malformed reads as an empty ledger. */
+export function parseLedger(text: string): Ledger {
+  try {
+    const value = JSON.parse(text) as Partial<Ledger>;
+    const files: Record<string, string> = {};
+    if (value && typeof value.files === "object" && value.files !== null) {
+      for (const [k, v] of Object.entries(value.files)) {
+        if (typeof v === "string") files[k] = v;
+      }
+    }
+    return { files, reminded: value?.reminded === true };
+  } catch {
+    return emptyLedger();
+  }
+}
+
+/** Loads a ledger; a missing or damaged file is an empty ledger. */
+export async function loadLedger(stateDir: string, key: LedgerKey): Promise<Ledger> {
+  try {
+    return parseLedger(await Deno.readTextFile(ledgerPath(stateDir, key)));
+  } catch {
+    return emptyLedger();
+  }
+}
+
+/**
+ * Records `sent` (path → fingerprint) and the reminder flag, merged with the ledger on disk, and
+ * replaces the file atomically.
+ */
+export async function recordInLedger(
+  stateDir: string,
+  key: LedgerKey,
+  sent: Record<string, string>,
+  reminded = false,
+): Promise<void> {
+  const current = await loadLedger(stateDir, key);
+  const next: Ledger = {
+    files: { ...current.files, ...sent },
+    reminded: current.reminded || reminded,
+  };
+  await writeTextAtomic(ledgerPath(stateDir, key), JSON.stringify(next));
+}
+
+/** Forgets everything a session (and its subagents) was sent. */
+export async function clearSessionLedgers(stateDir: string, sessionId: string): Promise<void> {
+  try {
+    await Deno.remove(sessionLedgerDir(stateDir, sessionId), { recursive: true });
+  } catch {
+    // nothing recorded yet
+  }
+}
+
+/** Removes session ledgers not written for `maxAgeMs`; returns how many were removed. */
+export async function pruneLedgers(
+  stateDir: string,
+  now: number = Date.now(),
+  maxAgeMs: number = LEDGER_MAX_AGE_MS,
+): Promise<number> {
+  const root = joinPath(stateDir, "ledgers");
+  let removed = 0;
+  try {
+    for await (const entry of Deno.readDir(root)) {
+      if (!entry.isDirectory) continue;
+      const dir = joinPath(root, entry.name);
+      try {
+        const info = await Deno.stat(dir);
+        if (info.mtime && now - info.mtime.getTime() > maxAgeMs) {
+          await Deno.remove(dir, { recursive: true });
+          removed++;
+        }
+      } catch {
+        // raced with another pruner
+      }
+    }
+  } catch {
+    // no ledgers yet
+  }
+  return removed;
+}

@@ -1,0 +1,104 @@
+/**
+ * The hook log: one line per event, so people can see that hooks fire and what they cost.
+ *
+ * Line format (parsed back by {@link parseLogLine} for `librarian status` and `doctor`):
+ *
+ * ```
+ * 2026-11-30T06:40:00.123Z inject event=PreToolUse tool=Read file=src/a.ts sent=2 chars=1234 hits=1 ms=18.4
+ * ```
+ *
+ * Values with spaces, quotes or `=` are written as JSON strings. The file rotates to `<log>.1`
+ * past 1 MiB. Logging never throws: a hook must not fail because its log cannot be written.
+ *
+ * @module
+ */
+
+import { dirnameOf } from "./paths.ts";
+
+/** Rotate the log once it grows past this many bytes. */
+export const LOG_ROTATE_BYTES = 1024 * 1024;
+
+/** A value that can be logged. */
+export type LogValue = string | number | boolean | undefined;
+
+/** One parsed log line. */
+export interface LogRecord {
+  time: string;
+  command: string;
+  fields: Record<string, string>;
+}
+
+function formatValue(value: string | number | boolean): string {
+  const text = typeof value === "number" && !Number.isInteger(value)
+    ? value.toFixed(1)
+    : String(value);
+  return text === "" || /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}
+
+/** Formats one log line (without the newline). Undefined fields are left out. */
+export function formatLogLine(
+  time: Date,
+  command: string,
+  fields: Record<string, LogValue>,
+): string {
+  const parts = [time.toISOString(), command];
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    parts.push(`${key}=${formatValue(value)}`);
+  }
+  return parts.join(" ");
+}
+
+const FIELD = /([A-Za-z_][\w-]*)=("(?:[^"\\]|\\.)*"|\S*)/g;
+
+/** Parses a line written by {@link formatLogLine}; `null` for anything else. */
+export function parseLogLine(line: string): LogRecord | null {
+  const match = /^(\d{4}-\d\d-\d\dT[\d:.]+Z) (\S+)(.*)$/.exec(line.trim());
+  if (!match) return null;
+  const fields: Record<string, string> = {};
+  for (const field of match[3]!.matchAll(FIELD)) {
+    const raw = field[2]!;
+    let value = raw;
+    if (raw.startsWith('"')) {
+      try {
+        value = JSON.parse(raw) as string;
+      } catch {
+        value = raw;
+      }
+    }
+    fields[field[1]!] = value;
+  }
+  return { time: match[1]!, command: match[2]!, fields };
+}
+
+/**
+ * Appends one line to the log at `path` (creating its folder, rotating past 1 MiB).
+ * Never throws; returns false when the line could not be written.
+ */
+export async function appendLog(
+  path: string | undefined,
+  command: string,
+  fields: Record<string, LogValue>,
+  now: Date = new Date(),
+): Promise<boolean> {
+  if (!path) return false;
+  const line = formatLogLine(now, command, fields) + "\n";
+  try {
+    try {
+      const info = await Deno.stat(path);
+      if (info.size > LOG_ROTATE_BYTES) await Deno.rename(path, `${path}.1`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await Deno.mkdir(dirnameOf(path), { recursive: true });
+    }
+    await Deno.writeTextFile(path, line, { append: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Milliseconds since the process started (includes runtime start-up and module loading). */
+export function elapsedMs(): number {
+  return Math.round(performance.now() * 10) / 10;
+}

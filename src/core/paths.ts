@@ -1,0 +1,117 @@
+/**
+ * Pure path handling shared by every command: one normal form for POSIX and Windows paths.
+ *
+ * Claude Code sends Windows paths with backslashes (`C:\\repo\\src\\a.ts`), Git Bash users write
+ * `/c/repo`, and people mix separators. Everything is brought to forward slashes with an upper-case
+ * drive letter, `.` and `..` resolved, and Unicode in NFC (macOS file systems hand back NFD).
+ *
+ * @module
+ */
+
+/** The operating systems whose path rules differ here. */
+export type PathOs = "windows" | "darwin" | "linux" | string;
+
+const DRIVE = /^([a-zA-Z]):(?:\/|$)/;
+const MSYS_DRIVE = /^\/([a-zA-Z])(?:\/|$)/;
+
+/**
+ * Brings a path to the Librarian's normal form: `/` separators, upper-case drive letter, no `.`,
+ * `..` or empty segments, no trailing slash, NFC.
+ *
+ * On Windows a Git Bash form (`/c/repo`) becomes `C:/repo`. A relative path stays relative.
+ *
+ * @example
+ * ```ts
+ * normalizePath("c:\\Repo\\src\\..\\lib\\a.ts", "windows"); // "C:/Repo/lib/a.ts"
+ * ```
+ */
+export function normalizePath(path: string, os: PathOs = Deno.build.os): string {
+  let p = path.trim().normalize("NFC").replaceAll("\\", "/");
+  if (os === "windows") {
+    const msys = MSYS_DRIVE.exec(p);
+    if (msys) p = `${msys[1]}:/${p.slice(3)}`;
+  }
+  let prefix = "";
+  const drive = DRIVE.exec(p);
+  if (drive) {
+    prefix = `${drive[1]!.toUpperCase()}:/`;
+    p = p.slice(2);
+  } else if (p.startsWith("//")) {
+    prefix = "//"; // UNC share
+  } else if (p.startsWith("/")) {
+    prefix = "/";
+  }
+  const out: string[] = [];
+  for (const segment of p.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+      else if (prefix === "") out.push("..");
+      continue;
+    }
+    out.push(segment);
+  }
+  const joined = out.join("/");
+  if (prefix === "") return joined === "" ? "." : joined;
+  return prefix + joined;
+}
+
+/** True when the path is absolute in either POSIX or Windows form (after normalising). */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || DRIVE.test(path);
+}
+
+/** True where the usual file system compares names without regard to case. */
+export function isCaseInsensitiveOs(os: PathOs = Deno.build.os): boolean {
+  return os === "windows" || os === "darwin";
+}
+
+/**
+ * The path of `child` relative to `parent`, both in normal form, or `null` when `child` is not
+ * inside `parent`. Equal paths give `""`. On Windows and macOS the comparison ignores case.
+ *
+ * @example
+ * ```ts
+ * relativeInside("C:/repo/src/a.ts", "c:/Repo", "windows"); // "src/a.ts"
+ * relativeInside("/repo-2/a.ts", "/repo", "linux"); // null
+ * ```
+ */
+export function relativeInside(
+  child: string,
+  parent: string,
+  os: PathOs = Deno.build.os,
+): string | null {
+  const fold = isCaseInsensitiveOs(os) ? (s: string) => s.toLowerCase() : (s: string) => s;
+  const c = fold(child);
+  const p = fold(parent);
+  if (c === p) return "";
+  const base = p.endsWith("/") ? p : `${p}/`;
+  if (!c.startsWith(base)) return null;
+  return child.slice(base.length);
+}
+
+/** The folder part of a normal-form path (`""` for a bare name, the root for a root entry). */
+export function dirnameOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  if (i < 0) return "";
+  if (i === 0) return "/";
+  if (/^[A-Z]:\/$/.test(path.slice(0, i + 1)) && i === 2) return path.slice(0, 3);
+  return path.slice(0, i);
+}
+
+/** The last segment of a normal-form path. */
+export function basenameOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+/** Joins normal-form segments with `/`, skipping empty ones. */
+export function joinPath(...parts: string[]): string {
+  let out = "";
+  for (const part of parts) {
+    if (part === "" || part === ".") continue;
+    if (out === "") out = part;
+    else out = out.endsWith("/") ? out + part : `${out}/${part}`;
+  }
+  return out === "" ? "." : out;
+}

@@ -1,0 +1,90 @@
+/**
+ * The walk-up: which library files apply to a code folder, most specific first.
+ *
+ * Only the mirror folders on the path from the code folder up to the library root are read, so
+ * the cost grows with the depth of the file, never with the size of the library.
+ *
+ * @module
+ */
+
+import { SCRATCH_FILE_NAME } from "./discover.ts";
+import { joinPath } from "./paths.ts";
+
+/** A library file that applies to the code being touched. */
+export interface LibraryFile {
+  /** Path inside the library (`models/launch/patterns.md`, `tech.md` at the root). */
+  relPath: string;
+  /** The label shown to the model: the `relPath`, with root files as `global/<name>`. */
+  label: string;
+  /** The absolute path, normal form. */
+  absPath: string;
+}
+
+/**
+ * The mirror folders for a project-relative folder, most specific first, root (`""`) last.
+ *
+ * @example
+ * ```ts
+ * mirrorLevels("models/launch/btbi"); // ["models/launch/btbi", "models/launch", "models", ""]
+ * ```
+ */
+export function mirrorLevels(relDir: string): string[] {
+  const segments = relDir.split("/").filter((s) => s !== "" && s !== ".");
+  const levels: string[] = [];
+  for (let n = segments.length; n > 0; n--) levels.push(segments.slice(0, n).join("/"));
+  levels.push("");
+  return levels;
+}
+
+/** The label the model sees for a library-relative path. */
+export function labelOf(relPath: string): string {
+  return relPath.includes("/") ? relPath : `global/${relPath}`;
+}
+
+/** True for names the walk serves: `*.md`, not dotfiles (so never `.scratch.md`). */
+export function isServedName(name: string): boolean {
+  return name.toLowerCase().endsWith(".md") && !name.startsWith(".") && name !== SCRATCH_FILE_NAME;
+}
+
+/** Compares names by code point, so the order is the same on every OS and locale. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`. */
+export async function listLevel(libraryRoot: string, level: string): Promise<LibraryFile[]> {
+  const folder = joinPath(libraryRoot, level);
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(folder)) {
+      if (!isServedName(entry.name)) continue;
+      if (entry.isFile) {
+        names.push(entry.name);
+      } else if (entry.isSymlink) {
+        try {
+          if ((await Deno.stat(joinPath(folder, entry.name))).isFile) names.push(entry.name);
+        } catch {
+          // a dangling link is not a library file
+        }
+      }
+    }
+  } catch {
+    return [];
+  }
+  names.sort(compareNames);
+  return names.map((name) => {
+    const relPath = level === "" ? name : `${level}/${name}`;
+    return { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
+  });
+}
+
+/** Every served library file for a project-relative folder, most specific folder first. */
+export async function collectLibraryFiles(
+  libraryRoot: string,
+  relDir: string,
+): Promise<LibraryFile[]> {
+  const levels = await Promise.all(
+    mirrorLevels(relDir).map((level) => listLevel(libraryRoot, level)),
+  );
+  return levels.flat();
+}

@@ -1,0 +1,167 @@
+/**
+ * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart hook.
+ *
+ * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
+ *   file's folder and its ancestors, most specific first, each sent once per context window.
+ * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
+ * - SessionStart `compact` / `clear`: forget what the session was sent; prune old ledgers.
+ *
+ * Never prints anything but one hook JSON object, never a permission decision, always exits 0.
+ *
+ * @module
+ */
+
+import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
+import { type EnvReader, processEnv, readBudget, stateDir } from "../core/env.ts";
+import { buildFileContext } from "../core/file_context.ts";
+import {
+  type HookEvent,
+  HookInputError,
+  parseHookEvent,
+  readStdinText,
+  writeAdditionalContext,
+} from "../core/hook_io.ts";
+import {
+  clearSessionLedgers,
+  type LedgerKey,
+  loadLedger,
+  pruneLedgers,
+  recordInLedger,
+} from "../core/ledger.ts";
+import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
+import { logFile } from "../core/env.ts";
+
+/** The tools whose target file gets library context, and the input key that names the file. */
+export const FILE_TOOLS: Readonly<Record<string, string>> = {
+  Read: "file_path",
+  Edit: "file_path",
+  Write: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+/** What one inject run did, for the log. */
+type Outcome = Record<string, LogValue>;
+
+function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
+  if (!event.session_id) return undefined;
+  return { sessionId: event.session_id, agentId: event.agent_id };
+}
+
+async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const tool = event.tool_name ?? "";
+  const key = FILE_TOOLS[tool];
+  if (!key) return { tool, result: "tool-not-served" };
+  const rawPath = event.tool_input?.[key];
+  if (typeof rawPath !== "string" || rawPath.trim() === "") {
+    return { tool, result: "no-file-path" };
+  }
+  const { budget, warning } = readBudget(env);
+  const state = stateDir(env);
+  const ledgerKey = ledgerKeyOf(event);
+  const ledger = state && ledgerKey ? await loadLedger(state, ledgerKey) : undefined;
+  const context = await buildFileContext(rawPath, {
+    env,
+    budget,
+    alreadySent: ledger?.files ?? {},
+    cwd: event.cwd,
+  });
+  const base: Outcome = { tool, file: context.relPath ?? rawPath, warning };
+  if (context.kind === "none") return { ...base, result: context.reason, hits: context.hits };
+  await writeAdditionalContext("PreToolUse", context.rendered.text);
+  if (state && ledgerKey) {
+    try {
+      await recordInLedger(state, ledgerKey, context.delivered);
+    } catch (error) {
+      base.ledger_error = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const { shown, cut, left, skipped } = context.rendered;
+  return {
+    ...base,
+    result: "injected",
+    sent: [...shown, ...cut].join(",") || undefined,
+    cut: cut.join(",") || undefined,
+    left_out: left.join(",") || undefined,
+    skipped: skipped.join(",") || undefined,
+    chars: context.rendered.text.length,
+    hits: context.hits,
+    ledger: ledger ? "on" : "off",
+  };
+}
+
+/** The reminder the model gets at the start of a session. */
+export function taggingReminder(scratchPath: string): string {
+  return [
+    `[Librarian] This project keeps a memory library. To record a learning for the team, append`,
+    `a block to ${scratchPath}:`,
+    `## [TAG: <code folder, e.g. src/api, or global>, type: <file name, e.g. patterns, tech, edge>]`,
+    `- <one learning per bullet>`,
+    `Capture why, not what: gotchas, constraints, decisions and their reasons. At the end of the`,
+    `turn each block is filed into _memory_library/<folder>/<type>.md.`,
+  ].join("\n");
+}
+
+async function onUserPromptSubmit(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const library = await findLibraryForSession(event.cwd, env);
+  if (!library) return { result: "no-library" };
+  const state = stateDir(env);
+  const ledgerKey = ledgerKeyOf(event);
+  if (state && ledgerKey) {
+    const ledger = await loadLedger(state, { sessionId: ledgerKey.sessionId });
+    if (ledger.reminded) return { result: "already-reminded" };
+  }
+  const text = taggingReminder(scratchPathOf(library));
+  await writeAdditionalContext("UserPromptSubmit", text);
+  if (state && ledgerKey) {
+    await recordInLedger(state, { sessionId: ledgerKey.sessionId }, {}, true).catch(() => {});
+  }
+  return { result: "reminded", chars: text.length };
+}
+
+async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const state = stateDir(env);
+  if (!state) return { source: event.source, result: "no-state-dir" };
+  let result = "kept";
+  if (event.session_id && (event.source === "compact" || event.source === "clear")) {
+    await clearSessionLedgers(state, event.session_id);
+    result = "ledger-cleared";
+  }
+  const pruned = await pruneLedgers(state);
+  return { source: event.source, result, pruned: pruned || undefined };
+}
+
+/** Runs the inject hook on the event read from stdin. Always resolves to exit code 0. */
+export async function run(_args: string[], env: EnvReader = processEnv()): Promise<number> {
+  const log = logFile(env);
+  let outcome: Outcome;
+  let eventName = "unknown";
+  try {
+    const event = parseHookEvent(await readStdinText());
+    eventName = event.hook_event_name;
+    switch (eventName) {
+      case "PreToolUse":
+        outcome = await onPreToolUse(event, env);
+        break;
+      case "UserPromptSubmit":
+        outcome = await onUserPromptSubmit(event, env);
+        break;
+      case "SessionStart":
+        outcome = await onSessionStart(event, env);
+        break;
+      default:
+        outcome = { result: "event-not-served" };
+    }
+    outcome.session = event.session_id?.slice(0, 8);
+    if (event.agent_id) outcome.agent = event.agent_id.slice(0, 12);
+  } catch (error) {
+    const message = error instanceof HookInputError
+      ? error.message
+      : `${error instanceof Error ? error.name : "Error"}: ${
+        error instanceof Error ? error.message : error
+      }`;
+    outcome = { result: error instanceof HookInputError ? "bad-input" : "error", detail: message };
+  }
+  await appendLog(log, "inject", { event: eventName, ...outcome, ms: elapsedMs() });
+  return 0;
+}

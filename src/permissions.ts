@@ -1,0 +1,38 @@
+/**
+ * The one list of runtime permissions the Librarian runs with.
+ *
+ * The source-mode launcher (`bin/librarian`) and the compiled binaries (`scripts/build.ts`) both use
+ * exactly these flags; `tests/permissions_test.ts` proves the launcher matches this list.
+ *
+ * - read/write: the library, the state folder, the log and Claude Code's auto memory can live
+ *   anywhere on disk, so they cannot be narrowed at build time.
+ * - env: only the variables the program reads; any other variable reads as `undefined`
+ *   (`--ignore-env`) instead of throwing, so a dependency that peeks at the environment cannot crash
+ *   a hook.
+ * - run: `git` only (rename hints in `librarian lint`); no network, no other subprocesses.
+ *
+ * @module
+ */
+
+/** Environment variables the program may read. */
+export const ALLOWED_ENV: readonly string[] = [
+  "LIBRARIAN_*",
+  "CLAUDE_*",
+  "HOME",
+  "USERPROFILE",
+  "NO_COLOR",
+  "TERM",
+];
+
+/** Subprocesses the program may start. */
+export const ALLOWED_RUN: readonly string[] = ["git"];
+
+/** The permission flags, in the order the launcher writes them. */
+export const PERMISSION_FLAGS: readonly string[] = [
+  "--no-prompt",
+  "--allow-read",
+  "--allow-write",
+  `--allow-env=${ALLOWED_ENV.join(",")}`,
+  "--ignore-env",
+  `--allow-run=${ALLOWED_RUN.join(",")}`,
+];

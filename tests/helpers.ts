@@ -1,0 +1,123 @@
+/**
+ * Test helpers: throwaway projects and running `sh bin/librarian` exactly as Claude Code does.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+/** The repository root. */
+export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The launcher the hooks call. */
+export const LAUNCHER: string = join(REPO_ROOT, "bin", "librarian");
+
+let denoDirCache: string | undefined;
+
+/** Deno's cache folder, so child processes with a temp HOME reuse the warm cache. */
+export async function denoDir(): Promise<string> {
+  if (denoDirCache) return denoDirCache;
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return denoDirCache = fromEnv;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  })
+    .output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { denoDir: string };
+  return denoDirCache = info.denoDir;
+}
+
+/** A temp folder removed when disposed (`await using dir = await tempDir()`). */
+export interface TempDir extends AsyncDisposable {
+  path: string;
+}
+
+/** Makes a temp folder (real path, so symlinked temp roots do not confuse path comparisons). */
+export async function tempDir(prefix = "librarian-test-"): Promise<TempDir> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Writes files given as `relative path → content` under `root`, creating folders. */
+export async function writeTree(
+  root: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(root, rel);
+    await Deno.mkdir(dirname(path), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+  }
+}
+
+/** The result of one launcher run. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options for {@link runLibrarian}. */
+export interface RunOptions {
+  /** Text for stdin (closed after writing); none gives an empty stdin. */
+  stdin?: string;
+  /** Environment on top of a clean one (PATH, HOME, DENO_DIR, LIBRARIAN_LOG=off by default). */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** The HOME for the child (defaults to a folder that does not exist). */
+  home?: string;
+}
+
+/**
+ * Runs `sh bin/librarian <args>` with a clean environment, as Claude Code runs a hook.
+ * Set `LIBRARIAN_BINARY_ONLY`-free: the launcher picks a compiled binary when one is present.
+ */
+export async function runLibrarian(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: options.home ?? "/nonexistent-librarian-home",
+    DENO_DIR: await denoDir(),
+    LIBRARIAN_LOG: "off",
+    ...options.env,
+  };
+  const child = new Deno.Command("sh", {
+    args: [LAUNCHER, ...args],
+    cwd: options.cwd ?? REPO_ROOT,
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
+  await writer.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+/** Parses hook stdout: `null` for no output, else the one JSON object (throws if not exactly one). */
+export function parseHookStdout(stdout: string): Record<string, unknown> | null {
+  const trimmed = stdout.trim();
+  if (trimmed === "") return null;
+  if (trimmed.split("\n").length !== 1) {
+    throw new Error(`expected one line of JSON, got: ${stdout}`);
+  }
+  const value = JSON.parse(trimmed);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(`expected a JSON object, got: ${stdout}`);
+  }
+  return value as Record<string, unknown>;
+}
