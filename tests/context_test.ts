@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { closingLine, type ContextSection, cutText, renderContext } from "../src/core/context.ts";
+
+function section(label: string, size: number, partial = false): ContextSection {
+  return { label, readPath: `/lib/${label}`, body: "x".repeat(size), partial };
+}
+
+const HEADER = "[Librarian] Memory library context for src/a.ts:";
+
+Deno.test("renderContext() shows every section, most specific first, when all fit", () => {
+  const r = renderContext(HEADER, [section("src/a.md", 10), section("global/b.md", 10)], [], 9000);
+  assert.deepEqual(r.shown, ["src/a.md", "global/b.md"]);
+  assert.ok(r.text.startsWith(HEADER));
+  assert.ok(r.text.indexOf("--- [src/a.md] ---") < r.text.indexOf("--- [global/b.md] ---"));
+  assert.ok(!r.text.includes("Not shown in full"));
+});
+
+Deno.test("renderContext() never exceeds the budget and names what it cut or left out", () => {
+  for (const budget of [1000, 2500, 9000]) {
+    const sections = [
+      section("src/api/huge.md", 50_000),
+      section("src/small.md", 200),
+      section("global/big.md", 8_000),
+      section("global/tiny.md", 20),
+    ];
+    const r = renderContext(HEADER, sections, [], budget);
+    assert.ok(r.text.length <= budget, `budget ${budget}: got ${r.text.length}`);
+    const all = [...r.shown, ...r.cut, ...r.left].sort();
+    assert.deepEqual(all, sections.map((s) => s.label).sort());
+    for (const label of [...r.cut, ...r.left]) {
+      assert.ok(r.text.includes(`/lib/${label}`), `${label} is named for the model to Read`);
+    }
+    assert.ok(r.cut.length + r.left.length > 0);
+    assert.match(r.text, /Not shown in full \(context budget \d+ characters\)/);
+  }
+});
+
+Deno.test("renderContext() cuts a too-large file rather than dropping it when a useful part fits", () => {
+  const r = renderContext(HEADER, [section("src/a.md", 20_000)], [], 9000);
+  assert.deepEqual(r.cut, ["src/a.md"]);
+  assert.ok(r.text.includes("[... cut here; the rest is in the file]"));
+  assert.ok(r.text.length > 8000, "most of the budget is used");
+});
+
+Deno.test("renderContext() always marks a partially read file as cut", () => {
+  const r = renderContext(HEADER, [section("src/a.md", 100, true)], [], 9000);
+  assert.deepEqual(r.cut, ["src/a.md"]);
+});
+
+Deno.test("renderContext() names skipped non-text files with their reason", () => {
+  const r = renderContext(HEADER, [section("src/a.md", 10)], [
+    { label: "src/bin.md", readPath: "/lib/src/bin.md", reason: "binary file, skipped" },
+  ], 9000);
+  assert.deepEqual(r.skipped, ["src/bin.md"]);
+  assert.ok(r.text.includes("/lib/src/bin.md (binary file, skipped)"));
+});
+
+Deno.test("closingLine() names at most twelve files and counts the rest", () => {
+  const pending = Array.from(
+    { length: 20 },
+    (_, i) => ({ readPath: `/l/${i}.md`, note: "left out" }),
+  );
+  const line = closingLine(pending, 9000);
+  assert.ok(line.includes("/l/11.md"));
+  assert.ok(!line.includes("/l/12.md"));
+  assert.ok(line.includes("and 8 more"));
+  assert.equal(closingLine([], 9000), "");
+});
+
+Deno.test("cutText() never splits a surrogate pair", () => {
+  const text = "ab\u{1F600}cd";
+  assert.equal(cutText(text, 3), "ab");
+  assert.equal(cutText(text, 4), "ab\u{1F600}");
+  assert.equal(cutText("short", 10), "short");
+});
+
+Deno.test("renderContext() stays within any budget for any sections (property)", async () => {
+  const fc = (await import("fast-check")).default;
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          label: fc.string({ minLength: 1, maxLength: 40 }),
+          body: fc.string({ maxLength: 4000, unit: "grapheme" }),
+          partial: fc.boolean(),
+        }),
+        { maxLength: 30 },
+      ),
+      fc.integer({ min: 1000, max: 9900 }),
+      (raw, budget) => {
+        const sections = raw.map((s, i) => ({
+          ...s,
+          label: `${i}-${s.label}`,
+          readPath: `/l/${i}`,
+        }));
+        const r = renderContext(HEADER, sections, [], budget);
+        const accounted = r.shown.length + r.cut.length + r.left.length;
+        return r.text.length <= budget && accounted === sections.length;
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import {
+  claudeDir,
+  DEFAULT_BUDGET,
+  envFrom,
+  logFile,
+  MAX_BUDGET,
+  MIN_BUDGET,
+  readBudget,
+  stateDir,
+} from "../src/core/env.ts";
+import { appendLog, formatLogLine, LOG_ROTATE_BYTES, parseLogLine } from "../src/core/log.ts";
+import { HookInputError, parseHookEvent } from "../src/core/hook_io.ts";
+import { tempDir } from "./helpers.ts";
+
+Deno.test("readBudget() defaults to 9,000 and clamps to Claude Code's cap", () => {
+  assert.deepEqual(readBudget(envFrom({})), { budget: DEFAULT_BUDGET });
+  assert.deepEqual(readBudget(envFrom({ LIBRARIAN_BUDGET: "5000" })), { budget: 5000 });
+  assert.equal(readBudget(envFrom({ LIBRARIAN_BUDGET: "50000" })).budget, MAX_BUDGET);
+  assert.ok(MAX_BUDGET < 10_000);
+  assert.equal(readBudget(envFrom({ LIBRARIAN_BUDGET: "10" })).budget, MIN_BUDGET);
+  const bad = readBudget(envFrom({ LIBRARIAN_BUDGET: "lots" }));
+  assert.equal(bad.budget, DEFAULT_BUDGET);
+  assert.match(bad.warning ?? "", /not a whole number/);
+});
+
+Deno.test("state, log and Claude folders follow the documented precedence", () => {
+  const home = envFrom({ HOME: "/home/me" });
+  assert.equal(claudeDir(home), "/home/me/.claude");
+  assert.equal(stateDir(home), "/home/me/.claude/librarian");
+  assert.equal(logFile(home), "/home/me/.claude/librarian.log");
+  assert.equal(stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
+  assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "off" })), undefined);
+  assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "/tmp/x.log" })), "/tmp/x.log");
+  assert.equal(claudeDir(envFrom({ USERPROFILE: "C:\\Users\\me" })), "C:/Users/me/.claude");
+  assert.equal(stateDir(envFrom({})), undefined);
+});
+
+Deno.test("log lines round-trip through parseLogLine(), quoting values with spaces", () => {
+  const line = formatLogLine(new Date("2026-11-30T06:00:00.000Z"), "inject", {
+    event: "PreToolUse",
+    file: "src/my file.ts",
+    chars: 120,
+    ms: 12.345,
+    skipped: undefined,
+  });
+  assert.equal(
+    line,
+    '2026-11-30T06:00:00.000Z inject event=PreToolUse file="src/my file.ts" chars=120 ms=12.3',
+  );
+  assert.deepEqual(parseLogLine(line), {
+    time: "2026-11-30T06:00:00.000Z",
+    command: "inject",
+    fields: { event: "PreToolUse", file: "src/my file.ts", chars: "120", ms: "12.3" },
+  });
+  assert.equal(parseLogLine("garbage"), null);
+});
+
+Deno.test("appendLog() creates a missing folder and rotates past 1 MiB", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/new/.claude/librarian.log`;
+  assert.ok(await appendLog(path, "inject", { event: "X" }));
+  await Deno.writeTextFile(path, "x".repeat(LOG_ROTATE_BYTES + 10));
+  assert.ok(await appendLog(path, "inject", { event: "Y" }));
+  assert.match(await Deno.readTextFile(path), /^\S+ inject event=Y\n$/);
+  assert.ok((await Deno.stat(`${path}.1`)).size > LOG_ROTATE_BYTES);
+  assert.equal(await appendLog(undefined, "inject", {}), false);
+});
+
+Deno.test("parseHookEvent() accepts compact, pretty and BOM-prefixed JSON", () => {
+  const pretty =
+    '{\n  "hook_event_name" : "PreToolUse",\n  "tool_input" : { "file_path" : "C:\\\\r\\\\a.ts" }\n}';
+  const event = parseHookEvent("\uFEFF" + pretty);
+  assert.equal(event.hook_event_name, "PreToolUse");
+  assert.equal(event.tool_input?.file_path, "C:\\r\\a.ts");
+});
+
+Deno.test("parseHookEvent() rejects empty, non-JSON and non-object input with a reason", () => {
+  for (
+    const [input, reason] of [
+      ["", /empty input/],
+      ["not json", /not JSON/],
+      ["[1,2]", /not a JSON object/],
+      ['"str"', /not a JSON object/],
+      ['{"tool_name":"Read"}', /no hook_event_name/],
+    ] as const
+  ) {
+    assert.throws(
+      () => parseHookEvent(input),
+      (e: unknown) => e instanceof HookInputError && reason.test(e.message),
+    );
+  }
+});
+
+Deno.test("parseHookEvent() drops fields of the wrong type instead of trusting them", () => {
+  const event = parseHookEvent('{"hook_event_name":"PreToolUse","session_id":5,"tool_input":[1]}');
+  assert.equal(event.session_id, undefined);
+  assert.equal(event.tool_input, undefined);
+});

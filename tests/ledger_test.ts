@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import {
+  clearSessionLedgers,
+  ledgerPath,
+  loadLedger,
+  parseLedger,
+  pruneLedgers,
+  recordInLedger,
+  safeId,
+} from "../src/core/ledger.ts";
+import { tempDir } from "./helpers.ts";
+
+Deno.test("safeId() keeps ids usable as file names", () => {
+  assert.equal(safeId("abc-123_X"), "abc-123_X");
+  assert.equal(safeId("../../etc/passwd"), "______etc_passwd");
+  assert.equal(safeId(""), "_");
+});
+
+Deno.test("a subagent has its own ledger, separate from the main context window", async () => {
+  await using dir = await tempDir();
+  await recordInLedger(dir.path, { sessionId: "s" }, { "a.md": "1" });
+  await recordInLedger(dir.path, { sessionId: "s", agentId: "sub" }, { "b.md": "2" });
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s" })).files, { "a.md": "1" });
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s", agentId: "sub" })).files, {
+    "b.md": "2",
+  });
+  assert.notEqual(
+    ledgerPath(dir.path, { sessionId: "s" }),
+    ledgerPath(dir.path, { sessionId: "s", agentId: "sub" }),
+  );
+});
+
+Deno.test("recordInLedger() merges with what is on disk and keeps the reminder flag", async () => {
+  await using dir = await tempDir();
+  const key = { sessionId: "s" };
+  await recordInLedger(dir.path, key, { "a.md": "1" }, true);
+  await recordInLedger(dir.path, key, { "b.md": "2" });
+  await recordInLedger(dir.path, key, { "a.md": "3" });
+  const ledger = await loadLedger(dir.path, key);
+  assert.deepEqual(ledger.files, { "a.md": "3", "b.md": "2" });
+  assert.equal(ledger.reminded, true);
+});
+
+Deno.test("concurrent recordInLedger() calls never leave a damaged ledger", async () => {
+  await using dir = await tempDir();
+  const key = { sessionId: "s" };
+  await Promise.all(
+    Array.from({ length: 40 }, (_, i) => recordInLedger(dir.path, key, { [`f${i}.md`]: `${i}` })),
+  );
+  const text = await Deno.readTextFile(ledgerPath(dir.path, key));
+  const parsed = JSON.parse(text) as { files: Record<string, string> };
+  assert.ok(Object.keys(parsed.files).length >= 1);
+  for (const [k, v] of Object.entries(parsed.files)) assert.equal(k, `f${v}.md`);
+  const leftovers = [...Deno.readDirSync(`${dir.path}/ledgers/s`)].filter((e) =>
+    e.name.includes(".tmp-")
+  );
+  assert.deepEqual(leftovers, []);
+});
+
+Deno.test("parseLedger() reads damaged text as an empty ledger", () => {
+  assert.deepEqual(parseLedger("{not json"), { files: {}, reminded: false });
+  assert.deepEqual(parseLedger('{"files":{"a.md":3,"b.md":"x"}}').files, { "b.md": "x" });
+});
+
+Deno.test("clearSessionLedgers() forgets the session and its subagents only", async () => {
+  await using dir = await tempDir();
+  await recordInLedger(dir.path, { sessionId: "s" }, { "a.md": "1" }, true);
+  await recordInLedger(dir.path, { sessionId: "s", agentId: "x" }, { "a.md": "1" });
+  await recordInLedger(dir.path, { sessionId: "other" }, { "a.md": "1" });
+  await clearSessionLedgers(dir.path, "s");
+  assert.deepEqual(await loadLedger(dir.path, { sessionId: "s" }), { files: {}, reminded: false });
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s", agentId: "x" })).files, {});
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "other" })).files, { "a.md": "1" });
+});
+
+Deno.test("pruneLedgers() removes sessions not written for a week", async () => {
+  await using dir = await tempDir();
+  await recordInLedger(dir.path, { sessionId: "old" }, { "a.md": "1" });
+  await recordInLedger(dir.path, { sessionId: "new" }, { "a.md": "1" });
+  const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+  await Deno.utime(`${dir.path}/ledgers/old`, weekAgo, weekAgo);
+  assert.equal(await pruneLedgers(dir.path), 1);
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "old" })).files, {});
+  assert.deepEqual((await loadLedger(dir.path, { sessionId: "new" })).files, { "a.md": "1" });
+});

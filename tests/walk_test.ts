@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import {
+  collectLibraryFiles,
+  isServedName,
+  labelOf,
+  listLevel,
+  mirrorLevels,
+} from "../src/core/walk.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("mirrorLevels() lists the folder and every ancestor, root last", () => {
+  assert.deepEqual(mirrorLevels("models/launch/btbi"), [
+    "models/launch/btbi",
+    "models/launch",
+    "models",
+    "",
+  ]);
+  assert.deepEqual(mirrorLevels(""), [""]);
+});
+
+Deno.test("labelOf() shows root files as global/<name>", () => {
+  assert.equal(labelOf("patterns.md"), "global/patterns.md");
+  assert.equal(labelOf("src/api/edge.md"), "src/api/edge.md");
+});
+
+Deno.test("isServedName() serves .md files but never scratch or other dotfiles", () => {
+  assert.ok(isServedName("patterns.md"));
+  assert.ok(isServedName("Notes.MD"));
+  assert.ok(!isServedName(".scratch.md"));
+  assert.ok(!isServedName(".hidden.md"));
+  assert.ok(!isServedName("image.png"));
+});
+
+Deno.test("collectLibraryFiles() walks most specific first, files sorted within a level", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "tech.md": "t",
+    "patterns.md": "p",
+    ".scratch.md": "s",
+    "src/zeta.md": "z",
+    "src/alpha.md": "a",
+    "src/api/edge.md": "e",
+    "src/api/v2/notes.txt": "not md",
+    "src/other/ignored.md": "sibling",
+  });
+  const files = await collectLibraryFiles(dir.path, "src/api/v2");
+  assert.deepEqual(files.map((f) => f.label), [
+    "src/api/edge.md",
+    "src/alpha.md",
+    "src/zeta.md",
+    "global/patterns.md",
+    "global/tech.md",
+  ]);
+  assert.equal(files[0]!.absPath, `${dir.path}/src/api/edge.md`);
+});
+
+Deno.test("listLevel() skips folders named like .md files and follows links to files", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "real.md": "r", "folder.md/inner.md": "i" });
+  await Deno.symlink(`${dir.path}/real.md`, `${dir.path}/linked.md`);
+  await Deno.symlink(`${dir.path}/missing.md`, `${dir.path}/dangling.md`);
+  const files = await listLevel(dir.path, "");
+  assert.deepEqual(files.map((f) => f.relPath), ["linked.md", "real.md"]);
+});
+
+Deno.test("listLevel() of a missing folder is empty", async () => {
+  await using dir = await tempDir();
+  assert.deepEqual(await listLevel(dir.path, "no/such/folder"), []);
+});
