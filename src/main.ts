@@ -22,6 +22,10 @@ export const COMMANDS: Readonly<
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
     load: () => import("./hooks/inject.ts"),
   },
+  read: {
+    summary: "show exactly what the model is sent before a tool touches a file",
+    load: () => import("./commands/read.ts"),
+  },
 };
 
 /** The program's version, from deno.json. */
@@ -41,15 +45,37 @@ function usage(): string {
     ...lines,
     "",
     "Options: --help, --version. Run 'librarian <command> --help' for a command's options.",
+    "Exit codes: 0 fine, 1 problems found, 2 usage error.",
+  ].join("\n");
+}
+
+/** The commands Claude Code runs as hooks: they read one event on stdin and always exit 0. */
+const HOOK_COMMANDS: ReadonlySet<string> = new Set(["inject", "stop"]);
+
+function hookHelp(name: string, summary: string): string {
+  return [
+    `librarian ${name}: ${summary}`,
+    "",
+    `Usage: librarian ${name} < hook-event.json`,
+    "",
+    "A Claude Code hook (wired by hooks/hooks.json): reads one hook event as JSON on stdin, prints",
+    "at most one JSON object, always exits 0 and logs one line (see 'librarian status').",
   ].join("\n");
 }
 
 /** Dispatches to a command; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
   const [name, ...rest] = args;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined) {
+    console.error(usage());
+    return 2;
+  }
+  if (name === "help" && rest[0] !== undefined && COMMANDS[rest[0]]) {
+    return await main([rest[0], "--help"]);
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version" || name === "-V") {
     console.log(`librarian ${VERSION}`);
@@ -57,8 +83,16 @@ export async function main(args: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`librarian: unknown command '${name}'\n\n${usage()}`);
+    const what = name.startsWith("-") ? "option" : "command";
+    console.error(
+      `librarian: unknown ${what} '${name}'\nUsage: librarian <command> [options]\n` +
+        `Run 'librarian --help' for the list of commands.`,
+    );
     return 2;
+  }
+  if (HOOK_COMMANDS.has(name) && (rest.includes("--help") || rest.includes("-h"))) {
+    console.log(hookHelp(name, command.summary));
+    return 0;
   }
   const module = await command.load();
   return await module.run(rest);
@@ -66,7 +100,7 @@ export async function main(args: string[]): Promise<number> {
 
 if (import.meta.main) {
   globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  const isHook = Deno.args[0] === "inject" || Deno.args[0] === "stop";
+  const isHook = HOOK_COMMANDS.has(Deno.args[0] ?? "");
   try {
     Deno.exitCode = await main(Deno.args);
   } catch (error) {

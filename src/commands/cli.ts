@@ -1,0 +1,240 @@
+/**
+ * What every human command shares: argument parsing (`node:util` `parseArgs`), `--help`, usage
+ * errors (exit 2 with a usage line on stderr), `--json` output and terminal colour.
+ *
+ * Exit codes: 0 fine, 1 problems found, 2 usage error.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import type { EnvReader } from "../core/env.ts";
+
+/** Everything went as asked, nothing to report. */
+export const EXIT_OK = 0;
+/** The command ran and found problems (or could not find what it needs, such as a library). */
+export const EXIT_PROBLEMS = 1;
+/** The command line was wrong. */
+export const EXIT_USAGE = 2;
+
+/** One option a command accepts. */
+export interface OptionSpec {
+  type: "boolean" | "string";
+  short?: string;
+  /** Shown in `--help` after the option name, for string options (`<n>`). */
+  valueName?: string;
+  description: string;
+}
+
+/** A command's command line, for parsing and for `--help`. */
+export interface CommandSpec {
+  name: string;
+  /** What follows `librarian <name>` in the usage line, e.g. `<path> [--json]`. */
+  synopsis: string;
+  summary: string;
+  /** More lines for `--help`. */
+  details?: readonly string[];
+  options: Readonly<Record<string, OptionSpec>>;
+  /** Names of the positional arguments, in order. */
+  positionals: readonly string[];
+  /** How many positionals are required (default: all of them). */
+  requiredPositionals?: number;
+}
+
+/** A parsed command line. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** A command line that does not fit the command's spec. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** The one-line usage of a command. */
+export function usageLine(spec: CommandSpec): string {
+  return `Usage: librarian ${spec.name} ${spec.synopsis}`.trimEnd();
+}
+
+const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "show this help" };
+
+/** The full `--help` text of a command. */
+export function helpText(spec: CommandSpec): string {
+  const options = { ...spec.options, help: HELP_OPTION };
+  const names = Object.entries(options).map(([name, o]) => {
+    const short = o.short ? `-${o.short}, ` : "    ";
+    const value = o.type === "string" ? ` ${o.valueName ?? "<value>"}` : "";
+    return { left: `${short}--${name}${value}`, description: o.description };
+  });
+  const width = Math.max(...names.map((n) => n.left.length));
+  return [
+    `librarian ${spec.name}: ${spec.summary}`,
+    "",
+    usageLine(spec),
+    ...(spec.details?.length ? ["", ...spec.details] : []),
+    "",
+    "Options:",
+    ...names.map((n) => `  ${n.left.padEnd(width)}  ${n.description}`),
+    "",
+    "Exit codes: 0 fine, 1 problems found, 2 usage error.",
+  ].join("\n");
+}
+
+/**
+ * Parses `args` against `spec`.
+ *
+ * @throws {UsageError} for an unknown option, a missing option value, or a wrong number of
+ *   positional arguments.
+ */
+export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
+  const options: Record<string, { type: "boolean" | "string"; short?: string }> = {};
+  for (const [name, o] of Object.entries({ ...spec.options, help: HELP_OPTION })) {
+    options[name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? firstSentence(error.message) : String(error));
+  }
+  const positionals = parsed.positionals;
+  const required = spec.requiredPositionals ?? spec.positionals.length;
+  if (parsed.values.help !== true) {
+    if (positionals.length < required) {
+      throw new UsageError(`missing ${spec.positionals.slice(positionals.length).join(", ")}`);
+    }
+    if (positionals.length > spec.positionals.length) {
+      const extra = positionals.slice(spec.positionals.length).join(" ");
+      throw new UsageError(`unexpected argument: ${extra}`);
+    }
+  }
+  return { values: parsed.values as ParsedArgs["values"], positionals };
+}
+
+function firstSentence(message: string): string {
+  return message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+}
+
+/**
+ * Runs a command body with the shared front end: `--help` prints help and exits 0, a usage error
+ * prints the message and the usage line on stderr and exits 2.
+ */
+export async function runCommand(
+  spec: CommandSpec,
+  args: string[],
+  body: (parsed: ParsedArgs) => Promise<number>,
+): Promise<number> {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseCommandArgs(spec, args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usageFailure(spec, error.message);
+  }
+  if (parsed.values.help === true) {
+    console.log(helpText(spec));
+    return EXIT_OK;
+  }
+  try {
+    return await body(parsed);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(spec, error.message);
+    throw error;
+  }
+}
+
+function usageFailure(spec: CommandSpec, message: string): number {
+  console.error(
+    `librarian ${spec.name}: ${message}\n${usageLine(spec)}\n` +
+      `Run 'librarian ${spec.name} --help' for details.`,
+  );
+  return EXIT_USAGE;
+}
+
+/** A string option's value, or undefined. */
+export function stringOption(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** True when a boolean option was given. */
+export function flag(parsed: ParsedArgs, name: string): boolean {
+  return parsed.values[name] === true;
+}
+
+/**
+ * A whole-number option within [min, max], or `fallback` when absent.
+ *
+ * @throws {UsageError} when the value is not such a number.
+ */
+export function intOption(
+  parsed: ParsedArgs,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = stringOption(parsed, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  }
+  return value;
+}
+
+/** Prints a value as indented JSON on stdout. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+/** Text styles; each is the identity when colour is off. */
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+/** True when colour may be used: stdout is a terminal, `NO_COLOR` is unset or empty, not `TERM=dumb`. */
+export function colorEnabled(
+  env: EnvReader,
+  isTerminal: boolean = Deno.stdout.isTerminal(),
+): boolean {
+  if (!isTerminal) return false;
+  if ((env("NO_COLOR") ?? "") !== "") return false;
+  return env("TERM") !== "dumb";
+}
+
+/** The styles for this process (plain text unless {@link colorEnabled}). */
+export function makeStyle(env: EnvReader, isTerminal?: boolean): Style {
+  const on = colorEnabled(env, isTerminal);
+  const sgr = (open: number, close: number) => (text: string) =>
+    on ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+  };
+}
+
+/** A byte count for people: `812 B`, `4.2 KB`, `1.3 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** `1 file`, `2 files`. */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * Finding the library for a command a person runs, with a message that says what to do when
+ * there is none. Discovery itself is {@link findLibraryForSession}, the hooks' own code path.
+ *
+ * @module
+ */
+
+import { findLibraryForSession, type Library, LIBRARY_DIR_NAME } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { isAbsolutePath, normalizePath } from "../core/paths.ts";
+
+/** The outcome of looking for the library from a folder. */
+export interface LocatedLibrary {
+  library: Library | null;
+  /** Set when `LIBRARIAN_PATH` is set but unusable (it was ignored). */
+  envProblem?: string;
+}
+
+/** Why `LIBRARIAN_PATH` was ignored, or undefined when it is unset or usable. */
+export async function librarianPathProblem(env: EnvReader): Promise<string | undefined> {
+  const configured = env("LIBRARIAN_PATH")?.trim();
+  if (!configured) return undefined;
+  const path = normalizePath(configured);
+  if (!isAbsolutePath(path)) {
+    return `LIBRARIAN_PATH="${configured}" is not an absolute path, so it is ignored`;
+  }
+  try {
+    if ((await Deno.stat(path)).isDirectory) return undefined;
+    return `LIBRARIAN_PATH="${configured}" is not a folder, so it is ignored`;
+  } catch {
+    return `LIBRARIAN_PATH="${configured}" does not exist, so it is ignored`;
+  }
+}
+
+/** Looks for the library as the hooks would for a session started in `cwd`. */
+export async function locateLibrary(env: EnvReader, cwd: string): Promise<LocatedLibrary> {
+  const library = await findLibraryForSession(cwd, env);
+  const envProblem = await librarianPathProblem(env);
+  return envProblem ? { library, envProblem } : { library };
+}
+
+/** What to tell a person when no library was found from `cwd`. */
+export function noLibraryMessage(cwd: string, envProblem?: string): string {
+  const why = envProblem ? `${envProblem}, and there` : "LIBRARIAN_PATH is not set, and there";
+  return `no memory library found: ${why} is no ${LIBRARY_DIR_NAME}/ folder in ${cwd} or above. ` +
+    `Run 'librarian init' in your project's root folder, or set LIBRARIAN_PATH to the library ` +
+    `folder's absolute path.`;
+}
+
+/** How a library was found, in words. */
+export function describeFoundBy(library: Library): string {
+  switch (library.foundBy) {
+    case "LIBRARIAN_PATH":
+      return "from LIBRARIAN_PATH";
+    case "CLAUDE_PROJECT_DIR":
+      return "above CLAUDE_PROJECT_DIR";
+    case "file":
+      return "above the file";
+    case "cwd":
+      return "above the current folder";
+  }
+}
+
+/** The library as plain data for `--json`. */
+export function libraryJson(library: Library): Record<string, string> {
+  return { root: library.root, projectRoot: library.projectRoot, foundBy: library.foundBy };
+}
