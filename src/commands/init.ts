@@ -1,0 +1,192 @@
+/**
+ * `librarian init [<folder>]`: set a project up for the Librarian, idempotently.
+ *
+ * Creates `_memory_library/` with `.scratch.md` (and a `.gitkeep` so a new, empty library is
+ * committed), keeps the scratch file out of git, and marks library files `merge=union` so that two
+ * branches that both append learnings merge without conflicts. A second run changes nothing.
+ *
+ * @module
+ */
+
+import { writeTextAtomic } from "../core/atomic.ts";
+import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
+import { type EnvReader, processEnv } from "../core/env.ts";
+import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  makeStyle,
+  printJson,
+  runCommand,
+} from "./cli.ts";
+
+/** The `.gitignore` line that keeps pending learnings out of git. */
+export const GITIGNORE_LINE = `${LIBRARY_DIR_NAME}/${SCRATCH_FILE_NAME}`;
+/** The `.gitattributes` line that lets appended learnings from two branches merge. */
+export const GITATTRIBUTES_LINE = `${LIBRARY_DIR_NAME}/**/*.md merge=union`;
+
+/** The command line of `librarian init`. */
+export const SPEC: CommandSpec = {
+  name: "init",
+  synopsis: "[<folder>] [--json]",
+  summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
+  details: [
+    "Sets up the project in <folder> (default: the project of the library above the current",
+    `folder, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the line`,
+    `'${GITIGNORE_LINE}' in .gitignore, and '${GITATTRIBUTES_LINE}' in`,
+    ".gitattributes so branches that both add learnings merge cleanly. Changes nothing that is",
+    "already in place. Pass a folder explicitly to create a nested library in a sub-project.",
+  ],
+  options: {
+    json: { type: "boolean", description: "print a JSON object instead of text" },
+  },
+  positionals: ["<folder>"],
+  requiredPositionals: 0,
+};
+
+/** What init did to one path. */
+export interface InitAction {
+  /** Path relative to the project folder. */
+  path: string;
+  action: "created" | "updated" | "unchanged";
+}
+
+/** Lines already in a git pattern file that make `line` redundant (pure). */
+export function hasPatternLine(text: string, accepted: readonly string[]): boolean {
+  const wanted = new Set(accepted.map((l) => l.replace(/\s+/g, " ").trim()));
+  return text.split(/\r?\n/).some((l) => wanted.has(l.replace(/\s+/g, " ").trim()));
+}
+
+/** `text` with `lines` appended, on a line of their own (pure). */
+export function appendLines(text: string, lines: readonly string[]): string {
+  const sep = text === "" || text.endsWith("\n") ? "" : "\n";
+  const gap = text.trim() === "" ? "" : "\n";
+  return `${text}${sep}${gap}${lines.join("\n")}\n`;
+}
+
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+async function ensureLine(
+  path: string,
+  relPath: string,
+  accepted: readonly string[],
+  block: readonly string[],
+): Promise<InitAction> {
+  const text = await readOptional(path);
+  if (text !== null && hasPatternLine(text, accepted)) {
+    return { path: relPath, action: "unchanged" };
+  }
+  await writeTextAtomic(path, appendLines(text ?? "", block));
+  return { path: relPath, action: text === null ? "created" : "updated" };
+}
+
+async function ensureFile(path: string, relPath: string): Promise<InitAction> {
+  try {
+    await Deno.writeTextFile(path, "", { createNew: true });
+    return { path: relPath, action: "created" };
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return { path: relPath, action: "unchanged" };
+    throw error;
+  }
+}
+
+/** Sets up the project in `projectRoot`; returns what changed. */
+export async function initProject(projectRoot: string): Promise<InitAction[]> {
+  const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);
+  const actions: InitAction[] = [];
+  let createdLibrary = false;
+  try {
+    await Deno.mkdir(libraryRoot);
+    createdLibrary = true;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  actions.push({ path: `${LIBRARY_DIR_NAME}/`, action: createdLibrary ? "created" : "unchanged" });
+  actions.push(await ensureFile(joinPath(libraryRoot, SCRATCH_FILE_NAME), GITIGNORE_LINE));
+  if (createdLibrary) {
+    actions.push(
+      await ensureFile(joinPath(libraryRoot, ".gitkeep"), `${LIBRARY_DIR_NAME}/.gitkeep`),
+    );
+  }
+  actions.push(
+    await ensureLine(
+      joinPath(projectRoot, ".gitignore"),
+      ".gitignore",
+      [GITIGNORE_LINE, `/${GITIGNORE_LINE}`, SCRATCH_FILE_NAME, `**/${SCRATCH_FILE_NAME}`],
+      [
+        "# Librarian: pending learnings, filed into the library at the end of each turn",
+        GITIGNORE_LINE,
+      ],
+    ),
+  );
+  actions.push(
+    await ensureLine(
+      joinPath(projectRoot, ".gitattributes"),
+      ".gitattributes",
+      [GITATTRIBUTES_LINE, `/${GITATTRIBUTES_LINE}`],
+      [
+        "# Librarian: learnings appended on two branches merge without conflicts",
+        GITATTRIBUTES_LINE,
+      ],
+    ),
+  );
+  return actions;
+}
+
+async function chooseProjectRoot(folder: string | undefined, cwd: string): Promise<string> {
+  if (folder !== undefined) {
+    const normal = normalizePath(folder);
+    return isAbsolutePath(normal) ? normal : normalizePath(joinPath(cwd, normal));
+  }
+  const existing = await findLibraryAbove(cwd, "cwd");
+  return existing ? existing.projectRoot : cwd;
+}
+
+/** Runs `librarian init`. */
+export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
+  return await runCommand(SPEC, args, async (parsed) => {
+    const cwd = normalizePath(Deno.cwd());
+    const projectRoot = await chooseProjectRoot(parsed.positionals[0], cwd);
+    try {
+      if (!(await Deno.stat(projectRoot)).isDirectory) throw new Deno.errors.NotFound();
+    } catch {
+      console.error(
+        `librarian init: ${projectRoot} is not a folder; create it first, or pass another`,
+      );
+      return EXIT_PROBLEMS;
+    }
+    const actions = await initProject(projectRoot);
+    const changed = actions.some((a) => a.action !== "unchanged");
+    const library = joinPath(projectRoot, LIBRARY_DIR_NAME);
+    if (flag(parsed, "json")) {
+      printJson({ projectRoot, library, changed, actions });
+      return EXIT_OK;
+    }
+    const style = makeStyle(env);
+    console.log(
+      changed
+        ? `Set up the memory library in ${projectRoot}:`
+        : `The memory library in ${projectRoot} is already set up; nothing changed:`,
+    );
+    for (const a of actions) {
+      const word = a.action === "unchanged" ? style.dim(a.action) : style.green(a.action);
+      console.log(`  ${word}${" ".repeat(10 - a.action.length)}${a.path}`);
+    }
+    if (changed) {
+      console.log(
+        `\nNext: commit .gitignore, .gitattributes and ${LIBRARY_DIR_NAME}/, then run ` +
+          `'librarian doctor' to check that the hooks are wired.`,
+      );
+    }
+    return EXIT_OK;
+  });
+}
