@@ -101,3 +101,20 @@ Deno.test("renderContext() stays within any budget for any sections (property)",
     { numRuns: 200 },
   );
 });
+
+Deno.test("renderContext() names a section that was never read as left out", () => {
+  const r = renderContext(
+    HEADER,
+    [section("src/a.md", 10), {
+      label: "global/unread.md",
+      readPath: "/lib/global/unread.md",
+      body: null,
+      partial: false,
+    }],
+    [],
+    9000,
+  );
+  assert.deepEqual(r.shown, ["src/a.md"]);
+  assert.deepEqual(r.left, ["global/unread.md"]);
+  assert.ok(r.text.includes("/lib/global/unread.md (left out)"));
+});

@@ -360,3 +360,30 @@ Deno.test("the state folder follows CLAUDE_PLUGIN_DATA when Claude Code sets it"
   const ledger = JSON.parse(await Deno.readTextFile(`${data}/ledgers/session-1/main.json`));
   assert.equal(Object.keys(ledger.files).length, 4);
 });
+
+Deno.test("concurrent hook runs in one session never leave a damaged ledger", async () => {
+  const p = await project({
+    "proj/_memory_library/a/x.md": "- a",
+    "proj/_memory_library/b/x.md": "- b",
+    "proj/_memory_library/c/x.md": "- c",
+    "proj/_memory_library/d/x.md": "- d",
+  });
+  await using _ = p.dir;
+  const folders = ["a", "b", "c", "d", "src/api", "docs"];
+  await Promise.all(folders.map((f) => inject(p, preToolUse(`${p.root}/${f}/file.ts`))));
+  const ledgerDir = `${p.home}/.claude/librarian/ledgers/session-1`;
+  const ledger = JSON.parse(await Deno.readTextFile(`${ledgerDir}/main.json`));
+  assert.ok(Object.keys(ledger.files).length >= 1, "the ledger parses and records files");
+  const leftovers = [...Deno.readDirSync(ledgerDir)].filter((e) => e.name.includes(".tmp-"));
+  assert.deepEqual(leftovers, [], "no temp files left behind");
+});
+
+Deno.test("a library file touched but not changed is not sent again", async () => {
+  const p = await project();
+  await using _ = p.dir;
+  const event = preToolUse(`${p.root}/src/api/handler.ts`);
+  assert.ok(await inject(p, event));
+  const later = new Date(Date.now() + 60_000);
+  await Deno.utime(`${p.root}/_memory_library/src/patterns.md`, later, later);
+  assert.equal(await inject(p, event), null);
+});

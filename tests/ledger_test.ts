@@ -41,22 +41,6 @@ Deno.test("recordInLedger() merges with what is on disk and keeps the reminder f
   assert.equal(ledger.reminded, true);
 });
 
-Deno.test("concurrent recordInLedger() calls never leave a damaged ledger", async () => {
-  await using dir = await tempDir();
-  const key = { sessionId: "s" };
-  await Promise.all(
-    Array.from({ length: 40 }, (_, i) => recordInLedger(dir.path, key, { [`f${i}.md`]: `${i}` })),
-  );
-  const text = await Deno.readTextFile(ledgerPath(dir.path, key));
-  const parsed = JSON.parse(text) as { files: Record<string, string> };
-  assert.ok(Object.keys(parsed.files).length >= 1);
-  for (const [k, v] of Object.entries(parsed.files)) assert.equal(k, `f${v}.md`);
-  const leftovers = [...Deno.readDirSync(`${dir.path}/ledgers/s`)].filter((e) =>
-    e.name.includes(".tmp-")
-  );
-  assert.deepEqual(leftovers, []);
-});
-
 Deno.test("parseLedger() reads damaged text as an empty ledger", () => {
   assert.deepEqual(parseLedger("{not json"), { files: {}, reminded: false });
   assert.deepEqual(parseLedger('{"files":{"a.md":3,"b.md":"x"}}').files, { "b.md": "x" });
@@ -82,4 +66,12 @@ Deno.test("pruneLedgers() removes sessions not written for a week", async () => 
   assert.equal(await pruneLedgers(dir.path), 1);
   assert.deepEqual((await loadLedger(dir.path, { sessionId: "old" })).files, {});
   assert.deepEqual((await loadLedger(dir.path, { sessionId: "new" })).files, { "a.md": "1" });
+});
+
+Deno.test("fingerprints split into the stat stamp and the content hash", async () => {
+  const { makeFingerprint, stampOf, hashOf } = await import("../src/core/ledger.ts");
+  const fp = makeFingerprint("120:1700000000000", "00abcdef123456");
+  assert.equal(stampOf(fp), "120:1700000000000");
+  assert.equal(hashOf(fp), "00abcdef123456");
+  assert.equal(hashOf("garbage"), "");
 });

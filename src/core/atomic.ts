@@ -17,6 +17,28 @@ export function tempSiblingOf(path: string): string {
   return `${path}.tmp-${Deno.pid}-${counter}-${random}`;
 }
 
+/** Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper. */
+export function writeTextAtomicSync(path: string, text: string): void {
+  const temp = tempSiblingOf(path);
+  try {
+    Deno.writeTextFileSync(temp, text);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirnameOf(path), { recursive: true });
+    Deno.writeTextFileSync(temp, text);
+  }
+  try {
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch {
+      // already gone
+    }
+    throw error;
+  }
+}
+
 /**
  * Replaces `path` with `text` atomically, creating missing parent folders.
  *

@@ -14,7 +14,8 @@ export interface ContextSection {
   label: string;
   /** The path the model can pass to its Read tool. */
   readPath: string;
-  body: string;
+  /** The text, or `null` when it was not read because the budget was already spent. */
+  body: string | null;
   /** True when `body` is only the start of the file (the file was too large to read whole). */
   partial: boolean;
 }
@@ -93,6 +94,11 @@ export function renderContext(
   for (let i = 0; i < sections.length; i++) {
     const section = sections[i]!;
     const later = sections.slice(i + 1).map((s) => ({ readPath: s.readPath, note: "left out" }));
+    if (section.body === null) {
+      result.left.push(section.label);
+      pending.push({ readPath: section.readPath, note: "left out" });
+      continue;
+    }
     const head = sectionHead(section.label);
     const body = section.body.trimEnd();
     const whole = head + body;

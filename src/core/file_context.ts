@@ -17,7 +17,8 @@ import {
 import { findLibraryForFile, type Library, placeFileResolved } from "./discover.ts";
 import type { EnvReader } from "./env.ts";
 import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "./paths.ts";
-import { readLibraryText } from "./read_text.ts";
+import { hashOf, makeFingerprint, stampOf } from "./ledger.ts";
+import { readLibraryText, statStamp } from "./read_text.ts";
 import { collectLibraryFiles, type LibraryFile } from "./walk.ts";
 
 /** Why no context was produced for a file. */
@@ -30,7 +31,15 @@ export type NoContextReason =
 
 /** The outcome of building a file's context. */
 export type FileContext =
-  | { kind: "none"; reason: NoContextReason; library?: Library; relPath?: string; hits: number }
+  | {
+    kind: "none";
+    reason: NoContextReason;
+    library?: Library;
+    relPath?: string;
+    hits: number;
+    /** Fingerprints of files touched on disk but unchanged, to refresh in the ledger. */
+    refreshed?: Record<string, string>;
+  }
   | {
     kind: "context";
     library: Library;
@@ -66,17 +75,14 @@ export function contextHeader(relPath: string, hits: number): string {
 }
 
 /** Builds the context for the file at `rawPath`. */
-export async function buildFileContext(
-  rawPath: string,
-  options: FileContextOptions,
-): Promise<FileContext> {
+export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
   let filePath = normalizePath(rawPath);
   if (!isAbsolutePath(filePath) && options.cwd) {
     filePath = normalizePath(joinPath(normalizePath(options.cwd), filePath));
   }
-  const library = await findLibraryForFile(filePath, options.env);
+  const library = findLibraryForFile(filePath, options.env);
   if (!library) return { kind: "none", reason: "no-library", hits: 0 };
-  const placement = await placeFileResolved(filePath, library);
+  const placement = placeFileResolved(filePath, library);
   if (placement.kind === "outside") {
     return { kind: "none", reason: "outside-project", library, hits: 0 };
   }
@@ -85,34 +91,56 @@ export async function buildFileContext(
   }
   const relPath = placement.relPath;
   const relDir = dirnameOf(relPath);
-  const files = await collectLibraryFiles(library.root, relDir === "/" ? "" : relDir);
+  const files = collectLibraryFiles(library.root, relDir === "/" ? "" : relDir);
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, hits: 0 };
   }
 
   const maxBytes = options.budget * 4 + 1024;
-  const texts = await Promise.all(files.map((f) => readLibraryText(f.absPath, maxBytes)));
   const sent = options.alreadySent ?? {};
   const sections: ContextSection[] = [];
   const skips: ContextSkip[] = [];
   const fingerprints: Record<string, string> = {};
   let hits = 0;
-  files.forEach((file, i) => {
-    const text = texts[i]!;
+  let charsRead = 0;
+  for (const file of files) {
+    const stat = statStamp(file.absPath);
+    if ("error" in stat) {
+      skips.push({
+        label: file.label,
+        readPath: file.absPath,
+        reason: `unreadable: ${stat.error}`,
+      });
+      continue;
+    }
+    const previous = sent[file.relPath];
+    if (previous !== undefined && stampOf(previous) === stat.stamp) {
+      hits++; // unchanged since it was sent: not even read
+      continue;
+    }
+    if (previous === undefined && charsRead > options.budget) {
+      // the budget is already spent: name it without reading it
+      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
+      continue;
+    }
+    const text = readLibraryText(file.absPath, stat.size, maxBytes);
     if (text.kind === "unreadable") {
       skips.push({
         label: file.label,
         readPath: file.absPath,
         reason: `unreadable: ${text.reason}`,
       });
-      return;
+      continue;
     }
-    if (sent[file.relPath] === text.fingerprint) {
-      hits++;
-      return;
+    const fingerprint = makeFingerprint(stat.stamp, text.hash);
+    if (previous !== undefined && hashOf(previous) === text.hash) {
+      hits++; // touched but not changed
+      fingerprints[file.relPath] = fingerprint;
+      continue;
     }
-    fingerprints[file.relPath] = text.fingerprint;
+    fingerprints[file.relPath] = fingerprint;
     if (text.kind === "text") {
+      charsRead += text.text.length;
       sections.push({
         label: file.label,
         readPath: file.absPath,
@@ -123,12 +151,16 @@ export async function buildFileContext(
       const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
       skips.push({ label: file.label, readPath: file.absPath, reason });
     }
-  });
+  }
+  const touched: Record<string, string> = {};
+  for (const [rel, fp] of Object.entries(fingerprints)) {
+    if (sent[rel] !== undefined && hashOf(sent[rel]!) === hashOf(fp)) touched[rel] = fp;
+  }
   if (sections.length === 0 && skips.length === 0) {
-    return { kind: "none", reason: "all-sent", library, relPath, hits };
+    return { kind: "none", reason: "all-sent", library, relPath, hits, refreshed: touched };
   }
   const rendered = renderContext(contextHeader(relPath, hits), sections, skips, options.budget);
-  const delivered: Record<string, string> = {};
+  const delivered: Record<string, string> = { ...touched };
   const labelToRel = new Map(files.map((f) => [f.label, f.relPath]));
   for (const label of [...rendered.shown, ...rendered.cut, ...rendered.skipped]) {
     const rel = labelToRel.get(label);

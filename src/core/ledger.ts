@@ -10,7 +10,7 @@
  * @module
  */
 
-import { writeTextAtomic } from "./atomic.ts";
+import { writeTextAtomicSync } from "./atomic.ts";
 import { joinPath } from "./paths.ts";
 
 /** Ledgers older than this are pruned. */
@@ -28,6 +28,27 @@ export interface Ledger {
 export interface LedgerKey {
   sessionId: string;
   agentId?: string | undefined;
+}
+
+/**
+ * A ledger fingerprint: `<size>:<mtime-ms>:<content hash>`. The stamp part lets an unchanged file
+ * be recognised without reading it; the hash decides when the stamp moved (a checkout that
+ * rewrote the file without changing it is not sent again).
+ */
+export function makeFingerprint(stamp: string, hash: string): string {
+  return `${stamp}:${hash}`;
+}
+
+/** The `<size>:<mtime-ms>` part of a fingerprint. */
+export function stampOf(fingerprint: string): string {
+  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
+  return second < 0 ? fingerprint : fingerprint.slice(0, second);
+}
+
+/** The content-hash part of a fingerprint. */
+export function hashOf(fingerprint: string): string {
+  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
+  return second < 0 ? "" : fingerprint.slice(second + 1);
 }
 
 /** An empty ledger. */
@@ -68,10 +89,10 @@ export function parseLedger(text: string): Ledger {
   }
 }
 
-/** Loads a ledger; a missing or damaged file is an empty ledger. */
-export async function loadLedger(stateDir: string, key: LedgerKey): Promise<Ledger> {
+/** Loads a ledger; a missing or damaged file is an empty ledger. (Sync: it is on the hot path.) */
+export function loadLedger(stateDir: string, key: LedgerKey): Ledger {
   try {
-    return parseLedger(await Deno.readTextFile(ledgerPath(stateDir, key)));
+    return parseLedger(Deno.readTextFileSync(ledgerPath(stateDir, key)));
   } catch {
     return emptyLedger();
   }
@@ -81,18 +102,18 @@ export async function loadLedger(stateDir: string, key: LedgerKey): Promise<Ledg
  * Records `sent` (path → fingerprint) and the reminder flag, merged with the ledger on disk, and
  * replaces the file atomically.
  */
-export async function recordInLedger(
+export function recordInLedger(
   stateDir: string,
   key: LedgerKey,
   sent: Record<string, string>,
   reminded = false,
-): Promise<void> {
-  const current = await loadLedger(stateDir, key);
+): void {
+  const current = loadLedger(stateDir, key);
   const next: Ledger = {
     files: { ...current.files, ...sent },
     reminded: current.reminded || reminded,
   };
-  await writeTextAtomic(ledgerPath(stateDir, key), JSON.stringify(next));
+  writeTextAtomicSync(ledgerPath(stateDir, key), JSON.stringify(next));
 }
 
 /** Forgets everything a session (and its subagents) was sent. */

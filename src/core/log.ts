@@ -73,25 +73,26 @@ export function parseLogLine(line: string): LogRecord | null {
 
 /**
  * Appends one line to the log at `path` (creating its folder, rotating past 1 MiB).
- * Never throws; returns false when the line could not be written.
+ * Never throws; returns false when the line could not be written. Synchronous: it runs once per
+ * hook, where a sync call is cheaper than an async one (callers may still `await` it).
  */
-export async function appendLog(
+export function appendLog(
   path: string | undefined,
   command: string,
   fields: Record<string, LogValue>,
   now: Date = new Date(),
-): Promise<boolean> {
+): boolean {
   if (!path) return false;
   const line = formatLogLine(now, command, fields) + "\n";
   try {
     try {
-      const info = await Deno.stat(path);
-      if (info.size > LOG_ROTATE_BYTES) await Deno.rename(path, `${path}.1`);
+      const info = Deno.statSync(path);
+      if (info.size > LOG_ROTATE_BYTES) Deno.renameSync(path, `${path}.1`);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      await Deno.mkdir(dirnameOf(path), { recursive: true });
+      Deno.mkdirSync(dirnameOf(path), { recursive: true });
     }
-    await Deno.writeTextFile(path, line, { append: true });
+    Deno.writeTextFileSync(path, line, { append: true });
     return true;
   } catch {
     return false;

@@ -2,6 +2,9 @@
  * Reading a library file for injection, safely: huge files are read only in part, binary and
  * non-UTF-8 files are recognised and skipped, and nothing here throws.
  *
+ * Synchronous on purpose: a hook is a short-lived process, and sync file calls cost a fraction of
+ * async ones (no thread hand-off per call).
+ *
  * @module
  */
 
@@ -15,63 +18,76 @@ export type FileText =
     text: string;
     /** True when the file was larger than the read limit and only its start was read. */
     partial: boolean;
-    /** Size of the whole file in bytes. */
-    size: number;
-    /** Changes whenever the file's content changes. */
-    fingerprint: string;
+    /** Hash of the content read. */
+    hash: string;
   }
-  | { kind: "binary" | "not-utf8"; size: number; fingerprint: string }
+  | { kind: "binary" | "not-utf8"; hash: string }
   | { kind: "unreadable"; reason: string };
+
+/** A file's size and modification time, the cheap "did it change?" check. */
+export interface FileStamp {
+  size: number;
+  /** `size:mtime-ms`, compared before any content is read. */
+  stamp: string;
+}
 
 /** How many leading bytes are checked for NUL to call a file binary. */
 const BINARY_SNIFF_BYTES = 8000;
 
-/**
- * Reads `path` as UTF-8 text, at most `maxBytes` of it.
- *
- * A NUL byte in the first 8,000 bytes means binary; bytes that are not UTF-8 mean `not-utf8`.
- */
-export async function readLibraryText(path: string, maxBytes: number): Promise<FileText> {
-  let file: Deno.FsFile | undefined;
+/** The stamp of a file, or the error name when it cannot be stat'ed. */
+export function statStamp(path: string): FileStamp | { error: string } {
   try {
-    file = await Deno.open(path, { read: true });
-    const info = await file.stat();
-    const want = Math.min(info.size, maxBytes);
+    const info = Deno.statSync(path);
+    return { size: info.size, stamp: `${info.size}:${info.mtime?.getTime() ?? 0}` };
+  } catch (error) {
+    return { error: error instanceof Error ? error.name : String(error) };
+  }
+}
+
+function readPrefix(path: string, want: number): Uint8Array {
+  const file = Deno.openSync(path, { read: true });
+  try {
     const bytes = new Uint8Array(want);
     let filled = 0;
     while (filled < want) {
-      const n = await file.read(bytes.subarray(filled));
+      const n = file.readSync(bytes.subarray(filled));
       if (n === null) break;
       filled += n;
     }
-    const data = bytes.subarray(0, filled);
-    const partial = info.size > filled;
-    const stamp = partial ? `:${info.size}:${info.mtime?.getTime() ?? 0}` : "";
-    const sniff = data.subarray(0, BINARY_SNIFF_BYTES);
-    if (sniff.includes(0)) {
-      return { kind: "binary", size: info.size, fingerprint: `bin:${info.size}:${stamp}` };
+    return bytes.subarray(0, filled);
+  } finally {
+    file.close();
+  }
+}
+
+/** Decodes library bytes: binary when a NUL appears early, `null` when not UTF-8. */
+export function decodeLibraryBytes(
+  data: Uint8Array,
+  partial: boolean,
+): { kind: "binary" } | { kind: "not-utf8" } | { kind: "text"; text: string } {
+  if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: "binary" };
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(data, { stream: partial });
+    return { kind: "text", text: text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n") };
+  } catch {
+    return { kind: "not-utf8" };
+  }
+}
+
+/**
+ * Reads `path` (whose size is `size` bytes) as UTF-8 text, at most `maxBytes` of it.
+ * A NUL byte in the first 8,000 bytes means binary; bytes that are not UTF-8 mean `not-utf8`.
+ */
+export function readLibraryText(path: string, size: number, maxBytes: number): FileText {
+  try {
+    const partial = size > maxBytes;
+    const data = partial ? readPrefix(path, maxBytes) : Deno.readFileSync(path);
+    const decoded = decodeLibraryBytes(data, partial);
+    if (decoded.kind !== "text") {
+      return { kind: decoded.kind, hash: `${decoded.kind}:${data.length}` };
     }
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(data, { stream: partial });
-    } catch {
-      return {
-        kind: "not-utf8",
-        size: info.size,
-        fingerprint: `raw:${info.size}:${info.mtime?.getTime() ?? 0}`,
-      };
-    }
-    text = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n");
-    return {
-      kind: "text",
-      text,
-      partial,
-      size: info.size,
-      fingerprint: hashText(text) + stamp,
-    };
+    return { kind: "text", text: decoded.text, partial, hash: hashText(decoded.text) };
   } catch (error) {
     return { kind: "unreadable", reason: error instanceof Error ? error.name : String(error) };
-  } finally {
-    file?.close();
   }
 }

@@ -51,18 +51,21 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`. */
-export async function listLevel(libraryRoot: string, level: string): Promise<LibraryFile[]> {
+/**
+ * The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`.
+ * Synchronous on purpose: for a short-lived hook, sync calls cost far less than async ones.
+ */
+export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
   const folder = joinPath(libraryRoot, level);
   const names: string[] = [];
   try {
-    for await (const entry of Deno.readDir(folder)) {
+    for (const entry of Deno.readDirSync(folder)) {
       if (!isServedName(entry.name)) continue;
       if (entry.isFile) {
         names.push(entry.name);
       } else if (entry.isSymlink) {
         try {
-          if ((await Deno.stat(joinPath(folder, entry.name))).isFile) names.push(entry.name);
+          if (Deno.statSync(joinPath(folder, entry.name)).isFile) names.push(entry.name);
         } catch {
           // a dangling link is not a library file
         }
@@ -79,12 +82,6 @@ export async function listLevel(libraryRoot: string, level: string): Promise<Lib
 }
 
 /** Every served library file for a project-relative folder, most specific folder first. */
-export async function collectLibraryFiles(
-  libraryRoot: string,
-  relDir: string,
-): Promise<LibraryFile[]> {
-  const levels = await Promise.all(
-    mirrorLevels(relDir).map((level) => listLevel(libraryRoot, level)),
-  );
-  return levels.flat();
+export function collectLibraryFiles(libraryRoot: string, relDir: string): LibraryFile[] {
+  return mirrorLevels(relDir).flatMap((level) => listLevel(libraryRoot, level));
 }

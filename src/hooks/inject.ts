@@ -59,19 +59,28 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const { budget, warning } = readBudget(env);
   const state = stateDir(env);
   const ledgerKey = ledgerKeyOf(event);
-  const ledger = state && ledgerKey ? await loadLedger(state, ledgerKey) : undefined;
-  const context = await buildFileContext(rawPath, {
+  const ledger = state && ledgerKey ? loadLedger(state, ledgerKey) : undefined;
+  const context = buildFileContext(rawPath, {
     env,
     budget,
     alreadySent: ledger?.files ?? {},
     cwd: event.cwd,
   });
   const base: Outcome = { tool, file: context.relPath ?? rawPath, warning };
-  if (context.kind === "none") return { ...base, result: context.reason, hits: context.hits };
+  if (context.kind === "none") {
+    if (state && ledgerKey && context.refreshed && Object.keys(context.refreshed).length > 0) {
+      try {
+        recordInLedger(state, ledgerKey, context.refreshed);
+      } catch {
+        // only an optimisation: the files are re-read next time
+      }
+    }
+    return { ...base, result: context.reason, hits: context.hits };
+  }
   await writeAdditionalContext("PreToolUse", context.rendered.text);
   if (state && ledgerKey) {
     try {
-      await recordInLedger(state, ledgerKey, context.delivered);
+      recordInLedger(state, ledgerKey, context.delivered);
     } catch (error) {
       base.ledger_error = error instanceof Error ? error.message : String(error);
     }
@@ -103,18 +112,22 @@ export function taggingReminder(scratchPath: string): string {
 }
 
 async function onUserPromptSubmit(event: HookEvent, env: EnvReader): Promise<Outcome> {
-  const library = await findLibraryForSession(event.cwd, env);
+  const library = findLibraryForSession(event.cwd, env);
   if (!library) return { result: "no-library" };
   const state = stateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   if (state && ledgerKey) {
-    const ledger = await loadLedger(state, { sessionId: ledgerKey.sessionId });
+    const ledger = loadLedger(state, { sessionId: ledgerKey.sessionId });
     if (ledger.reminded) return { result: "already-reminded" };
   }
   const text = taggingReminder(scratchPathOf(library));
   await writeAdditionalContext("UserPromptSubmit", text);
   if (state && ledgerKey) {
-    await recordInLedger(state, { sessionId: ledgerKey.sessionId }, {}, true).catch(() => {});
+    try {
+      recordInLedger(state, { sessionId: ledgerKey.sessionId }, {}, true);
+    } catch {
+      // the reminder may come again; never fail the prompt for it
+    }
   }
   return { result: "reminded", chars: text.length };
 }
@@ -162,6 +175,6 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
       }`;
     outcome = { result: error instanceof HookInputError ? "bad-input" : "error", detail: message };
   }
-  await appendLog(log, "inject", { event: eventName, ...outcome, ms: elapsedMs() });
+  appendLog(log, "inject", { event: eventName, ...outcome, ms: elapsedMs() });
   return 0;
 }

@@ -1,0 +1,125 @@
+/**
+ * Timing helpers for `deno task bench`: run whole processes with stdin, take medians.
+ *
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** One benchmark result row. */
+export interface BenchRow {
+  name: string;
+  /** Median wall time of the measured command, ms. */
+  ms: number;
+  /** Median wall time of the baseline in the same run, ms. */
+  baselineMs: number;
+  ratio: number;
+  /** The goal, as text (e.g. "≤ 1.5×"). */
+  goal: string;
+  ok: boolean;
+}
+
+/** A command to time: program, arguments, stdin text and environment. */
+export interface TimedCommand {
+  cmd: string;
+  args: string[];
+  stdin: string | (() => string);
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Runs a command once and returns its wall time in ms (throws on a non-zero exit). */
+export async function timeOnce(command: TimedCommand): Promise<number> {
+  const stdin = typeof command.stdin === "function" ? command.stdin() : command.stdin;
+  const start = performance.now();
+  const child = new Deno.Command(command.cmd, {
+    args: command.args,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+    ...(command.env ? { env: command.env } : {}),
+    ...(command.cwd ? { cwd: command.cwd } : {}),
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const ms = performance.now() - start;
+  if (out.code !== 0) {
+    throw new Error(
+      `${command.cmd} ${command.args.join(" ")} exited ${out.code}: ${
+        new TextDecoder().decode(out.stderr)
+      }`,
+    );
+  }
+  return ms;
+}
+
+/** The median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Times `subject` against `baseline`, interleaved so that machine noise hits both alike,
+ * after `warmup` untimed runs of each. Returns the two medians.
+ */
+export async function compare(
+  subject: TimedCommand,
+  baseline: TimedCommand,
+  runs: number,
+  warmup = 3,
+): Promise<{ ms: number; baselineMs: number }> {
+  for (let i = 0; i < warmup; i++) {
+    await timeOnce(subject);
+    await timeOnce(baseline);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(await timeOnce(subject));
+    b.push(await timeOnce(baseline));
+  }
+  return { ms: median(a), baselineMs: median(b) };
+}
+
+/** The baseline command: a bare `deno run` that reads and parses stdin JSON. */
+export function baselineCommand(
+  stdin: string | (() => string),
+  env?: Record<string, string>,
+): TimedCommand {
+  return {
+    cmd: Deno.execPath(),
+    args: [
+      "run",
+      "--quiet",
+      "--config",
+      join(REPO_ROOT, "deno.json"),
+      join(REPO_ROOT, "scripts", "bench_baseline.ts"),
+    ],
+    stdin,
+    ...(env ? { env } : {}),
+  };
+}
+
+/** Formats result rows as a Markdown table. */
+export function formatRows(rows: BenchRow[]): string {
+  const lines = [
+    "| benchmark | median ms | bare deno start ms | ratio | goal | |",
+    "| --- | ---: | ---: | ---: | --- | --- |",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baselineMs.toFixed(1)} | ${
+        r.ratio.toFixed(2)
+      }× | ${r.goal} | ${r.ok ? "ok" : "MISSED"} |`,
+    );
+  }
+  return lines.join("\n");
+}
