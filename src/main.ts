@@ -30,6 +30,10 @@ export const COMMANDS: Readonly<
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
     load: () => import("./commands/init.ts"),
   },
+  doctor: {
+    summary: "check why the hooks might not fire, with a fix for each problem",
+    load: () => import("./commands/doctor.ts"),
+  },
 };
 
 /** The program's version, from deno.json. */

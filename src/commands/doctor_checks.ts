@@ -1,0 +1,222 @@
+/**
+ * The checks behind `librarian doctor`, each giving one line and, when it is not fine, the fix.
+ *
+ * @module
+ */
+
+import { type Library, LIBRARY_DIR_NAME, scratchPathOf } from "../core/discover.ts";
+import { type EnvReader, logFile, readBudget } from "../core/env.ts";
+import type { LogRecord } from "../core/log.ts";
+import { describeWiring, detectHookWiring, type HookWiring } from "./hooks_wiring.ts";
+import {
+  binaryName,
+  currentRuntime,
+  findPluginRoot,
+  inspectPluginRoot,
+  type PluginFiles,
+  type Runtime,
+} from "./install_check.ts";
+import { describeFoundBy, locateLibrary } from "./locate.ts";
+import { ageOf, readLogTail } from "./log_tail.ts";
+
+/** One check's outcome. */
+export interface Check {
+  id: string;
+  status: "ok" | "warn" | "fail";
+  message: string;
+  fix?: string;
+}
+
+/** Hook runs older than this make the log check warn. */
+const STALE_LOG_MS = 7 * 24 * 60 * 60 * 1000;
+
+const ok = (id: string, message: string): Check => ({ id, status: "ok", message });
+const warn = (id: string, message: string, fix: string): Check => ({
+  id,
+  status: "warn",
+  message,
+  fix,
+});
+const fail = (id: string, message: string, fix: string): Check => ({
+  id,
+  status: "fail",
+  message,
+  fix,
+});
+
+const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
+const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
+  "'librarian setup-hooks' to write the hooks into .claude/settings.local.json";
+
+function runtimeCheck(runtime: Runtime): Check {
+  return ok(
+    "runtime",
+    runtime.compiled
+      ? `compiled binary ${runtime.execPath} (Deno ${runtime.denoVersion} inside)`
+      : `Deno ${runtime.denoVersion} at ${runtime.execPath}, running from source`,
+  );
+}
+
+/** The problem with a plugin root's files, or undefined when the hooks can run from it. */
+export function pluginFilesProblem(files: PluginFiles): string | undefined {
+  if (files.launcher === "missing") return "bin/librarian is missing";
+  if (files.launcher === "not-sh") return "bin/librarian is not the sh launcher";
+  if (files.hooksFile === "missing") return "hooks/hooks.json is missing";
+  if (files.hooksFile === "invalid") return "hooks/hooks.json is not valid hooks JSON";
+  if (files.hooksFile === "no-launcher") return "hooks/hooks.json does not run bin/librarian";
+  if (!files.binary && !files.source) return "neither a compiled binary nor src/main.ts is there";
+  return undefined;
+}
+
+async function installChecks(env: EnvReader, runtime: Runtime): Promise<Check[]> {
+  const root = findPluginRoot(env, runtime);
+  if (!root) return [warn("launcher", "could not tell where this program is installed", REINSTALL)];
+  const files = await inspectPluginRoot(root.path, runtime.target);
+  const problem = pluginFilesProblem(files);
+  const checks = [
+    problem
+      ? fail("launcher", `${root.path}: ${problem}`, REINSTALL)
+      : ok("launcher", `${root.path}/bin/librarian and hooks/hooks.json are in place`),
+  ];
+  if (files.binary) {
+    checks.push(ok("binary", `${files.binary} runs the hooks (no Deno needed)`));
+  } else if (files.source) {
+    checks.push(warn(
+      "binary",
+      `no ${binaryName(runtime.target)} in ${root.path}/bin, so hooks run src/main.ts with deno`,
+      "keep deno on the PATH Claude Code starts with (npm install -g deno), or install a " +
+        "release that ships binaries",
+    ));
+  }
+  return checks;
+}
+
+function libraryChecks(library: Library | null, envProblem: string | undefined, cwd: string) {
+  const checks: Check[] = [];
+  if (envProblem) {
+    checks.push(fail(
+      "LIBRARIAN_PATH",
+      envProblem,
+      "set LIBRARIAN_PATH to the library folder's absolute path, or unset it",
+    ));
+  }
+  if (!library) {
+    checks.push(fail(
+      "library",
+      `no ${LIBRARY_DIR_NAME}/ in ${cwd} or above, so the hooks stay silent here`,
+      "run 'librarian init' in the project's root folder, or set LIBRARIAN_PATH",
+    ));
+  } else {
+    checks.push(ok("library", `${library.root} (found ${describeFoundBy(library)})`));
+  }
+  return checks;
+}
+
+async function scratchCheck(library: Library): Promise<Check> {
+  const path = scratchPathOf(library);
+  try {
+    await Deno.stat(path);
+    return ok("scratch", `${path} is in place`);
+  } catch {
+    return warn(
+      "scratch",
+      `${path} does not exist yet`,
+      "run 'librarian init' (it also sets up .gitignore and .gitattributes)",
+    );
+  }
+}
+
+async function hooksChecks(wiring: HookWiring, target: string): Promise<Check[]> {
+  const checks = wiring.unreadable.map((file) =>
+    warn("settings", `${file} is not valid JSON, so Claude Code ignores it`, `fix ${file}`)
+  );
+  if (!wiring.wired) {
+    const id = wiring.plugin.ids[0];
+    const fix = id
+      ? `enable it: /plugin enable ${id} (or set enabledPlugins["${id}"] to true)`
+      : INSTALL;
+    checks.push(fail("hooks", describeWiring(wiring), fix));
+    return checks;
+  }
+  checks.push(ok("hooks", describeWiring(wiring)));
+  for (const installPath of wiring.plugin.installPaths) {
+    const problem = pluginFilesProblem(await inspectPluginRoot(installPath, target));
+    if (problem) {
+      checks.push(fail("installed-copy", `${installPath}: ${problem}`, REINSTALL));
+    }
+  }
+  return checks;
+}
+
+function describeLast(record: LogRecord): string {
+  const f = record.fields;
+  const what = [record.command, f.event, f.result].filter(Boolean).join(" ");
+  return `last run ${ageOf(record.time)}: ${what}${f.ms ? `, ${f.ms} ms` : ""}`;
+}
+
+async function logCheck(env: EnvReader): Promise<Check> {
+  const path = logFile(env);
+  if (!path) {
+    return warn(
+      "log",
+      "logging is off (LIBRARIAN_LOG=off)",
+      "unset LIBRARIAN_LOG to see hook runs",
+    );
+  }
+  const records = await readLogTail(path, 200).catch(() => null);
+  const last = records?.at(-1);
+  if (!records || !last) {
+    return warn(
+      "log",
+      `no hook has run yet (${path} ${records ? "is empty" : "does not exist"})`,
+      "start Claude Code in the project and let it read a file, then rerun 'librarian doctor'; " +
+        "if nothing appears, 'claude --debug' shows which hooks were registered",
+    );
+  }
+  const failed = records.slice(-20).findLast((r) =>
+    r.fields.result === "error" || r.fields.result === "bad-input"
+  );
+  if (failed) {
+    const why = failed.fields.detail ?? failed.fields.result;
+    return warn(
+      "log",
+      `${describeLast(last)}; a recent ${failed.command} run failed: ${why}`,
+      `see ${path}`,
+    );
+  }
+  if (Date.now() - Date.parse(last.time) > STALE_LOG_MS) {
+    return warn(
+      "log",
+      `${describeLast(last)}; nothing for over a week`,
+      "check that the hooks are registered, then use Claude Code in the project",
+    );
+  }
+  return ok("log", describeLast(last));
+}
+
+function budgetCheck(env: EnvReader): Check {
+  const { budget, warning } = readBudget(env);
+  return warning
+    ? warn(
+      "budget",
+      warning,
+      "set LIBRARIAN_BUDGET to a whole number from 1000 to 9900, or unset it",
+    )
+    : ok("budget", `${budget} characters per injection`);
+}
+
+/** Runs every check for a session started in `cwd`. */
+export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
+  const runtime = currentRuntime();
+  const { library, envProblem } = await locateLibrary(env, cwd);
+  const projectRoot = library?.projectRoot ?? env("CLAUDE_PROJECT_DIR") ?? cwd;
+  return [
+    runtimeCheck(runtime),
+    ...(await installChecks(env, runtime)),
+    ...libraryChecks(library, envProblem, cwd),
+    ...(library ? [await scratchCheck(library)] : []),
+    ...(await hooksChecks(await detectHookWiring(env, projectRoot), runtime.target)),
+    await logCheck(env),
+    budgetCheck(env),
+  ];
+}

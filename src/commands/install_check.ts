@@ -1,0 +1,110 @@
+/**
+ * Checks of the installed program itself, by reading files only (the program may run nothing but
+ * `git`): which runtime this is, where the plugin root is, and whether its launcher, hooks file
+ * and binary or source are in place.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "../core/env.ts";
+import { basenameOf, dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
+
+/** How this process runs. */
+export interface Runtime {
+  compiled: boolean;
+  execPath: string;
+  denoVersion: string;
+  /** The compiled-binary target name for this machine (`x86_64-unknown-linux-gnu`). */
+  target: string;
+}
+
+/** This process's runtime. */
+export function currentRuntime(): Runtime {
+  const execPath = normalizePath(Deno.execPath());
+  const name = basenameOf(execPath).toLowerCase();
+  return {
+    compiled: name !== "deno" && name !== "deno.exe",
+    execPath,
+    denoVersion: Deno.version.deno,
+    target: Deno.build.target,
+  };
+}
+
+/** The plugin root and how it was found. */
+export interface PluginRoot {
+  path: string;
+  from: "CLAUDE_PLUGIN_ROOT" | "binary" | "source";
+}
+
+/** The plugin root: `CLAUDE_PLUGIN_ROOT`, else the folder above the binary's or the source's. */
+export function findPluginRoot(env: EnvReader, runtime: Runtime): PluginRoot | null {
+  const configured = env("CLAUDE_PLUGIN_ROOT")?.trim();
+  if (configured) return { path: normalizePath(configured), from: "CLAUDE_PLUGIN_ROOT" };
+  if (runtime.compiled) return { path: dirnameOf(dirnameOf(runtime.execPath)), from: "binary" };
+  const url = new URL("../..", import.meta.url);
+  if (url.protocol !== "file:") return null;
+  return {
+    path: normalizePath(decodeURIComponent(url.pathname)).replace(/^\/([A-Z]:)/, "$1"),
+    from: "source",
+  };
+}
+
+/** The compiled binary's file name for a target. */
+export function binaryName(target: string): string {
+  return `librarian-${target}${target.includes("windows") ? ".exe" : ""}`;
+}
+
+/** What was found in a plugin root. */
+export interface PluginFiles {
+  launcher: "ok" | "missing" | "not-sh";
+  hooksFile: "ok" | "missing" | "invalid" | "no-launcher";
+  /** Present when `bin/librarian-<target>` exists. */
+  binary: string | null;
+  /** True when `src/main.ts` exists (source mode, needs deno on PATH). */
+  source: boolean;
+}
+
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Looks at the files in a plugin root that make the hooks run. */
+export async function inspectPluginRoot(root: string, target: string): Promise<PluginFiles> {
+  const launcherText = await readOptional(joinPath(root, "bin", "librarian"));
+  const launcher = launcherText === null
+    ? "missing"
+    : launcherText.startsWith("#!/bin/sh")
+    ? "ok"
+    : "not-sh";
+  const hooksText = await readOptional(joinPath(root, "hooks", "hooks.json"));
+  let hooksFile: PluginFiles["hooksFile"] = "missing";
+  if (hooksText !== null) {
+    try {
+      const parsed = JSON.parse(hooksText);
+      hooksFile = parsed && typeof parsed.hooks === "object"
+        ? (hooksText.includes("bin/librarian") ? "ok" : "no-launcher")
+        : "invalid";
+    } catch {
+      hooksFile = "invalid";
+    }
+  }
+  const binaryPath = joinPath(root, "bin", binaryName(target));
+  return {
+    launcher,
+    hooksFile,
+    binary: (await isFile(binaryPath)) ? binaryPath : null,
+    source: await isFile(joinPath(root, "src", "main.ts")),
+  };
+}

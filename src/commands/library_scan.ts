@@ -1,0 +1,79 @@
+/**
+ * The whole library at a glance: every folder and file, for `status` (the tree) and `lint` (the
+ * health checks). The hooks never need this; they read only the folders on one path.
+ *
+ * @module
+ */
+
+import { joinPath } from "../core/paths.ts";
+import { compareNames, isServedName } from "../core/walk.ts";
+
+/** A file in the library. */
+export interface ScannedFile {
+  /** Path inside the library (`src/api/edge.md`, `tech.md`). */
+  relPath: string;
+  name: string;
+  absPath: string;
+  /** Size in bytes. */
+  size: number;
+  /** True for the files the inject hook serves (`*.md`, not dotfiles). */
+  served: boolean;
+}
+
+/** A folder in the library and the files directly in it. */
+export interface ScannedFolder {
+  /** Path inside the library; `""` for the root. It mirrors the code folder of the same path. */
+  relDir: string;
+  /** 0 for the root. */
+  depth: number;
+  files: ScannedFile[];
+}
+
+/** Folders nested deeper than this are not scanned (a guard against link loops). */
+const MAX_DEPTH = 64;
+
+/**
+ * Every folder of the library under `root`, parents before children, names in code-point order.
+ * Hidden folders (`.git`, ...) and symlinked folders are not entered.
+ */
+export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
+  const folders: ScannedFolder[] = [];
+  async function visit(relDir: string, depth: number): Promise<void> {
+    const absDir = joinPath(root, relDir);
+    const files: ScannedFile[] = [];
+    const subdirs: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(absDir)) {
+        const relPath = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+        const absPath = joinPath(absDir, entry.name);
+        if (entry.isDirectory) {
+          if (!entry.name.startsWith(".")) subdirs.push(entry.name);
+          continue;
+        }
+        let size = 0;
+        try {
+          const info = await Deno.stat(absPath);
+          if (info.isDirectory) continue;
+          size = info.size;
+        } catch {
+          continue; // a dangling link
+        }
+        files.push({ relPath, name: entry.name, absPath, size, served: isServedName(entry.name) });
+      }
+    } catch {
+      return;
+    }
+    files.sort((a, b) => compareNames(a.name, b.name));
+    folders.push({ relDir, depth, files });
+    if (depth >= MAX_DEPTH) return;
+    subdirs.sort(compareNames);
+    for (const name of subdirs) await visit(relDir === "" ? name : `${relDir}/${name}`, depth + 1);
+  }
+  await visit("", 0);
+  return folders;
+}
+
+/** The served files of a scan, in scan order. */
+export function servedFiles(folders: readonly ScannedFolder[]): ScannedFile[] {
+  return folders.flatMap((f) => f.files.filter((file) => file.served));
+}

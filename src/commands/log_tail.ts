@@ -1,0 +1,60 @@
+/**
+ * The last hook runs, read back from the end of the log with {@link parseLogLine}.
+ *
+ * @module
+ */
+
+import { type LogRecord, parseLogLine } from "../core/log.ts";
+
+/** How much of the log's end is read: enough for hundreds of lines. */
+const TAIL_BYTES = 64 * 1024;
+
+/** The log's last records, oldest first; `null` when the log file does not exist. */
+export async function readLogTail(path: string, limit: number): Promise<LogRecord[] | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  try {
+    const size = (await file.stat()).size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    await file.seek(start, Deno.SeekMode.Start);
+    const bytes = new Uint8Array(size - start);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = await file.read(bytes.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    const lines = new TextDecoder().decode(bytes.subarray(0, filled)).split("\n");
+    if (start > 0) lines.shift(); // a partial first line
+    const records = lines.map(parseLogLine).filter((r): r is LogRecord => r !== null);
+    return records.slice(-limit);
+  } finally {
+    file.close();
+  }
+}
+
+/** A log record as one line for people: time, command, event, result, milliseconds, file. */
+export function describeRecord(record: LogRecord): string {
+  const f = record.fields;
+  const parts = [record.time.replace("T", " ").replace(/\.\d+Z$/, "Z"), record.command];
+  if (f.event) parts.push(f.event);
+  if (f.tool) parts.push(f.tool);
+  if (f.result) parts.push(f.result);
+  if (f.file) parts.push(f.file);
+  if (f.ms) parts.push(`${f.ms} ms`);
+  return parts.join("  ");
+}
+
+/** How long ago `time` was, in words (`12 s`, `5 min`, `3 h`, `2 days`). */
+export function ageOf(time: string, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(time)) / 1000));
+  if (seconds < 90) return `${seconds} s ago`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86400)} days ago`;
+}

@@ -1,0 +1,189 @@
+/**
+ * `librarian doctor`: one line per check, a fix for each problem, exit 1 when a check fails.
+ */
+import assert from "node:assert/strict";
+import { formatLogLine } from "../src/core/log.ts";
+import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+interface Check {
+  id: string;
+  status: "ok" | "warn" | "fail";
+  message: string;
+  fix?: string;
+}
+
+async function doctor(cwd: string, home: string, env: Record<string, string> = {}) {
+  const result = await runLibrarian(["doctor", "--json"], {
+    cwd,
+    home,
+    env: { LIBRARIAN_LOG: `${home}/.claude/librarian.log`, ...env },
+  });
+  const report = JSON.parse(result.stdout) as { ok: boolean; checks: Check[] };
+  const byId = (id: string) => {
+    const check = report.checks.find((c) => c.id === id);
+    assert.ok(check, `no check '${id}' in ${result.stdout}`);
+    return check;
+  };
+  return { code: result.code, report, byId };
+}
+
+function installedPlugins(installPath: string): string {
+  return JSON.stringify({
+    version: 2,
+    plugins: {
+      "librarian@team-tools": [{ scope: "user", installPath, version: "0.1.0" }],
+    },
+  });
+}
+
+const RECENT_INJECT = () =>
+  formatLogLine(new Date(), "inject", {
+    event: "PreToolUse",
+    tool: "Read",
+    file: "src/a.ts",
+    result: "injected",
+    chars: 145,
+    ms: 71.3,
+  }) + "\n";
+
+Deno.test("doctor passes for an initialised project with the plugin installed and recent runs", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "home/.claude/plugins/installed_plugins.json": installedPlugins(REPO_ROOT),
+    "home/.claude/librarian.log": RECENT_INJECT(),
+  });
+  const { code, report, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+  assert.equal(code, 0, JSON.stringify(report, null, 2));
+  assert.equal(report.ok, true);
+  assert.ok(report.checks.every((c) => c.status !== "fail"));
+  assert.match(byId("runtime").message, /Deno \d+\.\d+\.\d+/);
+  assert.equal(byId("launcher").status, "ok");
+  assert.match(byId("library").message, new RegExp(`${dir.path}/proj/_memory_library`));
+  assert.match(byId("hooks").message, /plugin librarian@team-tools is installed/);
+  assert.match(byId("log").message, /last run \d+ s ago: inject PreToolUse injected, 71\.3 ms/);
+  assert.equal(byId("budget").status, "ok");
+});
+
+Deno.test("doctor with no library and no hooks fails both, each with a fix", async () => {
+  await using dir = await tempDir();
+  const { code, report, byId } = await doctor(dir.path, `${dir.path}/home`);
+  assert.equal(code, 1);
+  assert.equal(report.ok, false);
+  assert.equal(byId("library").status, "fail");
+  assert.match(byId("library").fix!, /librarian init/);
+  assert.equal(byId("hooks").status, "fail");
+  assert.match(byId("hooks").fix!, /\/plugin install/);
+  assert.equal(byId("log").status, "warn");
+  assert.match(byId("log").message, /no hook has run yet/);
+});
+
+Deno.test("doctor prints one line per check and a fix line under each problem", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["doctor"], { cwd: dir.path, home: `${dir.path}/home` });
+  assert.equal(result.code, 1);
+  const lines = result.stdout.split("\n");
+  const failLine = lines.findIndex((l) => /^FAIL {2}library: /.test(l));
+  assert.ok(failLine >= 0, result.stdout);
+  assert.match(lines[failLine + 1]!, /^ +fix: run 'librarian init'/);
+  assert.match(result.stdout, /^ok {4}runtime: /m);
+  assert.match(result.stdout, /\d+ failed, \d+ warnings, \d+ ok$/m);
+  assert.ok(!result.stdout.includes("\x1b["), "no colour codes");
+});
+
+Deno.test("doctor says the plugin is disabled when project settings turn it off", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "proj/.claude/settings.json": JSON.stringify({
+      enabledPlugins: { "librarian@team-tools": false },
+    }),
+    "home/.claude/plugins/installed_plugins.json": installedPlugins(REPO_ROOT),
+    "home/.claude/settings.json": JSON.stringify({
+      enabledPlugins: { "librarian@team-tools": true },
+    }),
+  });
+  const { code, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+  assert.equal(code, 1);
+  assert.match(byId("hooks").message, /installed but disabled in .*proj\/\.claude\/settings\.json/);
+  assert.match(byId("hooks").fix!, /\/plugin enable librarian@team-tools/);
+});
+
+Deno.test("doctor accepts hooks written into the project's local settings", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "proj/.claude/settings.local.json": JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "Read|Edit",
+          hooks: [{ type: "command", command: "sh /opt/librarian/bin/librarian inject" }],
+        }],
+        Stop: [{ hooks: [{ type: "command", command: "sh /opt/librarian/bin/librarian stop" }] }],
+      },
+    }),
+  });
+  const { byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+  assert.equal(byId("hooks").status, "ok");
+  assert.match(byId("hooks").message, /settings\.local\.json runs it on PreToolUse, Stop/);
+});
+
+Deno.test("doctor fails when the installed plugin copy has lost its launcher", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "home/.claude/plugins/installed_plugins.json": installedPlugins(`${dir.path}/broken`),
+    "broken/hooks/hooks.json": "{}",
+  });
+  const { code, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+  assert.equal(code, 1);
+  assert.equal(byId("installed-copy").status, "fail");
+  assert.match(byId("installed-copy").message, /broken: bin\/librarian is missing/);
+  assert.match(byId("installed-copy").fix!, /reinstall/);
+});
+
+Deno.test("doctor flags a LIBRARIAN_PATH that does not exist", async () => {
+  await using dir = await tempDir();
+  const { byId } = await doctor(dir.path, `${dir.path}/home`, {
+    LIBRARIAN_PATH: `${dir.path}/nope`,
+  });
+  assert.equal(byId("LIBRARIAN_PATH").status, "fail");
+  assert.match(byId("LIBRARIAN_PATH").message, /does not exist/);
+});
+
+Deno.test("doctor warns about recent failed hook runs, invalid settings and a bad budget", async () => {
+  await using dir = await tempDir();
+  const failed = formatLogLine(new Date(), "inject", {
+    event: "unknown",
+    result: "bad-input",
+    detail: "hook input is not JSON",
+    ms: 30,
+  });
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "proj/.claude/settings.json": "{ not json",
+    "home/.claude/librarian.log": RECENT_INJECT() + failed + "\n",
+  });
+  const { byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`, {
+    LIBRARIAN_BUDGET: "lots",
+  });
+  assert.equal(byId("log").status, "warn");
+  assert.match(byId("log").message, /failed: hook input is not JSON/);
+  assert.equal(byId("settings").status, "warn");
+  assert.match(byId("settings").message, /settings\.json is not valid JSON/);
+  assert.equal(byId("budget").status, "warn");
+});
+
+Deno.test("doctor reports when logging is off", async () => {
+  await using dir = await tempDir();
+  const { byId } = await doctor(dir.path, `${dir.path}/home`, { LIBRARIAN_LOG: "off" });
+  assert.match(byId("log").message, /logging is off/);
+});
+
+Deno.test("doctor with bad arguments exits 2 with a usage line", async () => {
+  for (const args of [["doctor", "extra"], ["doctor", "--fix"]]) {
+    const result = await runLibrarian(args);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.match(result.stderr, /^Usage: librarian doctor \[--json\]$/m);
+  }
+});
