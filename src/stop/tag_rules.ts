@@ -1,0 +1,138 @@
+/**
+ * Which tags may be filed (pure): nothing a tag says can put a file outside the library.
+ *
+ * A tag path is library-relative: `global` is the library root, anything else is a folder path
+ * with `/` separators. Rejected: absolute paths, drive letters, backslashes, `.` and `..`
+ * segments, empty segments, segments starting with `.`, and names Windows cannot hold (`:` and
+ * other reserved characters, control characters, device names such as `CON`, a trailing dot or
+ * space). A type must be a plain file-name stem: letters, digits, `-` and `_`.
+ *
+ * Every rejection comes with a one-line reason a person can act on.
+ *
+ * @module
+ */
+
+/** The tag path that means the library root. */
+export const GLOBAL_PATH = "global";
+
+/** The outcome of checking a tag path or type. */
+export type TagCheck<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Where a valid tag files its block. */
+export interface TagTarget {
+  /** Library-relative folder segments (empty for `global`). */
+  folder: string[];
+  /** The file-name stem (the tag's type). */
+  name: string;
+  /** Library-relative path of the target file, `/`-separated (e.g. `src/api/patterns.md`). */
+  relPath: string;
+}
+
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const RESERVED_CHARS = /[<>:"|?*]/;
+// deno-lint-ignore no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const TYPE_STEM = /^[A-Za-z0-9_-]+$/;
+const MAX_SEGMENT = 255;
+
+/** Shortens user text for a reason line. */
+export function quoteForReason(text: string, max = 40): string {
+  const shown = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return `'${shown.replace(CONTROL_CHARS, "?")}'`;
+}
+
+function checkSegment(segment: string, path: string): string | null {
+  if (segment === "") return `path ${quoteForReason(path)} has an empty segment`;
+  if (segment === "..") return `path ${quoteForReason(path)} has a '..' segment`;
+  if (segment === ".") return `path ${quoteForReason(path)} has a '.' segment`;
+  if (segment.startsWith(".")) {
+    return `path segment ${quoteForReason(segment)} starts with '.'`;
+  }
+  if (CONTROL_CHARS.test(segment)) return `path ${quoteForReason(path)} has a control character`;
+  const reserved = RESERVED_CHARS.exec(segment);
+  if (reserved) {
+    return `path segment ${quoteForReason(segment)} has '${
+      reserved[0]
+    }', which file names cannot hold`;
+  }
+  if (/[. ]$/.test(segment)) {
+    return `path segment ${quoteForReason(segment)} ends with a dot or space`;
+  }
+  if (WINDOWS_DEVICE.test(segment)) {
+    return `path segment ${quoteForReason(segment)} is a reserved device name on Windows`;
+  }
+  if (segment.length > MAX_SEGMENT) return `path segment is longer than ${MAX_SEGMENT} characters`;
+  return null;
+}
+
+/**
+ * Checks a tag path and returns its library-relative folder segments.
+ *
+ * @example
+ * ```ts
+ * checkTagPath("src/api"); // { ok: true, value: ["src", "api"] }
+ * checkTagPath("global"); // { ok: true, value: [] }
+ * checkTagPath("../x"); // { ok: false, reason: "path '../x' has a '..' segment" }
+ * ```
+ */
+export function checkTagPath(path: string): TagCheck<string[]> {
+  if (path === "") {
+    return { ok: false, reason: "path is empty (use 'global' for the library root)" };
+  }
+  if (path === GLOBAL_PATH) return { ok: true, value: [] };
+  if (path.includes("\\")) {
+    return { ok: false, reason: `path ${quoteForReason(path)} has a backslash (use '/')` };
+  }
+  if (/^[A-Za-z]:/.test(path)) {
+    return { ok: false, reason: `path ${quoteForReason(path)} has a drive letter` };
+  }
+  if (path.startsWith("/")) {
+    return {
+      ok: false,
+      reason: `path ${quoteForReason(path)} is absolute (write it relative to the library)`,
+    };
+  }
+  const segments = path.normalize("NFC").split("/");
+  for (const segment of segments) {
+    const problem = checkSegment(segment, path);
+    if (problem) return { ok: false, reason: problem };
+  }
+  return { ok: true, value: segments };
+}
+
+/** Checks a tag type: a plain file-name stem (letters, digits, `-`, `_`). */
+export function checkTagType(type: string): TagCheck<string> {
+  if (type === "") return { ok: false, reason: "type is empty" };
+  if (/^[A-Za-z0-9_-]+\.md$/i.test(type)) {
+    return {
+      ok: false,
+      reason: `type ${quoteForReason(type)} has an extension (write ${
+        quoteForReason(type.slice(0, -3))
+      })`,
+    };
+  }
+  if (!TYPE_STEM.test(type)) {
+    return {
+      ok: false,
+      reason: `type ${quoteForReason(type)} is not a plain file name (letters, digits, '-', '_')`,
+    };
+  }
+  if (WINDOWS_DEVICE.test(type)) {
+    return {
+      ok: false,
+      reason: `type ${quoteForReason(type)} is a reserved device name on Windows`,
+    };
+  }
+  if (type.length > MAX_SEGMENT - 3) return { ok: false, reason: "type is too long" };
+  return { ok: true, value: type };
+}
+
+/** Checks a tag's path and type together and returns the file it files into. */
+export function tagTarget(path: string, type: string): TagCheck<TagTarget> {
+  const folder = checkTagPath(path);
+  if (!folder.ok) return folder;
+  const name = checkTagType(type);
+  if (!name.ok) return name;
+  const relPath = [...folder.value, `${name.value}.md`].join("/");
+  return { ok: true, value: { folder: folder.value, name: name.value, relPath } };
+}

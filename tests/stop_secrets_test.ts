@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { describeSecrets, findSecrets } from "../src/stop/secrets.ts";
+
+// Test credentials are assembled at run time so that no credential-shaped string is committed
+// (and secret scanners on the repository stay quiet).
+const j = (...parts: string[]) => parts.join("");
+const alnum = (n: number) =>
+  Array.from({ length: n }, (_, i) => "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz0"[i % 32]).join("");
+
+const POSITIVES: ReadonlyArray<[kind: string, text: string]> = [
+  ["private key", j("-----BEGIN ", "RSA PRIVATE KEY-----\nMIIE...")],
+  ["private key", j("-----BEGIN ", "OPENSSH PRIVATE KEY-----")],
+  ["private key", j("-----BEGIN ", "PRIVATE KEY-----")],
+  ["private key", j("-----BEGIN PGP ", "PRIVATE KEY BLOCK-----")],
+  ["AWS access key", j("- the CI user is ", "AKIA", "IOSFODNN7EXAMPLQ")],
+  ["AWS secret key", j("aws_secret_access_key = ", alnum(40))],
+  ["GitHub token", j("token ", "ghp_", alnum(36))],
+  ["GitHub token", j("gh", "s_", alnum(36))],
+  ["GitHub token", j("github", "_pat_", alnum(22), "_", alnum(59))],
+  ["GitLab token", j("gl", "pat-", alnum(20))],
+  ["Slack token", j("xo", "xb-", "123456789012-", alnum(24))],
+  ["Slack webhook", j("https://hooks.slack", ".com/services/T0000/B0000/", alnum(24))],
+  ["Stripe key", j("sk", "_live_", alnum(24))],
+  ["Stripe key", j("rk", "_test_", alnum(24))],
+  ["Google API key", j("AI", "za", alnum(35))],
+  ["Google OAuth secret", j("GOC", "SPX-", alnum(28))],
+  ["OpenAI API key", j("s", "k-proj-", alnum(48))],
+  ["OpenAI API key", j("s", "k-", alnum(48))],
+  ["Anthropic API key", j("s", "k-ant-api03-", alnum(60))],
+  ["JWT", j("ey", "JhbGciOiJIUzI1NiJ9.", "ey", "JzdWIiOiIxMjM0NTY3ODkwIn0.", alnum(43))],
+  ["bearer token", j("Authorization: Bearer ", alnum(40))],
+  ["password in a URL", j("postgres://app:", "s3cr3tPassw0rd", "@db.internal:5432/app")],
+  ["password", j("password=", "hunter2hunter2")],
+  ["password", j('DB_PASSWORD: "', "Tr0ub4dor&3x", '"')],
+  ["secret assignment", j("api_key = ", alnum(32))],
+  ["secret assignment", j("token: ", alnum(20))],
+  ["secret assignment", j("CLIENT_SECRET=", alnum(30))],
+];
+
+const NEGATIVES: readonly string[] = [
+  "- tokens are refreshed every hour; the refresh token lives in the keychain",
+  "- password: see 1Password, vault 'ci'",
+  "- token: string in the Session type",
+  "- set `token: process.env.GITHUB_TOKEN` in the workflow",
+  "- password=<your password here>",
+  "- api_key: ${API_KEY}",
+  "- secret: config.auth.clientSecret",
+  "- the Authorization header is `Bearer <token>`",
+  "- skip the sk-learn import on CI",
+  "- `-----BEGIN PUBLIC KEY-----` blocks are fine to commit",
+  "- AKIA prefixes identify AWS access keys",
+  "- use postgres://localhost:5432/app for local runs",
+  "- token: required",
+  "- run `deno task build` before publishing",
+];
+
+Deno.test("each kind of likely credential is found and named", () => {
+  for (const [kind, text] of POSITIVES) {
+    const found = findSecrets(text);
+    assert.ok(found.some((f) => f.kind === kind), `${kind} not found in a sample`);
+  }
+});
+
+Deno.test("ordinary learnings that mention secrets are not held", () => {
+  for (const text of NEGATIVES) assert.deepEqual(findSecrets(text), [], text);
+});
+
+Deno.test("findings carry the line number, never the secret", () => {
+  const secret = j("ghp_", alnum(36));
+  const text = `- first\n- second\n- token ${secret}\n`;
+  const found = findSecrets(text);
+  assert.deepEqual(found, [{ kind: "GitHub token", line: 3 }]);
+  const description = describeSecrets(found);
+  assert.equal(description, "likely GitHub token (line 3)");
+  assert.ok(!description.includes(secret.slice(4)));
+});
+
+Deno.test("several kinds are reported once each, in order of appearance", () => {
+  const text = j("AKIA", "IOSFODNN7EXAMPLQ", "\n", "password=", "hunter2hunter2", "\n");
+  const found = findSecrets(text);
+  assert.deepEqual(found.map((f) => f.kind), ["AWS access key", "password"]);
+  assert.equal(describeSecrets(found), "likely AWS access key (line 1) and 1 more");
+});
