@@ -22,8 +22,17 @@ export interface ToolUseBlock {
   input: Record<string, unknown>;
 }
 
+/**
+ * Something the server does when the turn is asked for, before it answers (e.g. a teammate edits
+ * a library file between two tool calls). It is not part of the reply.
+ */
+export interface ActionBlock {
+  type: "action";
+  run: () => void | Promise<void>;
+}
+
 /** One block of a scripted assistant turn. */
-export type ScriptedBlock = TextBlock | ToolUseBlock;
+export type ScriptedBlock = TextBlock | ToolUseBlock | ActionBlock;
 
 /** One scripted assistant turn: it stops with `tool_use` when it holds a tool call, else `end_turn`. */
 export type ScriptedTurn = ScriptedBlock[];
@@ -36,6 +45,11 @@ export function text(value: string): TextBlock {
 /** A tool call, for scripts. */
 export function toolUse(name: string, input: Record<string, unknown>): ToolUseBlock {
   return { type: "tool_use", name, input };
+}
+
+/** An action run before the turn is answered, for scripts. */
+export function action(run: () => void | Promise<void>): ActionBlock {
+  return { type: "action", run };
 }
 
 /** One request the server received. */
@@ -88,8 +102,15 @@ function modelOf(body: Record<string, unknown> | null): string {
 
 const USAGE = { input_tokens: 10, output_tokens: 5 };
 
+/** The blocks of a turn that the model says (actions left out). */
+export type ReplyBlock = TextBlock | ToolUseBlock;
+
+function replyBlocks(turn: ScriptedTurn): ReplyBlock[] {
+  return turn.filter((b): b is ReplyBlock => b.type !== "action");
+}
+
 /** The server-sent events for one assistant turn, in the order the CLI expects. */
-export function turnEvents(turn: ScriptedTurn, model: string): string {
+export function turnEvents(turn: ReplyBlock[], model: string): string {
   const hasTool = turn.some((b) => b.type === "tool_use");
   const parts: string[] = [
     sse("message_start", {
@@ -148,7 +169,7 @@ export function turnEvents(turn: ScriptedTurn, model: string): string {
 }
 
 /** A whole assistant message as JSON, for a request that did not ask to stream. */
-function turnMessage(turn: ScriptedTurn, model: string): Record<string, unknown> {
+function turnMessage(turn: ReplyBlock[], model: string): Record<string, unknown> {
   const hasTool = turn.some((b) => b.type === "tool_use");
   return {
     id: messageId(),
@@ -164,14 +185,16 @@ function turnMessage(turn: ScriptedTurn, model: string): Record<string, unknown>
   };
 }
 
-function reply(turn: ScriptedTurn, body: Record<string, unknown> | null): Response {
+async function reply(turn: ScriptedTurn, body: Record<string, unknown> | null): Promise<Response> {
+  for (const block of turn) if (block.type === "action") await block.run();
   const model = modelOf(body);
+  const blocks = replyBlocks(turn);
   if (body?.stream === true) {
-    return new Response(encoder.encode(turnEvents(turn, model)), {
+    return new Response(encoder.encode(turnEvents(blocks, model)), {
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
     });
   }
-  return Response.json(turnMessage(turn, model));
+  return Response.json(turnMessage(blocks, model));
 }
 
 /** The turn given when the script has run out, so a run ends instead of hanging. */
@@ -215,12 +238,12 @@ export function startModelServer(turns: ScriptedTurn[] = []): ModelServer {
       if (request.method !== "POST") return Response.json({});
       if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 100 });
       if (!url.pathname.endsWith("/v1/messages")) return Response.json({});
-      if (!Array.isArray(body?.tools)) return reply([text("ok")], body);
+      if (!Array.isArray(body?.tools)) return await reply([text("ok")], body);
       record.isTurn = true;
       record.turnIndex = turnCount++;
       const next = queue.shift();
       if (next === undefined) unscriptedCount++;
-      return reply(next ?? CLOSING_TURN, body);
+      return await reply(next ?? CLOSING_TURN, body);
     },
   );
   const url = `http://127.0.0.1:${server.addr.port}`;
