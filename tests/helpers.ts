@@ -6,11 +6,37 @@
 
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { binaryFileName } from "../scripts/build_plan.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The launcher the hooks call. */
 export const LAUNCHER: string = join(REPO_ROOT, "bin", "librarian");
+/** The compiled binary for this machine, where `deno task build --target host` puts it. */
+export const HOST_BINARY: string = join(REPO_ROOT, "bin", binaryFileName(Deno.build.target));
+
+/** How the launcher runs the program: from source with deno, or the compiled host binary. */
+export type LauncherMode = "source" | "binary";
+
+/**
+ * The modes a subprocess suite runs in: always `"source"`, and `"binary"` too when
+ * {@link HOST_BINARY} exists. Run a test in each and pass the mode to {@link runLibrarian}:
+ *
+ * ```ts
+ * for (const mode of launcherModes()) {
+ *   Deno.test(`[${mode}] inject sends the folder's files`, async () => {
+ *     const result = await runLibrarian(["inject"], { mode, stdin: "..." });
+ *   });
+ * }
+ * ```
+ */
+export function launcherModes(): LauncherMode[] {
+  try {
+    return Deno.statSync(HOST_BINARY).isFile ? ["source", "binary"] : ["source"];
+  } catch {
+    return ["source"];
+  }
+}
 
 let denoDirCache: string | undefined;
 
@@ -74,11 +100,19 @@ export interface RunOptions {
   cwd?: string;
   /** The HOME for the child (defaults to a folder that does not exist). */
   home?: string;
+  /**
+   * Force source mode (`LIBRARIAN_FORCE_SOURCE=1`) or the compiled binary
+   * (`LIBRARIAN_FORCE_BINARY=1`, no silent fallback to deno); by default the launcher picks the
+   * binary when one is present. See {@link launcherModes}.
+   */
+  mode?: LauncherMode;
+  /** Another copy of the launcher to run (default {@link LAUNCHER}). */
+  launcher?: string;
 }
 
 /**
  * Runs `sh bin/librarian <args>` with a clean environment, as Claude Code runs a hook.
- * Set `LIBRARIAN_BINARY_ONLY`-free: the launcher picks a compiled binary when one is present.
+ * The launcher picks a compiled binary when one is present, unless `mode` says otherwise.
  */
 export async function runLibrarian(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const env: Record<string, string> = {
@@ -86,10 +120,12 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
     HOME: options.home ?? "/nonexistent-librarian-home",
     DENO_DIR: await denoDir(),
     LIBRARIAN_LOG: "off",
+    ...(options.mode === "source" ? { LIBRARIAN_FORCE_SOURCE: "1" } : {}),
+    ...(options.mode === "binary" ? { LIBRARIAN_FORCE_BINARY: "1" } : {}),
     ...options.env,
   };
   const child = new Deno.Command("sh", {
-    args: [LAUNCHER, ...args],
+    args: [options.launcher ?? LAUNCHER, ...args],
     cwd: options.cwd ?? REPO_ROOT,
     env,
     clearEnv: true,

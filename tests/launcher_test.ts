@@ -1,0 +1,201 @@
+/**
+ * `bin/librarian`, the POSIX sh launcher every hook runs: which program it starts on which system,
+ * and what it says when it can start none. Each test runs a copy of the launcher in a temp folder.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { binaryFileName } from "../scripts/build_plan.ts";
+import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
+import { copyLauncher, FAKE_DENO, fakeUname, toolsDir, writeScript } from "./launcher_fixtures.ts";
+
+const HOST_FILE = binaryFileName(Deno.build.target);
+const ECHO_BINARY = `echo "binary \${0##*/} $*"`;
+
+Deno.test("the launcher runs bin/librarian-<host target> when present, with the arguments", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
+  // The real PATH has deno on it: the binary still wins.
+  const result = await runLibrarian(["status", "--json"], {
+    launcher: join(plugin, "bin", "librarian"),
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim(), `binary ${HOST_FILE} status --json`);
+});
+
+Deno.test("the launcher restores a binary's lost execute bit and runs it", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  const binary = join(plugin, "bin", HOST_FILE);
+  await writeScript(binary, ECHO_BINARY, 0o644);
+  const result = await runLibrarian(["inject"], { launcher: join(plugin, "bin", "librarian") });
+  assert.equal(result.stdout.trim(), `binary ${HOST_FILE} inject`);
+  assert.equal((await Deno.stat(binary)).mode! & 0o111, 0o111);
+});
+
+Deno.test("the launcher tells the program its own absolute path, even when started by a relative one", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await writeScript(join(plugin, "bin", HOST_FILE), `echo "$LIBRARIAN_LAUNCHER"`);
+  const result = await runLibrarian(["setup-hooks"], { launcher: "bin/librarian", cwd: plugin });
+  assert.equal(result.stdout.trim(), `${plugin}/bin/librarian`);
+});
+
+Deno.test("LIBRARIAN_FORCE_SOURCE=1 makes the launcher run deno even when a binary is present", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await Deno.mkdir(join(plugin, "src"));
+  await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+  await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
+  const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+  const result = await runLibrarian(["inject"], {
+    launcher: join(plugin, "bin", "librarian"),
+    mode: "source",
+    env: { PATH: tools },
+  });
+  assert.equal(result.stdout.split("\n")[0], "FAKE-DENO");
+});
+
+Deno.test("without a binary the launcher runs src/main.ts of its own plugin folder with deno", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await Deno.mkdir(join(plugin, "src"));
+  await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+  const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+  const result = await runLibrarian(["stop"], {
+    launcher: join(plugin, "bin", "librarian"),
+    env: { PATH: tools },
+  });
+  const args = result.stdout.trim().split("\n");
+  assert.equal(args[0], "FAKE-DENO");
+  assert.equal(args[1], "run");
+  assert.deepEqual(args.slice(args.indexOf("--config"), args.indexOf("--config") + 2), [
+    "--config",
+    `${plugin}/deno.json`,
+  ]);
+  assert.deepEqual(args.slice(-2), [`${plugin}/src/main.ts`, "stop"]);
+});
+
+Deno.test("without deno on PATH the launcher uses ~/.deno/bin/deno", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await Deno.mkdir(join(plugin, "src"));
+  await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+  const home = join(dir.path, "home");
+  await Deno.mkdir(join(home, ".deno", "bin"), { recursive: true });
+  await writeScript(join(home, ".deno", "bin", "deno"), FAKE_DENO);
+  const result = await runLibrarian(["--version"], {
+    launcher: join(plugin, "bin", "librarian"),
+    env: { PATH: await toolsDir(dir.path) },
+    home,
+  });
+  assert.equal(result.stdout.split("\n")[0], "FAKE-DENO");
+});
+
+Deno.test("the real source mode runs the program with the repository's deno", async () => {
+  const result = await runLibrarian(["--version"], { mode: "source" });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^librarian \d+\.\d+\.\d+/);
+});
+
+for (const command of ["inject", "stop"]) {
+  Deno.test(`with no binary and no deno, '${command}' prints one JSON systemMessage and exits 0`, async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    const result = await runLibrarian([command], {
+      launcher: join(plugin, "bin", "librarian"),
+      env: { PATH: await toolsDir(dir.path) },
+      stdin: JSON.stringify({ hook_event_name: "Stop" }),
+    });
+    assert.equal(result.code, 0);
+    assert.equal(result.stderr, "");
+    const output = parseHookStdout(result.stdout)!;
+    assert.deepEqual(Object.keys(output), ["systemMessage"]);
+    const message = output.systemMessage as string;
+    assert.match(message, new RegExp(`librarian-${Deno.build.target} is missing`));
+    assert.match(message, /install Deno/);
+  });
+}
+
+Deno.test("with no binary and no deno, a person's command exits 1 and says how to fix it", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  const result = await runLibrarian(["status"], {
+    launcher: join(plugin, "bin", "librarian"),
+    env: { PATH: await toolsDir(dir.path) },
+  });
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /^librarian: .*Reinstall the plugin, or install Deno/);
+});
+
+Deno.test("the fallback message stays valid JSON when the plugin path has quotes and backslashes", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path, `we"ird\\name`);
+  const result = await runLibrarian(["inject"], {
+    launcher: join(plugin, "bin", "librarian"),
+    env: { PATH: await toolsDir(dir.path) },
+  });
+  assert.equal(result.code, 0);
+  const message = parseHookStdout(result.stdout)!.systemMessage as string;
+  assert.ok(message.includes(`we'ird/name/bin`), message);
+});
+
+Deno.test("LIBRARIAN_FORCE_BINARY=1 never falls back to deno", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await Deno.mkdir(join(plugin, "src"));
+  await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+  const result = await runLibrarian(["inject"], {
+    launcher: join(plugin, "bin", "librarian"),
+    mode: "binary",
+    env: { PATH: await toolsDir(dir.path, { deno: FAKE_DENO }) },
+  });
+  assert.equal(result.code, 0);
+  const message = parseHookStdout(result.stdout)!.systemMessage as string;
+  assert.match(message, /LIBRARIAN_FORCE_BINARY=1 forbids running from source/);
+});
+
+/** `uname -sm` output → the binary the launcher must pick. */
+const UNAME_TARGETS: ReadonlyArray<[string, string]> = [
+  ["Linux x86_64", "librarian-x86_64-unknown-linux-gnu"],
+  ["Linux aarch64", "librarian-aarch64-unknown-linux-gnu"],
+  ["Linux arm64", "librarian-aarch64-unknown-linux-gnu"],
+  ["Darwin x86_64", "librarian-x86_64-apple-darwin"],
+  ["Darwin arm64", "librarian-aarch64-apple-darwin"],
+  ["MINGW64_NT-10.0-19045 x86_64", "librarian-x86_64-pc-windows-msvc.exe"],
+  ["MSYS_NT-10.0-22631 x86_64", "librarian-x86_64-pc-windows-msvc.exe"],
+  ["CYGWIN_NT-10.0-19045 x86_64", "librarian-x86_64-pc-windows-msvc.exe"],
+  ["MINGW64_NT-10.0-26100 aarch64", "librarian-aarch64-pc-windows-msvc.exe"],
+  ["MSYS_NT-10.0-26100 arm64", "librarian-aarch64-pc-windows-msvc.exe"],
+];
+
+for (const [uname, file] of UNAME_TARGETS) {
+  Deno.test(`on '${uname}' the launcher runs ${file}`, async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    // Every candidate is present; only the right one may run.
+    for (const [, candidate] of UNAME_TARGETS) {
+      await writeScript(join(plugin, "bin", candidate), ECHO_BINARY);
+    }
+    const result = await runLibrarian(["inject"], {
+      launcher: join(plugin, "bin", "librarian"),
+      env: { PATH: await toolsDir(dir.path, { uname: fakeUname(uname) }) },
+    });
+    assert.equal(result.stdout.trim(), `binary ${file} inject`);
+  });
+}
+
+Deno.test("on a system with no binary target the launcher says which system it is", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  const result = await runLibrarian(["inject"], {
+    launcher: join(plugin, "bin", "librarian"),
+    env: { PATH: await toolsDir(dir.path, { uname: fakeUname("FreeBSD amd64") }) },
+  });
+  assert.equal(result.code, 0);
+  assert.match(
+    parseHookStdout(result.stdout)!.systemMessage as string,
+    /no Librarian binary for this system \(FreeBSD amd64\)/,
+  );
+});

@@ -1,0 +1,55 @@
+/**
+ * One list of runtime permissions: `src/permissions.ts`. Source mode (the launcher's `deno run`)
+ * and the compiled binaries (the build plan's `deno compile`) must grant exactly it.
+ */
+import assert from "node:assert/strict";
+import { buildPlan } from "../scripts/build_plan.ts";
+import { ALLOWED_RUN, PERMISSION_FLAGS } from "../src/permissions.ts";
+import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+import { FAKE_DENO, toolsDir } from "./launcher_fixtures.ts";
+
+/** The flags in an argument list that grant, deny or shape permissions. */
+function permissionFlags(args: readonly string[]): string[] {
+  return args.filter((a) =>
+    /^--(allow|deny|ignore)-|^--no-prompt$|^-A$|^--allow-all$|^-[RWNESP]$|^--permission-set/
+      .test(a)
+  );
+}
+
+async function sourceModeArgs(): Promise<string[]> {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["inject"], {
+    mode: "source",
+    env: { PATH: await toolsDir(dir.path, { deno: FAKE_DENO }) },
+  });
+  const lines = result.stdout.trim().split("\n");
+  assert.equal(lines[0], "FAKE-DENO", result.stderr);
+  return lines.slice(1);
+}
+
+Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", async () => {
+  const args = await sourceModeArgs();
+  assert.deepEqual(permissionFlags(args), [...PERMISSION_FLAGS]);
+  const start = args.indexOf(PERMISSION_FLAGS[0]!);
+  assert.deepEqual(args.slice(start, start + PERMISSION_FLAGS.length), [...PERMISSION_FLAGS]);
+  assert.deepEqual(args.slice(-2), [`${REPO_ROOT}/src/main.ts`, "inject"]);
+  assert.equal(args[0], "run");
+});
+
+Deno.test("every compile in the build plan grants exactly PERMISSION_FLAGS", () => {
+  const compiles = buildPlan({ targets: [], outDir: "bin", skipCheck: false })
+    .filter((s) => s.kind === "compile");
+  assert.equal(compiles.length, 6);
+  for (const step of compiles) {
+    assert.deepEqual(permissionFlags(step.args), [...PERMISSION_FLAGS], step.description);
+  }
+});
+
+Deno.test("the permissions never prompt and grant no network, FFI, system info or other programs", () => {
+  assert.ok(PERMISSION_FLAGS.includes("--no-prompt"));
+  for (const flag of PERMISSION_FLAGS) {
+    assert.doesNotMatch(flag, /^(-A|--allow-all|--allow-(net|ffi|sys|import))\b/);
+  }
+  assert.ok(PERMISSION_FLAGS.includes(`--allow-run=${ALLOWED_RUN.join(",")}`));
+  assert.deepEqual([...ALLOWED_RUN], ["git"]);
+});
