@@ -104,6 +104,12 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
   let hits = 0;
   let charsRead = 0;
   for (const file of files) {
+    const previous = sent[file.relPath];
+    if (previous === undefined && charsRead > options.budget) {
+      // the budget is already spent: name it without reading (or even stat'ing) it
+      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
+      continue;
+    }
     const stat = statStamp(file.absPath);
     if ("error" in stat) {
       skips.push({
@@ -113,14 +119,8 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
       });
       continue;
     }
-    const previous = sent[file.relPath];
     if (previous !== undefined && stampOf(previous) === stat.stamp) {
       hits++; // unchanged since it was sent: not even read
-      continue;
-    }
-    if (previous === undefined && charsRead > options.budget) {
-      // the budget is already spent: name it without reading it
-      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
       continue;
     }
     const text = readLibraryText(file.absPath, stat.size, maxBytes);
