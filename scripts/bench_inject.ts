@@ -42,19 +42,43 @@ async function writeFiles(root: string, folder: string, count: number): Promise<
   }
 }
 
-/** Builds a project whose library has `folders` folders of `perFolder` files, including the deep chain. */
+/**
+ * The shape of a generated library: `tree` spreads folders like a repository (each folder has a
+ * few subfolders); `wide` hangs every extra folder under the edited file's ancestors, so each
+ * ancestor folder lists about 200 entries: the worst case for the walk, which lists ancestors only.
+ */
+export type LibraryShape = "tree" | "wide";
+
+/** The library folders (`""` = root) for a shape, always including the 10-level chain. */
+export function libraryFolders(folders: number, shape: LibraryShape): string[] {
+  const chainFolders = CHAIN.map((_, i) => CHAIN.slice(0, i + 1).join("/"));
+  const all = ["", ...chainFolders];
+  if (shape === "wide") {
+    for (let i = 0; all.length < folders; i++) {
+      all.push(`${chainFolders[i % chainFolders.length]!}/sibling${i}`);
+    }
+    return all.slice(0, folders);
+  }
+  const queue = [...all];
+  while (all.length < folders && queue.length > 0) {
+    const parent = queue.shift()!;
+    for (let k = 0; k < 3 && all.length < folders; k++) {
+      const child = parent === "" ? `area${k}` : `${parent}/part${k}`;
+      all.push(child);
+      queue.push(child);
+    }
+  }
+  return all;
+}
+
+/** Builds a project whose library has `folders` folders of `perFolder` files; returns the edited file. */
 export async function makeLibrary(
   root: string,
   folders: number,
   perFolder: number,
+  shape: LibraryShape = "tree",
 ): Promise<string> {
-  const chainFolders = CHAIN.map((_, i) => CHAIN.slice(0, i + 1).join("/"));
-  const all = ["", ...chainFolders];
-  for (let i = 0; all.length < folders; i++) {
-    const parent = chainFolders[i % chainFolders.length]!;
-    all.push(`${parent}/sibling${i}`);
-  }
-  await Promise.all(all.slice(0, folders).map((f) => writeFiles(root, f, perFolder)));
+  await Promise.all(libraryFolders(folders, shape).map((f) => writeFiles(root, f, perFolder)));
   const deepDir = join(root, ...CHAIN);
   await Deno.mkdir(deepDir, { recursive: true });
   const deepFile = join(deepDir, "edited.ts");
@@ -95,28 +119,27 @@ export async function benchInject(runs = 25): Promise<BenchRow[]> {
   const tmp = await Deno.makeTempDir({ prefix: "librarian-bench-" });
   try {
     const rows: BenchRow[] = [];
-    const small = join(tmp, "small");
-    const large = join(tmp, "large");
-    // small: 2 folders x 10 files = 20 files (root and the deep folder's parent chain top)
-    const smallFile = await makeLibrary(small, 2, 10);
-    const largeFile = await makeLibrary(large, 2000, 10);
-    const counts = [
-      await countMarkdown(join(small, "_memory_library")),
-      await countMarkdown(join(large, "_memory_library")),
+    const cases: [string, number, LibraryShape][] = [
+      ["small", 2, "tree"],
+      ["large", 2000, "tree"],
+      ["large-wide", 2000, "wide"],
     ];
-    for (
-      const [name, file, count] of [["small", smallFile, counts[0]], [
-        "large",
-        largeFile,
-        counts[1],
-      ]] as const
-    ) {
+    for (const [name, folders, shape] of cases) {
+      const root = join(tmp, name);
+      const file = await makeLibrary(root, folders, 10, shape);
+      const count = await countMarkdown(join(root, "_memory_library"));
       const subject = injectCommand(file, join(tmp, `home-${name}`));
       const baseline = baselineCommand(subject.stdin);
       const { ms, baselineMs } = await compare(subject, baseline, runs);
       const ratio = ms / baselineMs;
+      const layout = folders <= 2
+        ? ""
+        : shape === "tree"
+        ? ", repository-like tree"
+        : ", ~200 entries per ancestor";
       rows.push({
-        name: `inject, ${count} .md files, file ${DEPTH} levels deep`,
+        name:
+          `inject, ${count} .md files in ${folders} folders${layout}, file ${DEPTH} levels deep`,
         ms,
         baselineMs,
         ratio,
