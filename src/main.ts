@@ -34,6 +34,10 @@ export const COMMANDS: Readonly<
     summary: "check why the hooks might not fire, with a fix for each problem",
     load: () => import("./commands/doctor.ts"),
   },
+  lint: {
+    summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
+    load: () => import("./commands/lint.ts"),
+  },
 };
 
 /** The program's version, from deno.json. */

@@ -1,0 +1,83 @@
+/**
+ * Renames git knows about, for `librarian lint`'s "moved to" hints: uncommitted ones
+ * (`git diff -M HEAD`) first, then recent history (`git log -M`), newest first.
+ *
+ * `git` is the only subprocess the program may start. Without git, outside a repository, or when
+ * git takes too long, the answer is simply "no renames known".
+ *
+ * @module
+ */
+
+/** One renamed file, paths relative to the folder git ran in. */
+export interface Rename {
+  from: string;
+  to: string;
+}
+
+/** What git could tell. */
+export interface GitRenames {
+  status: "ok" | "not-a-repository" | "git-unavailable";
+  renames: Rename[];
+}
+
+/** How long git may take before its answer is given up on. */
+const GIT_TIMEOUT_MS = 15_000;
+/** At most this many rename commits are read from history. */
+const MAX_COMMITS = 300;
+
+/** Parses `--name-status` output, keeping the `R<score>\t<from>\t<to>` lines (pure). */
+export function parseRenames(output: string): Rename[] {
+  const renames: Rename[] = [];
+  for (const line of output.split("\n")) {
+    const parts = line.split("\t");
+    if (parts.length === 3 && /^R\d*$/.test(parts[0]!)) {
+      renames.push({ from: parts[1]!, to: parts[2]!.replace(/\r$/, "") });
+    }
+  }
+  return renames;
+}
+
+async function runGit(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
+  const output = await new Deno.Command("git", {
+    args: ["-c", "core.quotePath=false", ...args],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
+  }).output();
+  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+}
+
+/** The renames git knows about under `cwd`, paths relative to `cwd`. */
+export async function gitRenames(cwd: string): Promise<GitRenames> {
+  try {
+    const inside = await runGit(cwd, ["rev-parse", "--is-inside-work-tree"]);
+    if (inside.code !== 0 || inside.stdout.trim() !== "true") {
+      return { status: "not-a-repository", renames: [] };
+    }
+    const pending = await runGit(cwd, [
+      "diff",
+      "-M",
+      "--name-status",
+      "--diff-filter=R",
+      "--relative",
+      "HEAD",
+    ]);
+    const history = await runGit(cwd, [
+      "log",
+      "-M",
+      "--name-status",
+      "--diff-filter=R",
+      "--relative",
+      "--format=",
+      `--max-count=${MAX_COMMITS}`,
+    ]);
+    return {
+      status: "ok",
+      renames: [...parseRenames(pending.stdout), ...parseRenames(history.stdout)],
+    };
+  } catch {
+    return { status: "git-unavailable", renames: [] };
+  }
+}

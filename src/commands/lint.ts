@@ -1,0 +1,190 @@
+/**
+ * `librarian lint`: library health for people and CI. Exits 1 when there is a finding.
+ *
+ * @module
+ */
+
+import { type Library, SCRATCH_FILE_NAME } from "../core/discover.ts";
+import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
+import { basenameOf, joinPath, normalizePath } from "../core/paths.ts";
+import { decodeLibraryBytes } from "../core/read_text.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  makeStyle,
+  plural,
+  printJson,
+  runCommand,
+} from "./cli.ts";
+import { gitRenames } from "./git_renames.ts";
+import { scanLibrary, type ScannedFolder } from "./library_scan.ts";
+import {
+  type BulletFile,
+  bulletsOf,
+  conflictMarkerLines,
+  duplicateBullets,
+  type Finding,
+  likelyNewHome,
+  outermostFolders,
+  sortFindings,
+} from "./lint_checks.ts";
+import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { scratchFindings } from "./scratch_review.ts";
+
+/** The command line of `librarian lint`. */
+export const SPEC: CommandSpec = {
+  name: "lint",
+  synopsis: "[--json]",
+  summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
+  details: [
+    "Finds library folders whose code folder no longer exists (with the likely new home when git",
+    "shows a rename), files larger than the inject budget, the same bullet in a folder and its",
+    "ancestor, merge-conflict markers, malformed or escaping tags and secrets in the scratch file,",
+    "and files that are not UTF-8. Exits 1 when anything is found, 0 when the library is clean.",
+  ],
+  options: {
+    json: { type: "boolean", description: "print a JSON object instead of text" },
+  },
+  positionals: [],
+};
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Library folders whose mirrored code folder is gone, with git's hint of where it went. */
+async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
+  const stale: string[] = [];
+  for (const { relDir } of folders) {
+    if (relDir !== "" && !(await isDirectory(joinPath(library.projectRoot, relDir)))) {
+      stale.push(relDir);
+    }
+  }
+  const outermost = outermostFolders(stale);
+  if (outermost.length === 0) return { findings: [], git: "not-needed" };
+  const git = await gitRenames(library.projectRoot);
+  const libName = basenameOf(library.root);
+  const findings: Finding[] = [];
+  for (const relDir of outermost) {
+    const movedTo = likelyNewHome(relDir, git.renames);
+    const finding: Finding = {
+      check: "stale-folder",
+      path: `${relDir}/`,
+      message: `mirrors the code folder ${relDir}/, which no longer exists` +
+        (movedTo ? `; git shows it moved to ${movedTo}/` : ""),
+      fix: movedTo
+        ? (await isDirectory(joinPath(library.root, movedTo))
+          ? `move its files into ${libName}/${movedTo}/ (which exists), then delete the folder`
+          : `git mv ${libName}/${relDir} ${libName}/${movedTo}`)
+        : "move it to the code's new home, fold its learnings into an ancestor folder, or delete it",
+    };
+    if (movedTo) finding.movedTo = movedTo;
+    findings.push(finding);
+  }
+  return { findings, git: git.status };
+}
+
+/** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
+async function contentFindings(folders: ScannedFolder[], budget: number) {
+  const findings: Finding[] = [];
+  const bulletFiles: BulletFile[] = [];
+  for (const folder of folders) {
+    for (const file of folder.files) {
+      const isScratch = folder.relDir === "" && file.name === SCRATCH_FILE_NAME;
+      if (!file.served && !isScratch) continue;
+      const decoded = decodeLibraryBytes(await Deno.readFile(file.absPath), false);
+      if (decoded.kind !== "text") {
+        findings.push({
+          check: "not-utf8",
+          path: file.relPath,
+          message: decoded.kind === "binary"
+            ? "is binary, so it is never sent"
+            : "is not UTF-8 text, so it is never sent",
+          fix: "re-save it as UTF-8 text (or remove it from the library)",
+        });
+        continue;
+      }
+      for (const line of conflictMarkerLines(decoded.text)) {
+        findings.push({
+          check: "conflict-marker",
+          path: file.relPath,
+          line,
+          message: "has a merge-conflict marker, which the model is sent as is",
+          fix: "resolve the conflict (keep both sides' learnings), and run 'librarian init' so " +
+            "library files merge with merge=union",
+        });
+      }
+      if (isScratch) {
+        findings.push(...scratchFindings(decoded.text, file.relPath));
+        continue;
+      }
+      if (decoded.text.length > budget) {
+        findings.push({
+          check: "oversized",
+          path: file.relPath,
+          message: `has ${decoded.text.length} characters, more than the ${budget}-character ` +
+            "inject budget, so the model only sees its start",
+          fix: "move learnings about one sub-folder into that folder's file, or trim it",
+        });
+      }
+      bulletFiles.push({
+        relPath: file.relPath,
+        relDir: folder.relDir,
+        bullets: bulletsOf(decoded.text),
+      });
+    }
+  }
+  return [...findings, ...duplicateBullets(bulletFiles)];
+}
+
+/** Runs `librarian lint`. */
+export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
+  return await runCommand(SPEC, args, async (parsed) => {
+    const cwd = normalizePath(Deno.cwd());
+    const { library, envProblem } = await locateLibrary(env, cwd);
+    if (!library) {
+      const message = noLibraryMessage(cwd, envProblem);
+      if (flag(parsed, "json")) printJson({ library: null, error: message, findings: [] });
+      else console.error(`librarian lint: ${message}`);
+      return EXIT_PROBLEMS;
+    }
+    const { budget } = readBudget(env);
+    const folders = await scanLibrary(library.root);
+    const stale = await staleFolderFindings(library, folders);
+    const findings = sortFindings([
+      ...stale.findings,
+      ...(await contentFindings(folders, budget)),
+    ]);
+    const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);
+    const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    if (flag(parsed, "json")) {
+      printJson({
+        library: libraryJson(library),
+        checked: { folders: folders.length, files, budget },
+        git: stale.git,
+        findings,
+      });
+      return exit;
+    }
+    const style = makeStyle(env);
+    const libName = basenameOf(library.root);
+    const width = Math.max(0, ...findings.map((f) => f.check.length));
+    for (const f of findings) {
+      const where = `${libName}/${f.path}${f.line ? `:${f.line}` : ""}`;
+      console.log(`${style.red(f.check.padEnd(width))}  ${style.bold(where)} ${f.message}`);
+      console.log(`${" ".repeat(width)}  ${style.dim("fix:")} ${f.fix}`);
+    }
+    const scope = `${plural(files, "file")} in ${
+      plural(folders.length, "folder")
+    } of ${library.root}`;
+    if (findings.length === 0) console.log(style.green(`No problems in ${scope}.`));
+    else console.log(`\n${plural(findings.length, "problem")} in ${scope}.`);
+    return exit;
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * The pure parts of `librarian lint`: what a finding is, and the text checks (conflict markers,
+ * bullets repeated in a folder and its ancestor, where a moved folder likely went).
+ *
+ * @module
+ */
+
+import { mirrorLevels } from "../core/walk.ts";
+import type { Rename } from "./git_renames.ts";
+
+/** The kinds of findings, in the order they are reported. */
+export const FINDING_KINDS = [
+  "stale-folder",
+  "oversized",
+  "duplicate-bullet",
+  "conflict-marker",
+  "not-utf8",
+  "scratch-tag",
+  "scratch-secret",
+] as const;
+
+/** One kind of finding. */
+export type FindingKind = typeof FINDING_KINDS[number];
+
+/** One problem in the library. */
+export interface Finding {
+  check: FindingKind;
+  /** Library-relative path of the file or folder (`""` is the library root). */
+  path: string;
+  /** 1-based line, for findings inside a file. */
+  line?: number;
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** For a stale folder: the code folder it most likely moved to. */
+  movedTo?: string;
+}
+
+/** A Markdown bullet of a library file. */
+export interface Bullet {
+  line: number;
+  /** The bullet's text with spacing collapsed and case folded, for comparison. */
+  key: string;
+}
+
+/** Bullets shorter than this (after collapsing spaces) are too generic to call duplicates. */
+export const MIN_BULLET_KEY = 12;
+
+const FENCE = /^\s*(```|~~~)/;
+const BULLET = /^\s*[-*+]\s+(.*\S)\s*$/;
+
+/** The bullets of a Markdown text, outside fenced code blocks (pure). */
+export function bulletsOf(text: string): Bullet[] {
+  const bullets: Bullet[] = [];
+  let fenced = false;
+  text.split("\n").forEach((line, i) => {
+    if (FENCE.test(line)) {
+      fenced = !fenced;
+      return;
+    }
+    const match = fenced ? null : BULLET.exec(line);
+    if (!match) return;
+    const key = match[1]!.replace(/\s+/g, " ").toLowerCase();
+    if (key.length >= MIN_BULLET_KEY) bullets.push({ line: i + 1, key });
+  });
+  return bullets;
+}
+
+/** 1-based lines that open a merge conflict, or close one that was never opened (pure). */
+export function conflictMarkerLines(text: string): number[] {
+  const lines: number[] = [];
+  let open = false;
+  text.split("\n").forEach((line, i) => {
+    if (/^<{7}(?: |$)/.test(line)) {
+      lines.push(i + 1);
+      open = true;
+    } else if (/^>{7}(?: |$)/.test(line)) {
+      if (!open) lines.push(i + 1);
+      open = false;
+    }
+  });
+  return lines;
+}
+
+/** A served library file with its bullets, for {@link duplicateBullets}. */
+export interface BulletFile {
+  /** Library-relative path. */
+  relPath: string;
+  /** Library-relative folder (`""` at the root). */
+  relDir: string;
+  bullets: Bullet[];
+}
+
+/**
+ * Bullets that appear both in a folder's file and in a file of one of its ancestors: the model
+ * is sent both, wasting budget (pure). One finding per bullet, at the more specific file.
+ */
+export function duplicateBullets(files: readonly BulletFile[]): Finding[] {
+  const byLevel = new Map<string, { relPath: string; line: number; key: string }[]>();
+  for (const file of files) {
+    const list = byLevel.get(file.relDir) ?? [];
+    for (const b of file.bullets) list.push({ relPath: file.relPath, line: b.line, key: b.key });
+    byLevel.set(file.relDir, list);
+  }
+  const findings: Finding[] = [];
+  for (const file of files) {
+    if (file.relDir === "") continue;
+    const ancestors = mirrorLevels(file.relDir).slice(1);
+    for (const bullet of file.bullets) {
+      const twin = ancestors.flatMap((level) => byLevel.get(level) ?? [])
+        .find((b) => b.key === bullet.key);
+      if (!twin) continue;
+      findings.push({
+        check: "duplicate-bullet",
+        path: file.relPath,
+        line: bullet.line,
+        message: `the same bullet is in ${twin.relPath} line ${twin.line}, so it is sent twice`,
+        fix: `keep it in one place: delete it here if it holds for all of ${
+          twin.relPath.includes("/")
+            ? twin.relPath.slice(0, twin.relPath.lastIndexOf("/"))
+            : "the project"
+        }, else delete it from ${twin.relPath}`,
+      });
+    }
+  }
+  return findings;
+}
+
+/**
+ * The code folder that `relDir` most likely moved to, judging by renamed files that lived under
+ * it (pure). The destination most files went to wins; on a tie, the most recent rename's.
+ */
+export function likelyNewHome(relDir: string, renames: readonly Rename[]): string | null {
+  const votes = new Map<string, number>();
+  const prefix = `${relDir}/`;
+  for (const { from, to } of renames) {
+    if (!from.startsWith(prefix)) continue;
+    const suffix = from.slice(prefix.length);
+    let home: string | null = null;
+    if (to.endsWith(`/${suffix}`)) home = to.slice(0, to.length - suffix.length - 1);
+    else if (!suffix.includes("/")) home = to.includes("/") ? to.slice(0, to.lastIndexOf("/")) : "";
+    if (home === null || home === "" || home === relDir) continue;
+    votes.set(home, (votes.get(home) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  let bestVotes = 0;
+  for (const [home, count] of votes) {
+    if (count > bestVotes) {
+      best = home;
+      bestVotes = count;
+    }
+  }
+  return best;
+}
+
+/** The folders of `stale` that are not inside another stale folder (pure). */
+export function outermostFolders(stale: readonly string[]): string[] {
+  return stale.filter((dir) =>
+    !stale.some((other) => other !== dir && dir.startsWith(`${other}/`))
+  );
+}
+
+/** Findings in report order: by kind, then path, then line (pure). */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  const rank = (f: Finding) => FINDING_KINDS.indexOf(f.check);
+  return [...findings].sort((a, b) =>
+    rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+    (a.line ?? 0) - (b.line ?? 0)
+  );
+}

@@ -1,0 +1,232 @@
+/**
+ * `librarian lint`: library health for people and CI; exit 1 on findings, 0 when clean.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
+
+interface Finding {
+  check: string;
+  path: string;
+  line?: number;
+  message: string;
+  fix: string;
+  movedTo?: string;
+}
+
+async function lint(cwd: string, env: Record<string, string> = {}) {
+  const result = await runLibrarian(["lint", "--json"], { cwd, env });
+  const report = JSON.parse(result.stdout);
+  return { code: result.code, report, findings: report.findings as Finding[] };
+}
+
+const CLEAN = {
+  "_memory_library/.scratch.md": "",
+  "_memory_library/tech.md": "# Tech\n- Deno 2 with the npm registry only\n",
+  "_memory_library/src/api/patterns.md": "# Patterns\n- validate every request body at the edge\n",
+  "src/api/handler.ts": "export {};\n",
+};
+
+Deno.test("lint of a healthy library exits 0 and says so", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, CLEAN);
+  const { code, report, findings } = await lint(dir.path);
+  assert.equal(code, 0);
+  assert.deepEqual(findings, []);
+  assert.deepEqual(report.checked, { folders: 3, files: 2, budget: 9000 });
+  const text = await runLibrarian(["lint"], { cwd: dir.path });
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^No problems in 2 files in 3 folders of /);
+});
+
+Deno.test("lint --json has a stable shape", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, CLEAN);
+  const { report } = await lint(dir.path);
+  assert.deepEqual(Object.keys(report), ["library", "checked", "git", "findings"]);
+  assert.deepEqual(report.library, {
+    root: `${dir.path}/_memory_library`,
+    projectRoot: dir.path,
+    foundBy: "cwd",
+  });
+});
+
+Deno.test("lint finds a library folder whose code folder is gone (not a git repository)", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/old/patterns.md": "- an old learning about the old module\n",
+    "_memory_library/src/old/deeper/edge.md": "- an edge case deeper in the old module\n",
+  });
+  const { code, report, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  assert.equal(report.git, "not-a-repository");
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}`), ["stale-folder src/old/"]);
+  assert.match(findings[0]!.fix, /fold its learnings into an ancestor folder/);
+  assert.equal(findings[0]!.movedTo, undefined);
+});
+
+Deno.test("lint suggests the new home of a folder that git shows was renamed", async () => {
+  await using dir = await tempDir();
+  await gitInit(dir.path);
+  await writeTree(dir.path, { ...CLEAN, "src/api/routes.ts": "export const routes = [];\n" });
+  await commitAll(dir.path, "start");
+  await gitOk(dir.path, "mv", "src/api", "src/http");
+  await commitAll(dir.path, "rename api to http");
+  const { code, report, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  assert.equal(report.git, "ok");
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0]!.check, "stale-folder");
+  assert.equal(findings[0]!.path, "src/api/");
+  assert.equal(findings[0]!.movedTo, "src/http");
+  assert.equal(findings[0]!.fix, "git mv _memory_library/src/api _memory_library/src/http");
+  const text = await runLibrarian(["lint"], { cwd: dir.path });
+  assert.match(text.stdout, /git shows it moved to src\/http\//);
+});
+
+Deno.test("lint sees a rename that is staged but not committed yet", async () => {
+  await using dir = await tempDir();
+  await gitInit(dir.path);
+  await writeTree(dir.path, CLEAN);
+  await commitAll(dir.path, "start");
+  await Deno.mkdir(join(dir.path, "lib"));
+  await gitOk(dir.path, "mv", "src/api", "lib/api");
+  const { findings } = await lint(dir.path);
+  assert.equal(findings[0]!.movedTo, "lib/api");
+});
+
+Deno.test("lint flags files larger than the inject budget", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/product.md": "- a learning that repeats\n".repeat(60),
+  });
+  const { findings } = await lint(dir.path, { LIBRARIAN_BUDGET: "1000" });
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}`), ["oversized product.md"]);
+  assert.match(findings[0]!.message, /has 1560 characters, more than the 1000-character/);
+  const atDefault = await lint(dir.path);
+  assert.deepEqual(atDefault.findings, []);
+});
+
+Deno.test("lint flags the same bullet in a folder and its ancestor, ignoring case and spacing", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/api/edge.md": "# Edge\n\n-   Deno 2 with the NPM registry   only\n",
+    "_memory_library/docs/notes.md": "- Deno 2 with the npm registry only\n",
+    "docs/readme.md": "",
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(
+    findings.map((f) => `${f.check} ${f.path}:${f.line}`),
+    ["duplicate-bullet docs/notes.md:1", "duplicate-bullet src/api/edge.md:3"],
+  );
+  assert.match(findings[0]!.message, /tech\.md line 2/);
+});
+
+Deno.test("lint does not call short or fenced bullets duplicates", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/tech.md": "- TODO\n```\n- the same example bullet in a code block\n```\n",
+    "_memory_library/src/api/edge.md":
+      "- TODO\n```\n- the same example bullet in a code block\n```\n",
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(findings, []);
+});
+
+Deno.test("lint flags merge-conflict markers, not a setext heading underline", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/product.md": "Product\n=======\n\n<<<<<<< HEAD\n- ours\n=======\n- theirs\n" +
+      ">>>>>>> feature\n",
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}:${f.line}`), [
+    "conflict-marker product.md:4",
+  ]);
+});
+
+Deno.test("lint flags library files that are not UTF-8 text", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/latin1.md": new Uint8Array([0x2d, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    "_memory_library/src/blob.md": new Uint8Array([0x00, 0x01, 0x02]),
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}`), [
+    "not-utf8 latin1.md",
+    "not-utf8 src/blob.md",
+  ]);
+  assert.match(findings[1]!.message, /binary/);
+});
+
+Deno.test("lint flags malformed, escaping and type-less tags and secrets in scratch", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/.scratch.md": [
+      "notes before the first tag are fine",
+      "## [TAG: ../../other-project, type: patterns]",
+      "- escape attempt",
+      "## [TAG: src/api]",
+      "- legacy block",
+      "## [TAG: src/api, type: patterns",
+      "- no closing bracket",
+      "## [TAG: global, type: tech]",
+      "- the deploy key is AKIAABCDEFGHIJKLMNOP",
+      "## [TAG: src/api, type: patterns]",
+      "- a good block",
+      "",
+    ].join("\n"),
+  });
+  const { code, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}:${f.line}`), [
+    "scratch-tag .scratch.md:2",
+    "scratch-tag .scratch.md:4",
+    "scratch-tag .scratch.md:6",
+    "scratch-secret .scratch.md:8",
+  ]);
+  assert.match(findings[0]!.message, /'\.\.' segment/);
+  assert.match(findings[1]!.message, /no type/);
+  assert.match(findings[2]!.message, /no closing '\]'/);
+  assert.match(findings[3]!.message, /likely AWS access key \(line 9\)/);
+  assert.doesNotMatch(JSON.stringify(findings), /AKIAABCDEFGHIJKLMNOP/, "never echo the secret");
+});
+
+Deno.test("lint prints each finding with its fix and a count", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { ...CLEAN, "_memory_library/gone/x.md": "- x learning here\n" });
+  const result = await runLibrarian(["lint"], { cwd: join(dir.path, "src") });
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stdout,
+    /^stale-folder {2}_memory_library\/gone\/ mirrors the code folder gone\//m,
+  );
+  assert.match(result.stdout, /^ +fix: /m);
+  assert.match(result.stdout, /^1 problem in 3 files in 4 folders of /m);
+});
+
+Deno.test("lint with no library exits 1 and says how to create one", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["lint"], { cwd: dir.path });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /no memory library found.*librarian init/);
+  const json = await runLibrarian(["lint", "--json"], { cwd: dir.path });
+  assert.equal(json.code, 1);
+  assert.equal(JSON.parse(json.stdout).library, null);
+});
+
+Deno.test("lint with bad arguments exits 2 with a usage line", async () => {
+  for (const args of [["lint", "src"], ["lint", "--strict"]]) {
+    const result = await runLibrarian(args);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.match(result.stderr, /^Usage: librarian lint \[--json\]$/m);
+  }
+});
