@@ -1,6 +1,6 @@
 /**
  * Installs the pinned Claude Code CLI for the end-to-end suite into `.cache/claude-code/`
- * (gitignored), with npm. Idempotent: when the pinned version is already there it only runs
+ * (gitignored; `LIBRARIAN_CLAUDE_DIR` overrides), with npm. Idempotent: when the pinned version is already there it only runs
  * `claude --version` (about 0.2 s).
  *
  * ```sh
@@ -20,10 +20,18 @@ export const CLAUDE_CODE_PACKAGE = "@anthropic-ai/claude-code";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Where the CLI is installed (an npm prefix folder). */
-export const CLAUDE_INSTALL_DIR: string = join(REPO_ROOT, ".cache", "claude-code");
-/** The `claude` executable inside {@link CLAUDE_INSTALL_DIR}. */
-export const CLAUDE_BIN: string = join(CLAUDE_INSTALL_DIR, "node_modules", ".bin", "claude");
+/**
+ * Where the CLI is installed (an npm prefix folder): `LIBRARIAN_CLAUDE_DIR` when set (e.g. a cache
+ * folder CI keeps between runs), else `.cache/claude-code/` in the repository.
+ */
+export function claudeInstallDir(): string {
+  return Deno.env.get("LIBRARIAN_CLAUDE_DIR") || join(REPO_ROOT, ".cache", "claude-code");
+}
+
+/** The `claude` executable inside an install folder. */
+export function claudeBinIn(dir: string): string {
+  return join(dir, "node_modules", ".bin", "claude");
+}
 
 /** The CLI could not be installed or does not run; the message says what to do. */
 export class ClaudeInstallError extends Error {
@@ -50,7 +58,7 @@ async function runCommand(cmd: string, args: string[], cwd: string): Promise<Com
 }
 
 /** The version `claude --version` reports (e.g. `2.1.197`), or `null` when it does not run. */
-export async function installedClaudeVersion(bin: string = CLAUDE_BIN): Promise<string | null> {
+export async function installedClaudeVersion(bin: string): Promise<string | null> {
   const { code, output } = await runCommand(bin, ["--version"], REPO_ROOT);
   if (code !== 0) return null;
   return /^(\d+\.\d+\.\d+)/.exec(output)?.[1] ?? null;
@@ -64,13 +72,21 @@ export async function installedClaudeVersion(bin: string = CLAUDE_BIN): Promise<
  */
 export async function ensureClaudeCode(
   log: (line: string) => void = () => {},
+  dir: string = claudeInstallDir(),
 ): Promise<string> {
-  if (await installedClaudeVersion() === CLAUDE_CODE_VERSION) return CLAUDE_BIN;
+  const bin = claudeBinIn(dir);
+  if (await installedClaudeVersion(bin) === CLAUDE_CODE_VERSION) return bin;
   const spec = `${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION}`;
-  log(`installing ${spec} into ${CLAUDE_INSTALL_DIR}`);
-  await Deno.mkdir(CLAUDE_INSTALL_DIR, { recursive: true });
+  log(`installing ${spec} into ${dir}`);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new ClaudeInstallError(
+      `cannot create ${dir}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
   await Deno.writeTextFile(
-    join(CLAUDE_INSTALL_DIR, "package.json"),
+    join(dir, "package.json"),
     JSON.stringify(
       { private: true, dependencies: { [CLAUDE_CODE_PACKAGE]: CLAUDE_CODE_VERSION } },
       null,
@@ -79,8 +95,8 @@ export async function ensureClaudeCode(
   );
   const npm = await runCommand(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--no-save", "--prefix", CLAUDE_INSTALL_DIR, spec],
-    CLAUDE_INSTALL_DIR,
+    ["install", "--no-audit", "--no-fund", "--no-save", "--prefix", dir, spec],
+    dir,
   );
   if (npm.code !== 0) {
     throw new ClaudeInstallError(
@@ -88,21 +104,21 @@ export async function ensureClaudeCode(
         `registry.\n${npm.output.split("\n").slice(-15).join("\n")}`,
     );
   }
-  if (await installedClaudeVersion() !== CLAUDE_CODE_VERSION) {
+  if (await installedClaudeVersion(bin) !== CLAUDE_CODE_VERSION) {
     // npm may hold back the package's postinstall (which puts the native binary in place).
-    const packageDir = join(CLAUDE_INSTALL_DIR, "node_modules", ...CLAUDE_CODE_PACKAGE.split("/"));
+    const packageDir = join(dir, "node_modules", ...CLAUDE_CODE_PACKAGE.split("/"));
     log("running the package's postinstall (node install.cjs)");
     await runCommand("node", ["install.cjs"], packageDir);
   }
-  const version = await installedClaudeVersion();
+  const version = await installedClaudeVersion(bin);
   if (version !== CLAUDE_CODE_VERSION) {
     throw new ClaudeInstallError(
-      `${CLAUDE_BIN} reports version ${version ?? "(does not run)"}, expected ` +
-        `${CLAUDE_CODE_VERSION}; delete ${CLAUDE_INSTALL_DIR} and run ` +
+      `${bin} reports version ${version ?? "(does not run)"}, expected ` +
+        `${CLAUDE_CODE_VERSION}; delete ${dir} and run ` +
         `'deno run --allow-all scripts/install_claude.ts' again.`,
     );
   }
-  return CLAUDE_BIN;
+  return bin;
 }
 
 if (import.meta.main) {
