@@ -501,6 +501,38 @@ scenario(
   },
 );
 
+scenario(
+  "after /compact the session is sent its library files and the tagging reminder again",
+  async (open) => {
+    const project = await open(LIBRARY);
+    const read = [toolUse("Read", { file_path: project.path(`${HTTP_DIR}/client.ts`) })];
+    const before = await project.run("Look at the HTTP client.", [read, done]);
+    assertCompleted(before);
+    assert.deepEqual(labelsOf(onlyContext(before, 0, "Read")), HTTP_LABELS);
+
+    const compact = await project.run("/compact", [[text("<summary>Read the client.</summary>")]], {
+      continueSession: true,
+    });
+    assert.equal(compact.code, 0, compact.stderr);
+    const starts = injectLines(await project.log(), "SessionStart");
+    assert.ok(
+      starts.some((r) => r.fields.source === "compact" && r.fields.result === "ledger-cleared"),
+      `no compact SessionStart cleared the ledger: ${JSON.stringify(starts)}`,
+    );
+
+    const after = await project.run("Look at it again.", [read, done], { continueSession: true });
+    assertCompleted(after);
+    assert.equal(after.result!.session_id, before.result!.session_id);
+    assert.deepEqual(labelsOf(onlyContext(after, 0, "Read")), HTTP_LABELS);
+    const reminders = hookContexts(lastBody(after)).filter((c) => c.event === "UserPromptSubmit");
+    assert.equal(reminders.length, 1, "no tagging reminder after compaction");
+    const prompts = injectLines(await project.log(), "UserPromptSubmit").map((r) =>
+      r.fields.result
+    );
+    assert.deepEqual(prompts, ["reminded", "reminded"]);
+  },
+);
+
 /** Lines `  <key> n=.. median=.. max=..`, one per key, sorted by key. */
 function groupBy<T>(items: T[], key: (item: T) => string, ms: (item: T) => number): string[] {
   const groups = new Map<string, number[]>();
