@@ -30,6 +30,10 @@ export const COMMANDS: Readonly<
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
     load: () => import("./commands/init.ts"),
   },
+  "setup-hooks": {
+    summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
+    load: () => import("./commands/setup_hooks.ts"),
+  },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
     load: () => import("./commands/doctor.ts"),
@@ -37,6 +41,10 @@ export const COMMANDS: Readonly<
   lint: {
     summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
     load: () => import("./commands/lint.ts"),
+  },
+  import: {
+    summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
+    load: () => import("./commands/import.ts"),
   },
 };
 

@@ -1,0 +1,178 @@
+/**
+ * `librarian import <memory-bank folder>`: a deterministic conversion of a flat memory bank into
+ * library root files. Durable files are appended (never overwritten) under a provenance line;
+ * transient ones are reported and skipped unless `--include-transient`.
+ *
+ * @module
+ */
+
+import { writeTextAtomic } from "../core/atomic.ts";
+import { type EnvReader, processEnv } from "../core/env.ts";
+import {
+  basenameOf,
+  isAbsolutePath,
+  joinPath,
+  normalizePath,
+  relativeInside,
+} from "../core/paths.ts";
+import { decodeLibraryBytes } from "../core/read_text.ts";
+import { compareNames } from "../core/walk.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  makeStyle,
+  plural,
+  printJson,
+  runCommand,
+} from "./cli.ts";
+import { type ImportEntry, mapSource, planImport, type SourceFile } from "./import_plan.ts";
+import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+
+/** The command line of `librarian import`. */
+export const SPEC: CommandSpec = {
+  name: "import",
+  synopsis: "<memory-bank folder> [--dry-run] [--include-transient] [--json]",
+  summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
+  details: [
+    "Maps projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
+    "techContext.md to tech.md, and any other .md file to a root file of its name in kebab-case.",
+    "activeContext.md and progress.md are transient: reported and skipped unless",
+    "--include-transient. Nothing is overwritten: text is appended after a provenance line, and",
+    "text already imported is not added again. Sub-folders and other files are not read.",
+  ],
+  options: {
+    "dry-run": { type: "boolean", short: "n", description: "print the mapping, write nothing" },
+    "include-transient": {
+      type: "boolean",
+      description: "also import activeContext.md and progress.md",
+    },
+    json: { type: "boolean", description: "print a JSON object instead of text" },
+  },
+  positionals: ["<memory-bank folder>"],
+};
+
+/** What was seen in the memory-bank folder. */
+interface SourceListing {
+  files: SourceFile[];
+  /** Entries that are not `.md` files (sub-folders, other files): not imported. */
+  ignored: string[];
+}
+
+async function listSources(dir: string): Promise<SourceListing> {
+  const files: SourceFile[] = [];
+  const ignored: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && /\.md$/i.test(entry.name) && !entry.name.startsWith(".")) {
+      const decoded = decodeLibraryBytes(await Deno.readFile(joinPath(dir, entry.name)), false);
+      files.push({
+        name: entry.name,
+        content: decoded.kind === "text" ? decoded : { kind: decoded.kind },
+      });
+    } else {
+      ignored.push(entry.isDirectory ? `${entry.name}/` : entry.name);
+    }
+  }
+  ignored.sort(compareNames);
+  return { files, ignored };
+}
+
+async function readExisting(libraryRoot: string, targets: string[]) {
+  const existing = new Map<string, string | null>();
+  for (const target of targets) {
+    try {
+      existing.set(target, await Deno.readTextFile(joinPath(libraryRoot, target)));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      existing.set(target, null);
+    }
+  }
+  return existing;
+}
+
+const ACTION_WORDS: Record<ImportEntry["action"], string> = {
+  "create": "create",
+  "append": "append",
+  "already-imported": "skip: already imported",
+  "skip-transient": "skip: transient (--include-transient imports it)",
+  "skip-empty": "skip: empty",
+  "skip-not-text": "skip: not UTF-8 text",
+};
+
+function problem(json: boolean, message: string): number {
+  if (json) printJson({ error: message });
+  else console.error(`librarian import: ${message}`);
+  return EXIT_PROBLEMS;
+}
+
+/** Runs `librarian import`. */
+export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
+  return await runCommand(SPEC, args, async (parsed) => {
+    const json = flag(parsed, "json");
+    const dryRun = flag(parsed, "dry-run");
+    const cwd = normalizePath(Deno.cwd());
+    const given = normalizePath(parsed.positionals[0]!);
+    const sourceDir = isAbsolutePath(given) ? given : normalizePath(joinPath(cwd, given));
+    const { library, envProblem } = await locateLibrary(env, cwd);
+    if (!library) return problem(json, noLibraryMessage(cwd, envProblem));
+    let listing: SourceListing;
+    try {
+      listing = await listSources(sourceDir);
+    } catch {
+      return problem(json, `${sourceDir} is not a folder that can be read`);
+    }
+    if (listing.files.length === 0) {
+      return problem(json, `${sourceDir} has no .md files to import`);
+    }
+    const targets = [...new Set(listing.files.map((f) => mapSource(f.name).target))];
+    const sourceLabel = relativeInside(sourceDir, library.projectRoot) || basenameOf(sourceDir);
+    const plan = planImport(listing.files, await readExisting(library.root, targets), {
+      includeTransient: flag(parsed, "include-transient"),
+      sourceDir: sourceLabel,
+      date: new Date().toISOString().slice(0, 10),
+    });
+    if (!dryRun) {
+      for (const [target, text] of plan.writes) {
+        await writeTextAtomic(joinPath(library.root, target), text);
+      }
+    }
+    const written = [...plan.writes.keys()];
+    if (json) {
+      printJson({
+        source: sourceDir,
+        library: libraryJson(library),
+        dryRun,
+        entries: plan.entries,
+        ignored: listing.ignored,
+        written: dryRun ? [] : written,
+      });
+      return EXIT_OK;
+    }
+    const style = makeStyle(env);
+    console.log(`${dryRun ? "Would import" : "Importing"} ${sourceDir} into ${library.root}:`);
+    const width = Math.max(...plan.entries.map((e) => e.source.length));
+    const targetWidth = Math.max(...plan.entries.map((e) => e.target.length));
+    for (const e of plan.entries) {
+      const word = ACTION_WORDS[e.action];
+      const coloured = e.action.startsWith("skip") || e.action === "already-imported"
+        ? style.dim(word)
+        : style.green(word);
+      console.log(`  ${e.source.padEnd(width)}  → ${e.target.padEnd(targetWidth)}  ${coloured}`);
+    }
+    for (const name of listing.ignored) {
+      console.log(`  ${style.dim(`${name}: not read (only .md files are imported)`)}`);
+    }
+    const imported = plan.entries.filter((e) => e.action === "create" || e.action === "append");
+    console.log(
+      dryRun
+        ? `\nDry run: ${plural(imported.length, "file")} would go into ${
+          plural(written.length, "library file")
+        }; nothing written.`
+        : `\nImported ${plural(imported.length, "file")} into ${
+          plural(written.length, "library file")
+        }.`,
+    );
+    return EXIT_OK;
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The pure part of `librarian import`: which memory-bank file goes to which library root file,
+ * and what the library files become. Deterministic: the same folder and library give the same
+ * plan, and importing twice changes nothing the second time.
+ *
+ * @module
+ */
+
+import { checkTagType } from "../stop/tag_rules.ts";
+
+/** Well-known memory-bank files (by lower-case stem) and where they go. */
+export const KNOWN_FILES: readonly { stem: string; target: string; transient: boolean }[] = [
+  { stem: "projectbrief", target: "product", transient: false },
+  { stem: "productcontext", target: "product", transient: false },
+  { stem: "systempatterns", target: "patterns", transient: false },
+  { stem: "techcontext", target: "tech", transient: false },
+  { stem: "activecontext", target: "active-context", transient: true },
+  { stem: "progress", target: "progress", transient: true },
+];
+
+/** A file found in the memory-bank folder. */
+export interface SourceFile {
+  /** The file name (`projectBrief.md`). */
+  name: string;
+  /** Its text, or why it cannot be imported as text. */
+  content: { kind: "text"; text: string } | { kind: "binary" | "not-utf8" };
+}
+
+/** What happens to one source file. */
+export type ImportAction =
+  | "create"
+  | "append"
+  | "already-imported"
+  | "skip-transient"
+  | "skip-empty"
+  | "skip-not-text";
+
+/** One line of the mapping. */
+export interface ImportEntry {
+  source: string;
+  /** The library root file it maps to (`product.md`), even when it is skipped. */
+  target: string;
+  action: ImportAction;
+  /** Characters of the source text added (0 when skipped). */
+  chars: number;
+}
+
+/** The plan: every entry, and the new text of each library file that changes. */
+export interface ImportPlan {
+  entries: ImportEntry[];
+  writes: Map<string, string>;
+}
+
+/**
+ * A file-name stem in kebab-case: `systemPatterns` → `system-patterns`, `API Guide` →
+ * `api-guide`; `imported` when nothing usable is left (pure).
+ */
+export function kebabCase(stem: string): string {
+  const kebab = stem.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (kebab === "") return "imported";
+  return checkTagType(kebab).ok ? kebab : `imported-${kebab}`;
+}
+
+function stemOf(name: string): string {
+  return name.replace(/\.md$/i, "");
+}
+
+/** Where a memory-bank file goes, and whether it is transient (pure). */
+export function mapSource(name: string): { target: string; transient: boolean } {
+  const known = KNOWN_FILES.find((k) => k.stem === stemOf(name).toLowerCase());
+  if (known) return { target: `${known.target}.md`, transient: known.transient };
+  return { target: `${kebabCase(stemOf(name))}.md`, transient: false };
+}
+
+/** Sources in import order: the well-known files in table order, then the rest by name (pure). */
+export function orderSources<T extends { name: string }>(sources: readonly T[]): T[] {
+  const rank = (name: string) => {
+    const i = KNOWN_FILES.findIndex((k) => k.stem === stemOf(name).toLowerCase());
+    return i < 0 ? KNOWN_FILES.length : i;
+  };
+  return [...sources].sort((a, b) =>
+    rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
+}
+
+/** The line that says where imported text came from. */
+export function provenanceLine(sourceLabel: string, date: string): string {
+  return `<!-- imported by 'librarian import' from ${sourceLabel} on ${date} -->`;
+}
+
+/**
+ * Plans the import of `sources` into library root files whose current texts are `existing`
+ * (`null` for a missing file). Nothing is overwritten: text is appended after a provenance line,
+ * and a source whose text is already in its target is not added again (pure).
+ */
+export function planImport(
+  sources: readonly SourceFile[],
+  existing: ReadonlyMap<string, string | null>,
+  options: { includeTransient: boolean; sourceDir: string; date: string },
+): ImportPlan {
+  const texts = new Map(existing);
+  const writes = new Map<string, string>();
+  const entries: ImportEntry[] = [];
+  for (const source of orderSources(sources)) {
+    const { target, transient } = mapSource(source.name);
+    const entry = (action: ImportAction, chars = 0): ImportEntry => ({
+      source: source.name,
+      target,
+      action,
+      chars,
+    });
+    if (transient && !options.includeTransient) {
+      entries.push(entry("skip-transient"));
+      continue;
+    }
+    if (source.content.kind !== "text") {
+      entries.push(entry("skip-not-text"));
+      continue;
+    }
+    const body = source.content.text.trim();
+    if (body === "") {
+      entries.push(entry("skip-empty"));
+      continue;
+    }
+    const current = texts.get(target) ?? null;
+    if (current !== null && current.includes(body)) {
+      entries.push(entry("already-imported"));
+      continue;
+    }
+    const block = `${
+      provenanceLine(`${options.sourceDir}/${source.name}`, options.date)
+    }\n${body}\n`;
+    const next = current === null || current.trim() === ""
+      ? block
+      : `${current.trimEnd()}\n\n${block}`;
+    texts.set(target, next);
+    writes.set(target, next);
+    entries.push(entry(current === null ? "create" : "append", body.length));
+  }
+  return { entries, writes };
+}
