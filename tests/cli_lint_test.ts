@@ -182,6 +182,12 @@ Deno.test("lint flags malformed, escaping and type-less tags and secrets in scra
       "- the deploy key is AKIAABCDEFGHIJKLMNOP",
       "## [TAG: src/api, type: patterns]",
       "- a good block",
+      "## [TAG: global, type: tech]",
+      "<!-- librarian: not-a-secret -->",
+      "- the docs' example key AKIAABCDEFGHIJKLMNOP is fine here",
+      "## [TAG: src/api, type: edge]",
+      "```ts",
+      "- a fence that never closes",
       "",
     ].join("\n"),
   });
@@ -191,12 +197,15 @@ Deno.test("lint flags malformed, escaping and type-less tags and secrets in scra
     "scratch-tag .scratch.md:2",
     "scratch-tag .scratch.md:4",
     "scratch-tag .scratch.md:6",
+    "scratch-fence .scratch.md:15",
     "scratch-secret .scratch.md:8",
   ]);
   assert.match(findings[0]!.message, /'\.\.' segment/);
   assert.match(findings[1]!.message, /no type/);
   assert.match(findings[2]!.message, /no closing '\]'/);
-  assert.match(findings[3]!.message, /likely AWS access key \(line 9\)/);
+  assert.match(findings[3]!.message, /code fence opened on line 16 is never closed/);
+  assert.match(findings[4]!.message, /likely AWS access key \(line 9\)/);
+  assert.match(findings[4]!.fix, /not-a-secret/);
   assert.doesNotMatch(JSON.stringify(findings), /AKIAABCDEFGHIJKLMNOP/, "never echo the secret");
 });
 

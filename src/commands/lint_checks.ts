@@ -16,6 +16,7 @@ export const FINDING_KINDS = [
   "conflict-marker",
   "not-utf8",
   "scratch-tag",
+  "scratch-fence",
   "scratch-secret",
 ] as const;
 
