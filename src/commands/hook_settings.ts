@@ -1,0 +1,262 @@
+/**
+ * The Librarian's hook entries for a Claude Code settings file, and their merge into one.
+ *
+ * The entries come from the plugin's own `hooks/hooks.json` (events, matchers, timeouts, status
+ * messages), with the plugin-relative launcher call replaced by an absolute one. The merge keeps
+ * every other key and every other hook, updates the Librarian's entries in place, removes stale
+ * copies, and is idempotent: merging into its own output changes nothing.
+ *
+ * Pure: no file is read or written here.
+ *
+ * @module
+ */
+
+import pluginHooks from "../../hooks/hooks.json" with { type: "json" };
+import { normalizePath, type PathOs } from "../core/paths.ts";
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+
+/** How a hook command starts the program. */
+export type HookShell = "sh" | "powershell";
+
+/** What the hook commands run: the sh launcher, or a compiled binary directly. */
+export interface HookProgram {
+  kind: "launcher" | "binary";
+  /** Absolute path (any separators; written with `/`). */
+  path: string;
+}
+
+/** One hook handler the Librarian wants in the settings. */
+export interface DesiredHook {
+  event: string;
+  /** Undefined for events without a matcher (UserPromptSubmit, Stop). */
+  matcher: string | undefined;
+  handler: Json;
+}
+
+/** What a merge did to one entry. */
+export interface HookChange {
+  event: string;
+  matcher: string | undefined;
+  command: string;
+  action: "added" | "updated" | "unchanged" | "removed";
+}
+
+/** A settings file whose shape the merge cannot work with; the message says what to fix. */
+export class SettingsShapeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsShapeError";
+  }
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Quotes a word for a POSIX shell (single quotes, so nothing in it expands). */
+export function shSingleQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Quotes a word for PowerShell (single quotes; a quote inside is doubled). */
+export function powershellQuote(word: string): string {
+  return `'${word.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The shell command a settings hook runs for `subcommand`.
+ *
+ * @example
+ * ```ts
+ * hookCommand({ kind: "launcher", path: "C:\\Tools\\librarian\\bin\\librarian" }, "inject", "sh", "windows");
+ * // "sh 'C:/Tools/librarian/bin/librarian' inject"
+ * ```
+ */
+export function hookCommand(
+  program: HookProgram,
+  subcommand: string,
+  shell: HookShell,
+  os?: PathOs,
+): string {
+  const path = normalizePath(program.path, os);
+  if (shell === "powershell") return `& ${powershellQuote(path)} ${subcommand}`;
+  return program.kind === "launcher"
+    ? `sh ${shSingleQuote(path)} ${subcommand}`
+    : `${shSingleQuote(path)} ${subcommand}`;
+}
+
+const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+)\s*$/;
+
+/**
+ * The hook entries of the plugin's `hooks/hooks.json`, rewritten to run `program`.
+ *
+ * @throws {SettingsShapeError} if hooks.json holds a command that does not call the launcher
+ *   (a packaging mistake, caught by the tests).
+ */
+export function desiredHooks(
+  program: HookProgram,
+  shell: HookShell,
+  os?: PathOs,
+  source: Json = pluginHooks as Json,
+): DesiredHook[] {
+  const desired: DesiredHook[] = [];
+  const events = isObject(source.hooks) ? source.hooks : {};
+  for (const [event, groups] of Object.entries(events)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      const matcher = typeof group.matcher === "string" ? group.matcher : undefined;
+      for (const handler of group.hooks) {
+        if (!isObject(handler) || typeof handler.command !== "string") continue;
+        const sub = PLUGIN_COMMAND.exec(handler.command)?.[1];
+        if (!sub) throw new SettingsShapeError(`hooks.json runs '${handler.command}'`);
+        const rewritten: Json = { ...handler, command: hookCommand(program, sub, shell, os) };
+        if (shell === "powershell") rewritten.shell = "powershell";
+        desired.push({ event, matcher, handler: rewritten });
+      }
+    }
+  }
+  return desired;
+}
+
+const OURS = /(^|[\s'"/\\])librarian(-[a-z0-9_]+)*(\.exe)?['"]?\s+(inject|stop)\s*$/i;
+
+/** True for a hook handler that runs the Librarian's `inject` or `stop` (any install, any form). */
+export function isLibrarianHandler(handler: unknown): boolean {
+  if (!isObject(handler) || typeof handler.command !== "string") return false;
+  if (OURS.test(handler.command)) return true;
+  const args = Array.isArray(handler.args) ? handler.args : [];
+  return /librarian[^/\\]*$/i.test(handler.command) &&
+    args.some((a) => a === "inject" || a === "stop");
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Merges the Librarian's hooks into a settings object; returns the new object and the changes.
+ * `settings` is not modified. Hooks of other tools, their order and every other key are kept.
+ *
+ * @throws {SettingsShapeError} when `hooks`, or one event's list, is not the shape Claude Code
+ *   reads (the user must fix the file by hand).
+ */
+export function mergeHooks(
+  settings: Json,
+  desired: readonly DesiredHook[],
+): { settings: Json; changes: HookChange[] } {
+  const result: Json = structuredClone(settings);
+  if (result.hooks !== undefined && !isObject(result.hooks)) {
+    throw new SettingsShapeError("'hooks' is not a JSON object");
+  }
+  const hooks: Json = (result.hooks as Json | undefined) ?? {};
+  const changes: HookChange[] = [];
+  const events = new Set([...Object.keys(hooks), ...desired.map((d) => d.event)]);
+  for (const event of events) {
+    const existing = hooks[event] ?? [];
+    if (!Array.isArray(existing)) {
+      throw new SettingsShapeError(`'hooks.${event}' is not a JSON array`);
+    }
+    const wanted = desired.filter((d) => d.event === event);
+    if (existing.length === 0 && wanted.length === 0) continue;
+    const rebuilt = mergeEvent(event, existing, wanted, changes);
+    if (rebuilt.length > 0) hooks[event] = rebuilt;
+    else delete hooks[event];
+  }
+  if (Object.keys(hooks).length > 0 || result.hooks !== undefined) result.hooks = hooks;
+  return { settings: result, changes };
+}
+
+/** One event's groups after the merge (appends to `changes`). */
+function mergeEvent(
+  event: string,
+  groups: readonly unknown[],
+  wanted: readonly DesiredHook[],
+  changes: HookChange[],
+): unknown[] {
+  // Each wanted handler takes the place of the first handler of ours under the same matcher.
+  // Places are positions ("group:handler"), not objects, so shared references cannot confuse it.
+  const claimed = new Map<string, DesiredHook>();
+  for (const want of wanted) {
+    groups.some((group, g) => {
+      if (!isObject(group) || group.matcher !== want.matcher || !Array.isArray(group.hooks)) {
+        return false;
+      }
+      const h = group.hooks.findIndex((handler, i) =>
+        isLibrarianHandler(handler) && !claimed.has(`${g}:${i}`)
+      );
+      if (h >= 0) claimed.set(`${g}:${h}`, want);
+      return h >= 0;
+    });
+  }
+  const rebuilt: unknown[] = [];
+  groups.forEach((group, g) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) {
+      rebuilt.push(group);
+      return;
+    }
+    const matcher = typeof group.matcher === "string" ? group.matcher : undefined;
+    const handlers: unknown[] = [];
+    let removed = false;
+    group.hooks.forEach((handler, h) => {
+      const want = claimed.get(`${g}:${h}`);
+      if (want) {
+        const action = sameJson(handler, want.handler) ? "unchanged" : "updated";
+        handlers.push(structuredClone(want.handler));
+        changes.push({ event, matcher, command: commandOf(want.handler), action });
+      } else if (isLibrarianHandler(handler)) {
+        // A stale copy: another matcher, an older install, or a duplicate.
+        removed = true;
+        changes.push({ event, matcher, command: commandOf(handler as Json), action: "removed" });
+      } else {
+        handlers.push(handler);
+      }
+    });
+    if (handlers.length > 0) rebuilt.push({ ...group, hooks: handlers });
+    else if (!removed) rebuilt.push(group);
+  });
+  const placed = new Set(claimed.values());
+  for (const want of wanted) {
+    if (placed.has(want)) continue;
+    const handler = structuredClone(want.handler);
+    rebuilt.push(
+      want.matcher === undefined
+        ? { hooks: [handler] }
+        : { matcher: want.matcher, hooks: [handler] },
+    );
+    changes.push({ event, matcher: want.matcher, command: commandOf(handler), action: "added" });
+  }
+  return rebuilt;
+}
+
+function commandOf(handler: Json): string {
+  return typeof handler.command === "string" ? handler.command : "";
+}
+
+/**
+ * Sets `env.LIBRARIAN_PATH` in a settings object; returns the new object and whether it changed.
+ *
+ * @throws {SettingsShapeError} when `env` is not a JSON object.
+ */
+export function setLibraryPath(
+  settings: Json,
+  libraryPath: string,
+): { settings: Json; action: "added" | "updated" | "unchanged" } {
+  if (settings.env !== undefined && !isObject(settings.env)) {
+    throw new SettingsShapeError("'env' is not a JSON object");
+  }
+  const env = (settings.env as Json | undefined) ?? {};
+  const before = env.LIBRARIAN_PATH;
+  if (before === libraryPath) return { settings, action: "unchanged" };
+  return {
+    settings: { ...settings, env: { ...env, LIBRARIAN_PATH: libraryPath } },
+    action: before === undefined ? "added" : "updated",
+  };
+}
+
+/** Settings text as Claude Code's own files look: two-space JSON and a final newline. */
+export function formatSettings(settings: Json): string {
+  return `${JSON.stringify(settings, null, 2)}\n`;
+}

@@ -1,0 +1,414 @@
+/**
+ * `librarian setup-hooks`: the Librarian's hooks merged into `.claude/settings.local.json` for use
+ * without the plugin system: everything else kept, reruns change nothing, Windows paths handled.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import pluginHooks from "../hooks/hooks.json" with { type: "json" };
+import { envFrom } from "../src/core/env.ts";
+import {
+  desiredHooks,
+  hookCommand,
+  type HookProgram,
+  isLibrarianHandler,
+  type Json,
+  mergeHooks,
+  setLibraryPath,
+  SettingsShapeError,
+} from "../src/commands/hook_settings.ts";
+import { isPluginCachePath, setupHooks } from "../src/commands/setup_hooks.ts";
+import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+const PROGRAM = { kind: "launcher", path: "/opt/librarian/bin/librarian" } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Pure: the entries, the commands, the merge
+
+Deno.test("the settings entries are the plugin's hooks.json entries, calling the launcher by absolute path", () => {
+  const desired = desiredHooks(PROGRAM, "sh");
+  const fromPlugin = Object.entries(pluginHooks.hooks).flatMap(([event, groups]) =>
+    groups.flatMap((g) =>
+      g.hooks.map((h) => ({ event, matcher: "matcher" in g ? g.matcher : undefined, h }))
+    )
+  );
+  assert.equal(desired.length, fromPlugin.length);
+  desired.forEach((d, i) => {
+    const { event, matcher, h } = fromPlugin[i]!;
+    assert.equal(d.event, event);
+    assert.equal(d.matcher, matcher);
+    assert.deepEqual(d.handler, {
+      ...h,
+      command: h.command.replace(
+        /^sh "\$\{CLAUDE_PLUGIN_ROOT\}\/bin\/librarian"/,
+        "sh '/opt/librarian/bin/librarian'",
+      ),
+    });
+  });
+  assert.deepEqual(
+    desired.map((d) => d.event),
+    ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop"],
+  );
+});
+
+Deno.test("hook commands bring Windows paths to forward slashes and quote them for their shell", () => {
+  const launcher: HookProgram = {
+    kind: "launcher",
+    path: "C:\\Users\\Ann O'Neil\\librarian\\bin\\librarian",
+  };
+  assert.equal(
+    hookCommand(launcher, "inject", "sh", "windows"),
+    `sh 'C:/Users/Ann O'\\''Neil/librarian/bin/librarian' inject`,
+  );
+  const exe: HookProgram = {
+    kind: "binary",
+    path: "c:\\Users\\Ann O'Neil\\librarian\\bin\\librarian-x86_64-pc-windows-msvc.exe",
+  };
+  assert.equal(
+    hookCommand(exe, "stop", "powershell", "windows"),
+    `& 'C:/Users/Ann O''Neil/librarian/bin/librarian-x86_64-pc-windows-msvc.exe' stop`,
+  );
+  assert.equal(
+    hookCommand({ kind: "binary", path: "/c/tools/librarian-x.exe" }, "stop", "sh", "windows"),
+    `'C:/tools/librarian-x.exe' stop`,
+  );
+  const ps = desiredHooks(exe, "powershell", "windows");
+  assert.ok(ps.every((d) => d.handler.shell === "powershell"));
+});
+
+Deno.test("a sh-quoted hook command runs the path it names, spaces and quotes included", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, `it's a "dir"`, "librarian");
+  await writeTree(dir.path, { [`it's a "dir"/librarian`]: 'echo "ran $1"' });
+  const command = hookCommand({ kind: "launcher", path }, "inject", "sh");
+  const out = await new Deno.Command("sh", { args: ["-c", command], stdout: "piped" }).output();
+  assert.equal(new TextDecoder().decode(out.stdout), "ran inject\n");
+});
+
+Deno.test("the Librarian's handlers are recognised in every form an install writes", () => {
+  const ours = [
+    `sh "\${CLAUDE_PLUGIN_ROOT}/bin/librarian" inject`,
+    "sh '/opt/librarian/bin/librarian' stop",
+    `sh "C:\\Users\\me\\librarian\\bin\\librarian" inject`,
+    "& 'C:/tools/librarian-x86_64-pc-windows-msvc.exe' stop",
+    "/usr/local/bin/librarian inject",
+  ];
+  for (const command of ours) assert.ok(isLibrarianHandler({ command }), command);
+  assert.ok(isLibrarianHandler({ command: "C:\\t\\librarian.exe", args: ["stop"] }));
+  const others = [
+    "librarian read src/a.ts",
+    "prettier --write",
+    "my-librarian-helper inject",
+    "sh ./hooks/format.sh stop",
+  ];
+  for (const command of others) assert.ok(!isLibrarianHandler({ command }), command);
+});
+
+const OTHER_TOOL = { type: "command", command: "prettier --check", timeout: 5 };
+
+function settingsWithOthers(): Json {
+  return {
+    permissions: { allow: ["Bash(npm test)"] },
+    env: { FOO: "bar" },
+    hooks: {
+      PreToolUse: [{ matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL] }],
+      PostToolUse: [{ matcher: "Write", hooks: [OTHER_TOOL] }],
+    },
+    model: "opus",
+  };
+}
+
+Deno.test("the merge keeps every other key and every other tool's hook, in order", () => {
+  const { settings, changes } = mergeHooks(settingsWithOthers(), desiredHooks(PROGRAM, "sh"));
+  assert.deepEqual(Object.keys(settings), ["permissions", "env", "hooks", "model"]);
+  assert.deepEqual((settings.permissions as Json).allow, ["Bash(npm test)"]);
+  const hooks = settings.hooks as Record<string, Json[]>;
+  assert.deepEqual(Object.keys(hooks), [
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+    "Stop",
+  ]);
+  assert.deepEqual(
+    hooks.PreToolUse![0],
+    { matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL] },
+  );
+  assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
+  assert.equal(hooks.PreToolUse!.length, 2);
+  assert.deepEqual(changes.map((c) => c.action), ["added", "added", "added", "added"]);
+});
+
+Deno.test("merging into its own output changes nothing", () => {
+  const desired = desiredHooks(PROGRAM, "sh");
+  const once = mergeHooks(settingsWithOthers(), desired).settings;
+  const twice = mergeHooks(once, desired);
+  assert.deepEqual(twice.settings, once);
+  assert.ok(twice.changes.every((c) => c.action === "unchanged"));
+});
+
+Deno.test("the merge updates an older Librarian entry in place and removes stale copies", () => {
+  const old = {
+    type: "command",
+    command: "sh '/old/place/bin/librarian' inject",
+    timeout: 5,
+  };
+  const settings: Json = {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Edit|Write", hooks: [old] }, // stale matcher, only ours: group goes
+        { matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL, old, old] },
+        { matcher: "Bash", hooks: [OTHER_TOOL, old] }, // stale; the other tool stays
+      ],
+      Stop: [{ hooks: [{ ...old, command: "sh '/old/place/bin/librarian' stop" }] }],
+    },
+  };
+  const { settings: merged, changes } = mergeHooks(settings, desiredHooks(PROGRAM, "sh"));
+  const pre = (merged.hooks as Record<string, Json[]>).PreToolUse!;
+  assert.deepEqual(pre.map((g) => g.matcher), ["Read|Edit|Write|MultiEdit|NotebookEdit", "Bash"]);
+  assert.deepEqual(pre[0]!.hooks, [OTHER_TOOL, desiredHooks(PROGRAM, "sh")[0]!.handler]);
+  assert.deepEqual(pre[1]!.hooks, [OTHER_TOOL]);
+  const count = (action: string) => changes.filter((c) => c.action === action).length;
+  assert.equal(count("updated"), 2); // PreToolUse and Stop
+  assert.equal(count("removed"), 3);
+  assert.equal(count("added"), 2); // UserPromptSubmit and SessionStart
+});
+
+Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
+  const desired = desiredHooks(PROGRAM, "sh");
+  assert.throws(() => mergeHooks({ hooks: [] }, desired), SettingsShapeError);
+  assert.throws(() => mergeHooks({ hooks: { Stop: {} } }, desired), /hooks\.Stop/);
+  assert.throws(() => setLibraryPath({ env: "x" }, "/p/_memory_library"), SettingsShapeError);
+});
+
+Deno.test("LIBRARIAN_PATH is added, updated, or left alone, with the other env values kept", () => {
+  const added = setLibraryPath({ env: { A: "1" } }, "/p/_memory_library");
+  assert.equal(added.action, "added");
+  assert.deepEqual(added.settings.env, { A: "1", LIBRARIAN_PATH: "/p/_memory_library" });
+  assert.equal(setLibraryPath(added.settings, "/p/_memory_library").action, "unchanged");
+  assert.equal(setLibraryPath(added.settings, "/q/_memory_library").action, "updated");
+});
+
+Deno.test("paths in Claude Code's plugin cache are recognised, also in Windows form", () => {
+  assert.ok(isPluginCachePath("/home/a/.claude/plugins/cache/m/librarian/0.1.0/bin/librarian"));
+  assert.ok(
+    isPluginCachePath("C:\\Users\\a\\.claude\\plugins\\cache\\m\\librarian\\bin\\librarian"),
+  );
+  assert.ok(!isPluginCachePath("/opt/librarian/bin/librarian"));
+});
+
+Deno.test("setup refuses the plugin's own copy, whose path changes with every update", async () => {
+  await using dir = await tempDir();
+  const env = envFrom({
+    HOME: dir.path,
+    LIBRARIAN_LAUNCHER: `${dir.path}/.claude/plugins/cache/m/librarian/0.1.0/bin/librarian`,
+  });
+  const request = {
+    project: dir.path,
+    user: false,
+    libraryPath: undefined,
+    envOnly: false,
+    shell: "sh" as const,
+    launcher: undefined,
+    dryRun: false,
+  };
+  await assert.rejects(() => setupHooks(request, env, dir.path), /--env-only/);
+  await assert.rejects(() => Deno.stat(join(dir.path, ".claude", "settings.local.json")));
+});
+
+// ---------------------------------------------------------------------------------------------
+// The command, through the launcher
+
+async function readSettings(project: string): Promise<Json> {
+  return JSON.parse(await Deno.readTextFile(join(project, ".claude", "settings.local.json")));
+}
+
+for (const mode of launcherModes()) {
+  Deno.test(`[${mode}] setup-hooks merges into an existing settings.local.json; a rerun changes nothing`, async () => {
+    await using dir = await tempDir();
+    const file = join(dir.path, ".claude", "settings.local.json");
+    await writeTree(dir.path, {
+      ".claude/settings.local.json": JSON.stringify(settingsWithOthers(), null, 2),
+    });
+    const first = await runLibrarian(["setup-hooks"], { cwd: dir.path, mode });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^Updated .*settings\.local\.json/);
+    const settings = await readSettings(dir.path);
+    assert.deepEqual(
+      settings,
+      mergeHooks(
+        settingsWithOthers(),
+        desiredHooks(
+          { kind: "launcher", path: LAUNCHER },
+          "sh",
+        ),
+      ).settings,
+    );
+    const before = await Deno.readTextFile(file);
+    const mtime = (await Deno.stat(file)).mtime;
+    const second = await runLibrarian(["setup-hooks"], { cwd: dir.path, mode });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /^Nothing to change in /);
+    assert.equal(await Deno.readTextFile(file), before);
+    assert.deepEqual((await Deno.stat(file)).mtime, mtime);
+  });
+}
+
+Deno.test("the hooks setup-hooks writes run the Librarian", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "_memory_library/src/notes.md": "- marker-41d: src note" });
+  await runLibrarian(["setup-hooks"], { cwd: dir.path });
+  const hooks = (await readSettings(dir.path)).hooks as Record<string, Json[]>;
+  const command = (hooks.PreToolUse![0]!.hooks as Json[])[0]!.command as string;
+  const out = await new Deno.Command("sh", {
+    args: ["-c", command],
+    cwd: dir.path,
+    stdin: "piped",
+    stdout: "piped",
+    env: { LIBRARIAN_LOG: "off", HOME: dir.path },
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify({
+    hook_event_name: "PreToolUse",
+    session_id: "s1",
+    cwd: dir.path,
+    tool_name: "Read",
+    tool_input: { file_path: join(dir.path, "src", "a.ts") },
+  })));
+  await writer.close();
+  const result = await out.output();
+  assert.match(new TextDecoder().decode(result.stdout), /marker-41d/);
+});
+
+Deno.test("setup-hooks creates the settings file in a new project and keeps it out of git", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, ".git", "info"), { recursive: true });
+  await Deno.mkdir(join(dir.path, "src", "deep"), { recursive: true });
+  const result = await runLibrarian(["setup-hooks", "--json"], {
+    cwd: join(dir.path, "src", "deep"),
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.settingsFile, `${dir.path}/.claude/settings.local.json`);
+  assert.equal(report.created, true);
+  assert.equal(report.written, true);
+  assert.equal(report.excludedFromGit, true);
+  assert.deepEqual(report.program, { kind: "launcher", path: LAUNCHER });
+  assert.deepEqual(
+    report.hooks.map((h: Json) => `${h.event}:${h.action}`),
+    ["PreToolUse:added", "UserPromptSubmit:added", "SessionStart:added", "Stop:added"],
+  );
+  const exclude = await Deno.readTextFile(join(dir.path, ".git", "info", "exclude"));
+  assert.match(exclude, /^\.claude\/settings\.local\.json$/m);
+});
+
+Deno.test("setup-hooks --dry-run shows the changes and writes nothing", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["setup-hooks", "--dry-run"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^Would update .* \(dry run\)/);
+  assert.match(result.stdout, /added +Stop: sh '.*\/bin\/librarian' stop/);
+  await assert.rejects(() => Deno.stat(join(dir.path, ".claude")));
+});
+
+Deno.test("setup-hooks --library-path saves LIBRARIAN_PATH; --env-only writes no hooks", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "_memory_library"));
+  const result = await runLibrarian(
+    ["setup-hooks", "--library-path", "_memory_library", "--env-only", "--json"],
+    { cwd: dir.path },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout).libraryPath, {
+    value: `${dir.path}/_memory_library`,
+    action: "added",
+  });
+  assert.deepEqual(await readSettings(dir.path), {
+    env: { LIBRARIAN_PATH: `${dir.path}/_memory_library` },
+  });
+});
+
+Deno.test("setup-hooks refuses a library folder that does not exist", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["setup-hooks", "--library-path", "nope"], { cwd: dir.path });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /nope does not exist; create it with 'librarian init'/);
+});
+
+Deno.test("setup-hooks leaves a settings file that is not JSON untouched and says so", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { ".claude/settings.local.json": '{ "env": { ,, }' });
+  const result = await runLibrarian(["setup-hooks"], { cwd: dir.path });
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stderr,
+    /settings\.local\.json is not valid JSON .*fix it, then run this again/,
+  );
+  assert.equal(
+    await Deno.readTextFile(join(dir.path, ".claude", "settings.local.json")),
+    '{ "env": { ,, }',
+  );
+});
+
+Deno.test("setup-hooks usage errors exit 2 with the usage line", async () => {
+  for (
+    const args of [
+      ["--shell", "fish"],
+      ["--env-only"],
+      ["--user", "--project", "."],
+      ["--bogus"],
+    ]
+  ) {
+    const result = await runLibrarian(["setup-hooks", ...args]);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.match(result.stderr, /Usage: librarian setup-hooks/);
+  }
+});
+
+Deno.test("setup-hooks --shell powershell runs the .exe through PowerShell", async () => {
+  await using dir = await tempDir();
+  const exe = join(dir.path, "tools", "librarian-x86_64-pc-windows-msvc.exe");
+  await writeTree(dir.path, { "tools/librarian-x86_64-pc-windows-msvc.exe": "MZ" });
+  const result = await runLibrarian(
+    ["setup-hooks", "--shell", "powershell", "--launcher", exe],
+    { cwd: dir.path },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const stop = ((await readSettings(dir.path)).hooks as Record<string, Json[]>).Stop![0]!;
+  assert.deepEqual(stop.hooks, [{
+    type: "command",
+    command: `& '${exe}' stop`,
+    timeout: (pluginHooks.hooks.Stop[0]!.hooks[0]!).timeout,
+    statusMessage: pluginHooks.hooks.Stop[0]!.hooks[0]!.statusMessage,
+    shell: "powershell",
+  }]);
+});
+
+Deno.test("setup-hooks --shell powershell without a compiled binary says where it looked", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["setup-hooks", "--shell", "powershell"], { cwd: dir.path });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /PowerShell hooks run the compiled binary, and there is none at /);
+});
+
+Deno.test("setup-hooks --user writes the user's settings and notes an installed plugin", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  await writeTree(home, {
+    ".claude/plugins/installed_plugins.json": JSON.stringify({
+      version: 2,
+      plugins: { "librarian@librarian": [{ installPath: "/x", version: "0.1.0" }] },
+    }),
+  });
+  const result = await runLibrarian(["setup-hooks", "--user", "--json"], { cwd: dir.path, home });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.settingsFile, `${home}/.claude/settings.json`);
+  assert.match(report.notes.join(" "), /librarian@librarian is installed too/);
+  const settings = JSON.parse(await Deno.readTextFile(join(home, ".claude", "settings.json")));
+  assert.deepEqual(Object.keys(settings.hooks), [
+    "PreToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+    "Stop",
+  ]);
+});
