@@ -26,6 +26,10 @@ export const COMMANDS: Readonly<
     summary: "show exactly what the model is sent before a tool touches a file",
     load: () => import("./commands/read.ts"),
   },
+  status: {
+    summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
+    load: () => import("./commands/status.ts"),
+  },
   init: {
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
     load: () => import("./commands/init.ts"),

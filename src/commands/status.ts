@@ -1,0 +1,180 @@
+/**
+ * `librarian status`: where the library is and how it was found, its folders, what waits in
+ * scratch, the last hook runs, and whether the hooks are wired.
+ *
+ * @module
+ */
+
+import { type Library, scratchPathOf } from "../core/discover.ts";
+import { type EnvReader, logFile, processEnv } from "../core/env.ts";
+import { basenameOf, normalizePath } from "../core/paths.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  formatBytes,
+  intOption,
+  makeStyle,
+  plural,
+  printJson,
+  runCommand,
+  type Style,
+} from "./cli.ts";
+import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
+import { scanLibrary } from "./library_scan.ts";
+import { describeFoundBy, libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { describeRecord, readLogTail } from "./log_tail.ts";
+import { type BlockReview, reviewScratch } from "./scratch_review.ts";
+
+/** The command line of `librarian status`. */
+export const SPEC: CommandSpec = {
+  name: "status",
+  synopsis: "[--runs <n>] [--json]",
+  summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
+  details: [
+    "Shows where the library is and how it was found, each folder with its file count and size,",
+    "the blocks waiting in scratch (routable, legacy, rejected and why, held for a likely",
+    "secret), the last hook runs from the log, and whether Claude Code runs the hooks.",
+    "Exits 1 when no library is found.",
+  ],
+  options: {
+    runs: { type: "string", valueName: "<n>", description: "hook runs to show (default 10)" },
+    json: { type: "boolean", description: "print a JSON object instead of text" },
+  },
+  positionals: [],
+};
+
+/** How a pending block is counted. */
+export type BlockCategory = "routable" | "legacy" | "rejected" | "secret" | "empty";
+
+/** The category of a reviewed block (pure). */
+export function categoryOf(review: BlockReview): BlockCategory {
+  if (review.kind !== "kept") return review.kind;
+  if (review.code === "legacy") return "legacy";
+  if (review.code === "secret") return "secret";
+  return "rejected";
+}
+
+async function readScratch(library: Library): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(scratchPathOf(library));
+  } catch {
+    return null;
+  }
+}
+
+async function gather(library: Library, env: EnvReader, runs: number) {
+  const folders = await scanLibrary(library.root);
+  const tree = folders.map((f) => {
+    const served = f.files.filter((file) => file.served);
+    return {
+      path: f.relDir,
+      depth: f.depth,
+      files: served.length,
+      bytes: served.reduce((n, file) => n + file.size, 0),
+    };
+  });
+  const scratchText = await readScratch(library);
+  const blocks = (scratchText === null ? [] : reviewScratch(scratchText))
+    .map((review) => ({ category: categoryOf(review), ...review }));
+  const counts: Record<BlockCategory, number> = {
+    routable: 0,
+    legacy: 0,
+    rejected: 0,
+    secret: 0,
+    empty: 0,
+  };
+  for (const block of blocks) counts[block.category]++;
+  const log = logFile(env);
+  return {
+    library: libraryJson(library),
+    tree,
+    scratch: { path: scratchPathOf(library), exists: scratchText !== null, counts, blocks },
+    log: {
+      path: log ?? null,
+      runs: log ? (await readLogTail(log, runs).catch(() => null)) ?? [] : [],
+    },
+    hooks: await detectHookWiring(env, library.projectRoot),
+  };
+}
+
+type Status = Awaited<ReturnType<typeof gather>>;
+
+function printStatus(status: Status, library: Library, style: Style): void {
+  const heading = (text: string) => console.log(`\n${style.bold(text)}`);
+  console.log(`${style.bold("Library")}  ${library.root} (found ${describeFoundBy(library)})`);
+  console.log(`Project  ${library.projectRoot}`);
+
+  const files = status.tree.reduce((n, f) => n + f.files, 0);
+  const bytes = status.tree.reduce((n, f) => n + f.bytes, 0);
+  heading(`Folders (${plural(files, "file")}, ${formatBytes(bytes)})`);
+  const labels = status.tree.map((f) =>
+    `${"  ".repeat(f.depth)}${f.path === "" ? basenameOf(library.root) : basenameOf(f.path)}/`
+  );
+  const width = Math.max(...labels.map((l) => l.length)) + 2;
+  status.tree.forEach((f, i) => {
+    const size = f.files
+      ? `${plural(f.files, "file")}, ${formatBytes(f.bytes)}`
+      : style.dim("no files");
+    console.log(`  ${labels[i]!.padEnd(width)}${size}`);
+  });
+
+  const { counts, blocks, exists } = status.scratch;
+  heading("Scratch");
+  if (!exists) console.log(`  ${style.dim("no scratch file (run 'librarian init')")}`);
+  else if (blocks.length === 0) console.log(`  ${style.dim("empty: nothing waiting")}`);
+  else {
+    console.log(
+      `  ${counts.routable} routable, ${counts.legacy} legacy, ${counts.rejected} rejected, ` +
+        `${counts.secret} held for a likely secret` +
+        (counts.empty ? `, ${counts.empty} empty` : ""),
+    );
+    for (const b of blocks) {
+      const category = b.category;
+      const colour = category === "routable"
+        ? style.green
+        : category === "empty"
+        ? style.dim
+        : style.yellow;
+      const detail = b.kind === "routable"
+        ? `→ ${b.target}`
+        : b.kind === "kept"
+        ? b.reason
+        : "empty, will be dropped";
+      console.log(
+        `  line ${String(b.line).padEnd(4)} ${colour(category.padEnd(8))} ${b.tag}  ${detail}`,
+      );
+    }
+  }
+
+  heading("Last hook runs");
+  if (!status.log.path) console.log(`  ${style.dim("logging is off (LIBRARIAN_LOG=off)")}`);
+  else if (status.log.runs.length === 0) {
+    console.log(`  ${style.dim(`none yet (${status.log.path})`)}`);
+  } else for (const record of status.log.runs) console.log(`  ${describeRecord(record)}`);
+
+  heading("Hooks");
+  const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
+  console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
+  if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+}
+
+/** Runs `librarian status`. */
+export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
+  return await runCommand(SPEC, args, async (parsed) => {
+    const runs = intOption(parsed, "runs", 10, 0, 1000);
+    const cwd = normalizePath(Deno.cwd());
+    const { library, envProblem } = await locateLibrary(env, cwd);
+    if (!library) {
+      const message = noLibraryMessage(cwd, envProblem);
+      if (flag(parsed, "json")) printJson({ library: null, error: message });
+      else console.error(`librarian status: ${message}`);
+      return EXIT_PROBLEMS;
+    }
+    const status = await gather(library, env, runs);
+    if (flag(parsed, "json")) printJson(status);
+    else printStatus(status, library, makeStyle(env));
+    return EXIT_OK;
+  });
+}
