@@ -22,6 +22,10 @@ export const COMMANDS: Readonly<
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
     load: () => import("./hooks/inject.ts"),
   },
+  stop: {
+    summary: "hook: file tagged scratch learnings and new auto memories into the library",
+    load: () => import("./hooks/stop.ts"),
+  },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
     load: () => import("./commands/read.ts"),

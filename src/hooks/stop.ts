@@ -1,0 +1,206 @@
+/**
+ * `librarian stop`: the Stop hook, run at the end of every assistant turn.
+ *
+ * 1. Auto-memory sync: new or edited Claude Code memories (not `user`) become scratch blocks.
+ * 2. Routing: every tagged scratch block is filed into `_memory_library/<path>/<type>.md`.
+ *
+ * Cheap when there is nothing to do (no scratch content, no changed memory file: a few `stat`
+ * calls, no YAML parser, no lock). Safe when several run at once (one lock per library).
+ * Prints at most one `{"systemMessage": ...}` line for the user, never a decision or context
+ * that would continue the turn, and always exits 0.
+ *
+ * @module
+ */
+
+import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
+import { type EnvReader, logFile, processEnv } from "../core/env.ts";
+import {
+  HookInputError,
+  parseHookEvent,
+  readStdinText,
+  writeSystemMessage,
+} from "../core/hook_io.ts";
+import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
+import {
+  type MemoryScan,
+  scanAutoMemory,
+  syncAutoMemory,
+  type SyncReport,
+} from "../stop/automemory.ts";
+import type { RouteReport } from "../stop/route.ts";
+
+/** The longest user message; the rest is cut with an ellipsis. */
+export const MAX_MESSAGE_CHARS = 600;
+
+/** The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now. */
+export function nowFrom(env: EnvReader): Date {
+  const raw = env("LIBRARIAN_NOW")?.trim();
+  if (raw) {
+    const date = new Date(raw);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  return new Date();
+}
+
+/** True when scratch exists and holds more than whitespace (read only when it is small). */
+export function scratchHasContent(library: Library): boolean {
+  const path = scratchPathOf(library);
+  let size: number;
+  try {
+    size = Deno.statSync(path).size;
+  } catch {
+    return false;
+  }
+  if (size === 0) return false;
+  if (size > 4096) return true;
+  try {
+    return Deno.readTextFileSync(path).replace(/^\uFEFF/, "").trim() !== "";
+  } catch {
+    return true; // let the routing pass report what is wrong with it
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The one-line message for the user, or `""` when there is nothing worth saying: something was
+ * filed, synced, newly kept back in scratch, or could not be written. Blocks kept on an earlier
+ * turn (already marked in scratch) are not repeated every turn.
+ */
+export function summarize(report: RouteReport | undefined, sync: SyncReport | undefined): string {
+  const parts: string[] = [];
+  if (sync && sync.synced.length > 0) {
+    parts.push(`${plural(sync.synced.length, "auto memory", "auto memories")} synced`);
+  }
+  if (report) {
+    if (report.learnings > 0) {
+      const names = report.targets.map((t) => t.target);
+      const where = names.length <= 3 ? names.join(", ") : plural(names.length, "file");
+      parts.push(`${plural(report.learnings, "learning")} → ${where}`);
+    }
+    if (report.duplicates > 0) {
+      parts.push(`${plural(report.duplicates, "bullet")} already in the library`);
+    }
+    const newly = report.kept.filter((k) => k.newly);
+    const secrets = newly.filter((k) => k.code === "secret");
+    const others = newly.filter((k) => k.code !== "secret");
+    if (secrets.length > 0) {
+      parts.push(
+        `${plural(secrets.length, "block")} held in scratch (${secrets[0]!.reason}${
+          secrets.length > 1 ? "; …" : ""
+        })`,
+      );
+    }
+    if (others.length > 0) {
+      parts.push(
+        `${others.length} kept in scratch (${others[0]!.reason}${others.length > 1 ? "; …" : ""})`,
+      );
+    }
+    for (const failure of report.failures) {
+      parts.push(`could not write ${failure.target}: ${failure.error}`);
+    }
+    if (report.status === "unreadable" && report.error) {
+      parts.push(`${report.error}; nothing filed`);
+    }
+  }
+  if (parts.length === 0) return "";
+  const message = `Librarian: ${parts.join("; ")}`;
+  return message.length > MAX_MESSAGE_CHARS
+    ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`
+    : message;
+}
+
+function routeFields(report: RouteReport): Record<string, LogValue> {
+  return {
+    routed: report.routed.length,
+    learnings: report.learnings,
+    files: report.targets.length,
+    dup: report.duplicates || undefined,
+    kept: report.kept.length || undefined,
+    newly_kept: report.kept.filter((k) => k.newly).length || undefined,
+    secrets: report.secretsHeld || undefined,
+    empty: report.emptyDropped || undefined,
+    recovered: report.recovered || undefined,
+    failed: report.failures.length || undefined,
+    lock_ms: report.lockWaitMs,
+  };
+}
+
+function syncFields(scan: MemoryScan, sync: SyncReport | undefined): Record<string, LogValue> {
+  const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
+  return {
+    memory_dirs: scan.dirs.length || undefined,
+    synced: sync?.synced.length || undefined,
+    memory_skipped: skipped || undefined,
+  };
+}
+
+async function onStop(
+  cwd: string | undefined,
+  env: EnvReader,
+): Promise<{ fields: Record<string, LogValue>; message: string }> {
+  const library = findLibraryForSession(cwd, env);
+  if (!library) return { fields: { result: "no-library" }, message: "" };
+  const scan = scanAutoMemory(library, env);
+  const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
+  if (!memoryWork && !scratchHasContent(library)) {
+    return { fields: { result: "nothing-to-do", ...syncFields(scan, undefined) }, message: "" };
+  }
+  const [{ coordinationPaths, routeLocked }, { acquireLock, LockTimeoutError, lockTimeoutFrom }] =
+    await Promise.all([import("../stop/route.ts"), import("../stop/lock.ts")]);
+  const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
+  let lock;
+  try {
+    lock = await acquireLock(coordinationPaths(library, env).lock, { timeoutMs });
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error;
+    // Another run is busy (or stuck): everything stays for the next turn.
+    return { fields: { result: "locked", detail: error.message }, message: "" };
+  }
+  let sync: SyncReport | undefined;
+  let report: RouteReport;
+  try {
+    if (memoryWork) sync = await syncAutoMemory(library, env, scan);
+    report = routeLocked(library, { env, now: nowFrom(env) });
+    report.lockWaitMs = lock.waitedMs;
+  } finally {
+    lock.release();
+  }
+  return {
+    fields: { result: report.status, ...syncFields(scan, sync), ...routeFields(report) },
+    message: summarize(report, sync),
+  };
+}
+
+/** Runs the stop hook on the event read from stdin. Always resolves to exit code 0. */
+export async function run(_args: string[], env: EnvReader = processEnv()): Promise<number> {
+  let fields: Record<string, LogValue>;
+  let session: string | undefined;
+  let active: boolean | undefined;
+  try {
+    const event = parseHookEvent(await readStdinText());
+    session = event.session_id?.slice(0, 8);
+    // Routing is idempotent, so a turn continued by another Stop hook is handled like any other;
+    // this hook never continues a turn itself (no decision, no additionalContext).
+    active = event.stop_hook_active === true || undefined;
+    const outcome = await onStop(event.cwd, env);
+    fields = outcome.fields;
+    if (outcome.message) await writeSystemMessage(outcome.message);
+  } catch (error) {
+    const detail = error instanceof HookInputError
+      ? error.message
+      : `${error instanceof Error ? error.name : "Error"}: ${
+        error instanceof Error ? error.message : error
+      }`;
+    fields = { result: error instanceof HookInputError ? "bad-input" : "error", detail };
+  }
+  appendLog(logFile(env), "stop", {
+    ...fields,
+    session,
+    stop_hook_active: active,
+    ms: elapsedMs(),
+  });
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * A cross-process exclusive lock on a lock file (`Deno.FsFile.tryLock`: `flock` on Unix,
+ * `LockFileEx` on Windows), with a timeout so a hook never waits forever.
+ *
+ * The operating system releases the lock when its holder exits, even when it is killed, so a
+ * crashed run never leaves a stale lock behind. The lock file itself is left in place (removing
+ * it would let two processes hold locks on different files).
+ *
+ * @module
+ */
+
+import { dirnameOf } from "../core/paths.ts";
+
+/** How long a hook waits for the lock by default before leaving the work for the next turn. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+
+/** The lock could not be had within the timeout. */
+export class LockTimeoutError extends Error {
+  constructor(path: string, timeoutMs: number) {
+    super(`another Librarian run held ${path} for more than ${timeoutMs} ms`);
+    this.name = "LockTimeoutError";
+  }
+}
+
+/** A held lock; release it (or `await using` it) when done. */
+export interface HeldLock extends AsyncDisposable {
+  /** The lock file. */
+  readonly path: string;
+  /** How long acquiring took, in ms. */
+  readonly waitedMs: number;
+  /** Releases the lock (idempotent). */
+  release(): void;
+}
+
+/** Options for {@link acquireLock}. */
+export interface LockOptions {
+  /** Give up after this many ms (default {@link DEFAULT_LOCK_TIMEOUT_MS}). */
+  timeoutMs?: number;
+}
+
+function openLockFile(path: string): Deno.FsFile {
+  const options = { read: true, write: true, create: true } as const;
+  try {
+    return Deno.openSync(path, options);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirnameOf(path), { recursive: true });
+    return Deno.openSync(path, options);
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Takes the exclusive lock on `path` (creating the file and its folder), polling until
+ * `timeoutMs` has passed.
+ *
+ * @throws {LockTimeoutError} when another process holds the lock for longer than the timeout
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors opening the lock file
+ */
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const start = performance.now();
+  const file = openLockFile(path);
+  let delay = 2;
+  try {
+    while (!file.tryLockSync(true)) {
+      const waited = performance.now() - start;
+      if (waited >= timeoutMs) throw new LockTimeoutError(path, timeoutMs);
+      await sleep(Math.min(delay, Math.max(1, timeoutMs - waited)) * (0.75 + Math.random() / 2));
+      delay = Math.min(delay * 2, 50);
+    }
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    try {
+      file.unlockSync();
+    } finally {
+      file.close();
+    }
+  };
+  return {
+    path,
+    waitedMs: Math.round((performance.now() - start) * 10) / 10,
+    release,
+    [Symbol.asyncDispose]: () => Promise.resolve(release()),
+  };
+}
+
+/** The lock timeout from `LIBRARIAN_LOCK_TIMEOUT_MS`, else the default. */
+export function lockTimeoutFrom(raw: string | undefined): number {
+  const value = Number(raw?.trim());
+  return raw && Number.isFinite(value) && value >= 0 ? value : DEFAULT_LOCK_TIMEOUT_MS;
+}
