@@ -34,6 +34,10 @@ export const COMMANDS: Readonly<
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
     load: () => import("./commands/status.ts"),
   },
+  route: {
+    summary: "file the scratch file's tagged learnings into the library now",
+    load: () => import("./commands/route.ts"),
+  },
   init: {
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
     load: () => import("./commands/init.ts"),
