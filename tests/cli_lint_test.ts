@@ -67,6 +67,23 @@ Deno.test("lint finds a library folder whose code folder is gone (not a git repo
   assert.equal(findings[0]!.movedTo, undefined);
 });
 
+Deno.test("lint flags a library folder named after a code file: it is never sent", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/api/handler.ts/patterns.md": "- a learning filed under a file name\n",
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}`), [
+    "stale-folder src/api/handler.ts/",
+  ]);
+  assert.match(findings[0]!.message, /which is a file/);
+  assert.equal(
+    findings[0]!.fix,
+    "move its files into _memory_library/src/api/ (the file's folder)",
+  );
+});
+
 Deno.test("lint suggests the new home of a folder that git shows was renamed", async () => {
   await using dir = await tempDir();
   await gitInit(dir.path);

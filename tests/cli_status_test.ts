@@ -109,6 +109,8 @@ Deno.test("status --runs limits the hook runs shown", async () => {
   const result = await runLibrarian(["status", "--json", "--runs", "1"], options);
   const runs = JSON.parse(result.stdout).log.runs;
   assert.deepEqual(runs.map((r: { command: string }) => r.command), ["stop"]);
+  const none = await runLibrarian(["status", "--json", "--runs", "0"], options);
+  assert.deepEqual(JSON.parse(none.stdout).log.runs, []);
 });
 
 Deno.test("status shows hooks wired by the installed plugin", async () => {

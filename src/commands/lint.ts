@@ -58,20 +58,44 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+async function codeKind(path: string): Promise<"folder" | "file" | "missing"> {
+  try {
+    return (await Deno.stat(path)).isDirectory ? "folder" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
 /** Library folders whose mirrored code folder is gone, with git's hint of where it went. */
 async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
-  const stale: string[] = [];
+  const kinds = new Map<string, "file" | "missing">();
   for (const { relDir } of folders) {
-    if (relDir !== "" && !(await isDirectory(joinPath(library.projectRoot, relDir)))) {
-      stale.push(relDir);
-    }
+    if (relDir === "") continue;
+    const kind = await codeKind(joinPath(library.projectRoot, relDir));
+    if (kind !== "folder") kinds.set(relDir, kind);
   }
-  const outermost = outermostFolders(stale);
+  const outermost = outermostFolders([...kinds.keys()]);
   if (outermost.length === 0) return { findings: [], git: "not-needed" };
-  const git = await gitRenames(library.projectRoot);
   const libName = basenameOf(library.root);
   const findings: Finding[] = [];
+  const missing: string[] = [];
   for (const relDir of outermost) {
+    if (kinds.get(relDir) === "missing") {
+      missing.push(relDir);
+      continue;
+    }
+    const parent = relDir.includes("/") ? relDir.slice(0, relDir.lastIndexOf("/")) : "";
+    findings.push({
+      check: "stale-folder",
+      path: `${relDir}/`,
+      message: `mirrors ${relDir}, which is a file: library folders mirror code folders, so ` +
+        "its files are never sent",
+      fix: `move its files into ${libName}/${parent ? `${parent}/` : ""} (the file's folder)`,
+    });
+  }
+  if (missing.length === 0) return { findings, git: "not-needed" };
+  const git = await gitRenames(library.projectRoot);
+  for (const relDir of missing) {
     const movedTo = likelyNewHome(relDir, git.renames);
     const finding: Finding = {
       check: "stale-folder",

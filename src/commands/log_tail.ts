@@ -32,7 +32,7 @@ export async function readLogTail(path: string, limit: number): Promise<LogRecor
     const lines = new TextDecoder().decode(bytes.subarray(0, filled)).split("\n");
     if (start > 0) lines.shift(); // a partial first line
     const records = lines.map(parseLogLine).filter((r): r is LogRecord => r !== null);
-    return records.slice(-limit);
+    return limit > 0 ? records.slice(-limit) : [];
   } finally {
     file.close();
   }
