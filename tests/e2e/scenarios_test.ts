@@ -6,7 +6,8 @@
  * Runs only with `LIBRARIAN_E2E=1` (`deno task e2e`); `deno task test` lists the scenarios as
  * ignored. The CLI is installed on first use into `.cache/claude-code/`. When it cannot be
  * installed, the suite is skipped with a warning, except in CI (`CI` set), where every scenario
- * fails with the reason.
+ * fails with the reason. `LIBRARIAN_CLAUDE_DIR` moves the CLI install folder;
+ * `LIBRARIAN_E2E_PLUGIN_DIR` runs the scenarios against another plugin tree (e.g. a staged release).
  *
  * @module
  */
