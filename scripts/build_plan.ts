@@ -9,6 +9,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { binaryName } from "../src/commands/install_check.ts";
 import { PERMISSION_FLAGS } from "../src/permissions.ts";
 
 /** The Deno release the binaries are built with (CI, `.ci/run` and the release workflow agree). */
@@ -51,7 +52,8 @@ export function findTarget(triple: string): Target | undefined {
 }
 
 /**
- * The file name the launcher looks for: `librarian-<triple>`, plus `.exe` on Windows.
+ * The file name the launcher looks for: `librarian-<triple>`, plus `.exe` on Windows (the one
+ * definition is `binaryName` in `src/commands/install_check.ts`, which `librarian doctor` uses).
  *
  * @example
  * ```ts
@@ -59,7 +61,7 @@ export function findTarget(triple: string): Target | undefined {
  * ```
  */
 export function binaryFileName(triple: string): string {
-  return `librarian-${triple}${triple.includes("-windows-") ? ".exe" : ""}`;
+  return binaryName(triple);
 }
 
 /**

@@ -1,0 +1,254 @@
+/**
+ * Assembles the plugin tree users install: the plugin's files from the repository plus compiled
+ * binaries, checked against the build's checksum file.
+ *
+ * ```sh
+ * deno run --allow-read --allow-write scripts/stage_release.ts --binaries dist --out stage/all
+ * deno run --allow-read --allow-write scripts/stage_release.ts --binaries dist --out stage/one \
+ *   --target aarch64-apple-darwin
+ * ```
+ *
+ * All targets go into the `release` branch's tree; one target's tree is the small per-platform zip
+ * attached to the GitHub release. Tests, scripts, CI files and `node_modules` never ship; `src/`
+ * does, so the launcher can still run from source (with Deno) on a platform without a binary.
+ *
+ * @module
+ */
+
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  binaryFileName,
+  CHECKSUM_FILE,
+  type ChecksumEntry,
+  findTarget,
+  formatChecksums,
+  parseChecksums,
+  type Target,
+  TARGETS,
+} from "./build_plan.ts";
+import { sha256File } from "./sha256.ts";
+
+/** Repository paths that make up the plugin (folders are copied whole, minus tests). */
+export const PLUGIN_PATHS: readonly string[] = [
+  ".claude-plugin/plugin.json",
+  "bin/librarian",
+  "hooks/hooks.json",
+  "skills",
+  "src",
+  "deno.json",
+  "deno.lock",
+];
+
+/** Repository paths copied when they exist. */
+export const OPTIONAL_PATHS: readonly string[] = ["README.md", "LICENSE", "docs"];
+
+/** GitHub refuses pushed files larger than this. */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The marketplace written into every staged tree, so an unpacked zip installs with
+ * `/plugin marketplace add <folder>` then `/plugin install librarian@librarian-local`.
+ */
+export const LOCAL_MARKETPLACE = {
+  name: "librarian-local",
+  owner: { name: "The Librarian developers" },
+  description: "The Librarian from a downloaded release (this folder)",
+  plugins: [{ name: "librarian", source: "./" }],
+};
+
+/** One file to copy into the staged tree. */
+export interface StageCopy {
+  /** Absolute source path. */
+  from: string;
+  /** Path inside the staged tree, with `/`. */
+  to: string;
+  executable: boolean;
+}
+
+/** A release tree that cannot be staged; the message says what is wrong. */
+export class StageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StageError";
+  }
+}
+
+/** True for repository files that never ship (tests and test data inside shipped folders). */
+export function isExcludedFile(relPath: string): boolean {
+  return /(^|\/)(tests?|__snapshots__|testdata|node_modules)\//.test(relPath) ||
+    /_test\.[cm]?[jt]sx?$/.test(relPath) || /(^|\/)\.DS_Store$/.test(relPath);
+}
+
+/**
+ * The copies for a staged tree (pure): the plugin files (relative paths in `files`, found under
+ * `repoRoot`), then each target's binary from `binariesDir`.
+ *
+ * @throws {StageError} when a target's binary is not in the checksum list.
+ */
+export function stagePlan(
+  repoRoot: string,
+  files: readonly string[],
+  binariesDir: string,
+  targets: readonly Target[],
+  checksums: readonly ChecksumEntry[],
+): { copies: StageCopy[]; checksums: ChecksumEntry[] } {
+  const copies: StageCopy[] = files
+    .filter((f) => !isExcludedFile(f))
+    .map((f) => ({ from: join(repoRoot, f), to: f, executable: f === "bin/librarian" }));
+  const shipped: ChecksumEntry[] = [];
+  for (const target of targets) {
+    const fileName = binaryFileName(target.triple);
+    const entry = checksums.find((c) => c.fileName === fileName);
+    if (!entry) {
+      throw new StageError(
+        `${join(binariesDir, CHECKSUM_FILE)} lists no ${fileName}; build it with ` +
+          `'deno task build --target ${target.triple} --out-dir ${binariesDir}'`,
+      );
+    }
+    copies.push({ from: join(binariesDir, fileName), to: `bin/${fileName}`, executable: true });
+    shipped.push(entry);
+  }
+  return { copies, checksums: shipped };
+}
+
+async function listFiles(root: string, paths: readonly string[], optional: boolean) {
+  const files: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    const info = await Deno.stat(join(root, rel));
+    if (info.isFile) {
+      files.push(rel);
+      return;
+    }
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(join(root, rel))) names.push(entry.name);
+    for (const name of names.sort()) await walk(`${rel}/${name}`);
+  }
+  for (const path of paths) {
+    try {
+      await walk(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!optional) throw new StageError(`the plugin file ${path} is missing from ${root}`);
+    }
+  }
+  return files;
+}
+
+async function ensureEmptyDir(path: string): Promise<void> {
+  try {
+    for await (const _ of Deno.readDir(path)) {
+      throw new StageError(`${path} is not empty; stage into a new folder`);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await Deno.mkdir(path, { recursive: true });
+  }
+}
+
+/** What to stage. */
+export interface StageRequest {
+  repoRoot: string;
+  binariesDir: string;
+  outDir: string;
+  /** Targets whose binaries ship (all of {@link TARGETS} when empty). */
+  targets: readonly Target[];
+}
+
+/**
+ * Stages a plugin tree into `outDir` (which must be new or empty); returns the staged files.
+ *
+ * @throws {StageError} for a missing plugin file or binary, a binary whose SHA-256 differs from
+ *   the checksum file, or a file GitHub would refuse.
+ */
+export async function stageRelease(request: StageRequest): Promise<string[]> {
+  const targets = request.targets.length ? request.targets : TARGETS;
+  let sumsText: string;
+  try {
+    sumsText = await Deno.readTextFile(join(request.binariesDir, CHECKSUM_FILE));
+  } catch {
+    throw new StageError(
+      `no ${CHECKSUM_FILE} in ${request.binariesDir}; run 'deno task build --out-dir ` +
+        `${request.binariesDir}' first`,
+    );
+  }
+  const files = [
+    ...await listFiles(request.repoRoot, PLUGIN_PATHS, false),
+    ...await listFiles(request.repoRoot, OPTIONAL_PATHS, true),
+  ];
+  const plan = stagePlan(
+    request.repoRoot,
+    files,
+    request.binariesDir,
+    targets,
+    parseChecksums(sumsText),
+  );
+  for (const entry of plan.checksums) {
+    const path = join(request.binariesDir, entry.fileName);
+    let actual: string;
+    try {
+      actual = await sha256File(path);
+    } catch {
+      throw new StageError(`${path} is missing; build it first`);
+    }
+    if (actual !== entry.sha256) {
+      throw new StageError(`${path} does not match its SHA-256 in ${CHECKSUM_FILE}; rebuild it`);
+    }
+  }
+  await ensureEmptyDir(request.outDir);
+  for (const copy of plan.copies) {
+    if ((await Deno.stat(copy.from)).size >= MAX_FILE_BYTES) {
+      throw new StageError(`${copy.from} is over GitHub's 100 MB file limit`);
+    }
+    const to = join(request.outDir, copy.to);
+    await Deno.mkdir(dirname(to), { recursive: true });
+    await Deno.copyFile(copy.from, to);
+    if (copy.executable && Deno.build.os !== "windows") await Deno.chmod(to, 0o755);
+  }
+  await Deno.writeTextFile(
+    join(request.outDir, "bin", CHECKSUM_FILE),
+    formatChecksums(plan.checksums),
+  );
+  await Deno.writeTextFile(
+    join(request.outDir, ".claude-plugin", "marketplace.json"),
+    `${JSON.stringify(LOCAL_MARKETPLACE, null, 2)}\n`,
+  );
+  return [
+    ...plan.copies.map((c) => c.to),
+    `bin/${CHECKSUM_FILE}`,
+    ".claude-plugin/marketplace.json",
+  ].sort();
+}
+
+if (import.meta.main) {
+  const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+  try {
+    const { values } = parseArgs({
+      args: Deno.args,
+      options: {
+        binaries: { type: "string", default: "dist" },
+        out: { type: "string" },
+        target: { type: "string", multiple: true },
+      },
+    });
+    if (!values.out) throw new StageError("--out <dir> is required");
+    const targets = (values.target ?? []).map((triple) => {
+      const target = findTarget(triple);
+      if (!target) throw new StageError(`unknown target '${triple}'`);
+      return target;
+    });
+    const staged = await stageRelease({
+      repoRoot,
+      binariesDir: values.binaries,
+      outDir: values.out,
+      targets,
+    });
+    console.log(
+      `stage_release: ${staged.length} files in ${relative(Deno.cwd(), values.out) || "."}`,
+    );
+  } catch (error) {
+    console.error(`stage_release: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exit(1);
+  }
+}
