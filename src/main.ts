@@ -130,11 +130,20 @@ export async function main(args: string[]): Promise<number> {
   return await module.run(rest);
 }
 
+/**
+ * The process exit code for a command's result. Claude Code reads exit 2 from a hook as "block",
+ * so a hook run (`inject`, `stop`) exits 0 whatever happened, even when this build does not know
+ * the command (a hooks.json newer than an installed binary).
+ */
+export function processExitCode(command: string | undefined, code: number): number {
+  return HOOK_COMMANDS.has(command ?? "") ? 0 : code;
+}
+
 if (import.meta.main) {
   globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   const isHook = HOOK_COMMANDS.has(Deno.args[0] ?? "");
   try {
-    Deno.exitCode = await main(Deno.args);
+    Deno.exitCode = processExitCode(Deno.args[0], await main(Deno.args));
   } catch (error) {
     // A hook never fails the user's action: it exits 0 and stays silent on stdout.
     if (!isHook) {

@@ -387,3 +387,17 @@ Deno.test("a library file touched but not changed is not sent again", async () =
   await Deno.utime(`${p.root}/_memory_library/src/patterns.md`, later, later);
   assert.equal(await inject(p, event), null);
 });
+
+Deno.test("a hook command given bad arguments still exits 0 (exit 2 would block the tool)", async () => {
+  const p = await project();
+  await using _ = p.dir;
+  for (const args of [["inject", "--no-such-flag"], ["stop", "--no-such-flag"]]) {
+    const result = await runLibrarian(args, { stdin: "{}", home: p.home, cwd: p.root });
+    assert.equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
+    assert.equal(result.stdout.trim() === "" || result.stdout.trim().startsWith("{"), true);
+  }
+  const { processExitCode } = await import("../src/main.ts");
+  assert.equal(processExitCode("stop", 2), 0, "a hook never exits 2, even for a usage error");
+  assert.equal(processExitCode("inject", 1), 0);
+  assert.equal(processExitCode("lint", 2), 2, "commands for people keep their exit codes");
+});
