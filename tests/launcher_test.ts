@@ -199,3 +199,13 @@ Deno.test("on a system with no binary target the launcher says which system it i
     /no Librarian binary for this system \(FreeBSD amd64\)/,
   );
 });
+
+Deno.test("the launcher finds its folder when called by a backslash path, as on Windows", async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
+  // On Linux a backslash is part of a file name: "bin\librarian" stands in for C:\...\bin\librarian.
+  await Deno.copyFile(join(plugin, "bin", "librarian"), join(plugin, "bin\\librarian"));
+  const result = await runLibrarian(["inject"], { launcher: join(plugin, "bin\\librarian") });
+  assert.equal(result.stdout.trim(), `binary ${HOST_FILE} inject`);
+});
