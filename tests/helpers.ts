@@ -19,8 +19,19 @@ export const HOST_BINARY: string = join(REPO_ROOT, "bin", binaryFileName(Deno.bu
 export type LauncherMode = "source" | "binary";
 
 /**
+ * `LIBRARIAN_TEST_MODE=binary` (or `source`) runs every subprocess test in that mode: the default
+ * of {@link runLibrarian}, and the only entry of {@link launcherModes}. `deno task test:binary`
+ * runs the whole suite against `bin/librarian-<host target>` this way.
+ */
+const TEST_MODE = Deno.env.get("LIBRARIAN_TEST_MODE");
+const FORCED_MODE: LauncherMode | undefined = TEST_MODE === "binary" || TEST_MODE === "source"
+  ? TEST_MODE
+  : undefined;
+
+/**
  * The modes a subprocess suite runs in: always `"source"`, and `"binary"` too when
- * {@link HOST_BINARY} exists. Run a test in each and pass the mode to {@link runLibrarian}:
+ * {@link HOST_BINARY} exists; only the one `LIBRARIAN_TEST_MODE` names, when it is set. Run a test
+ * in each and pass the mode to {@link runLibrarian}:
  *
  * ```ts
  * for (const mode of launcherModes()) {
@@ -31,6 +42,7 @@ export type LauncherMode = "source" | "binary";
  * ```
  */
 export function launcherModes(): LauncherMode[] {
+  if (FORCED_MODE) return [FORCED_MODE];
   try {
     return Deno.statSync(HOST_BINARY).isFile ? ["source", "binary"] : ["source"];
   } catch {
@@ -103,7 +115,8 @@ export interface RunOptions {
   /**
    * Force source mode (`LIBRARIAN_FORCE_SOURCE=1`) or the compiled binary
    * (`LIBRARIAN_FORCE_BINARY=1`, no silent fallback to deno); by default the launcher picks the
-   * binary when one is present. See {@link launcherModes}.
+   * binary when one is present (or as `LIBRARIAN_TEST_MODE` says, for the repository's launcher).
+   * See {@link launcherModes}.
    */
   mode?: LauncherMode;
   /** Another copy of the launcher to run (default {@link LAUNCHER}). */
@@ -115,13 +128,15 @@ export interface RunOptions {
  * The launcher picks a compiled binary when one is present, unless `mode` says otherwise.
  */
 export async function runLibrarian(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  // LIBRARIAN_TEST_MODE applies to the repository's launcher, not to copies under test.
+  const mode = options.mode ?? (options.launcher === undefined ? FORCED_MODE : undefined);
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: options.home ?? "/nonexistent-librarian-home",
     DENO_DIR: await denoDir(),
     LIBRARIAN_LOG: "off",
-    ...(options.mode === "source" ? { LIBRARIAN_FORCE_SOURCE: "1" } : {}),
-    ...(options.mode === "binary" ? { LIBRARIAN_FORCE_BINARY: "1" } : {}),
+    ...(mode === "source" ? { LIBRARIAN_FORCE_SOURCE: "1" } : {}),
+    ...(mode === "binary" ? { LIBRARIAN_FORCE_BINARY: "1" } : {}),
     ...options.env,
   };
   const child = new Deno.Command("sh", {

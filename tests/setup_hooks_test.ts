@@ -385,7 +385,12 @@ Deno.test("setup-hooks --shell powershell runs the .exe through PowerShell", asy
 
 Deno.test("setup-hooks --shell powershell without a compiled binary says where it looked", async () => {
   await using dir = await tempDir();
-  const result = await runLibrarian(["setup-hooks", "--shell", "powershell"], { cwd: dir.path });
+  // A launcher with no binary next to it.
+  await writeTree(dir.path, { "plugin/bin/librarian": await Deno.readTextFile(LAUNCHER) });
+  const result = await runLibrarian(
+    ["setup-hooks", "--shell", "powershell", "--launcher", join(dir.path, "plugin/bin/librarian")],
+    { cwd: dir.path },
+  );
   assert.equal(result.code, 1);
   assert.match(result.stderr, /PowerShell hooks run the compiled binary, and there is none at /);
 });
