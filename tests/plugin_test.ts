@@ -119,7 +119,7 @@ const LAUNCHER_CALL = 'sh "${CLAUDE_PLUGIN_ROOT}/bin/librarian"';
 /** Every `librarian <command> [--options]` a skill tells the model to run. */
 function commandCalls(body: string): { command: string; options: string[] }[] {
   const calls: { command: string; options: string[] }[] = [];
-  const pattern = /bin\/librarian"? ([a-z][a-z-]*)([^`\n]*)/g;
+  const pattern = /(?:bin\/librarian"?|`\.\.\.) ([a-z][a-z-]*)([^`\n]*)/g;
   for (const match of body.matchAll(pattern)) {
     const options = [...match[2]!.matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)].map((m) => m[1]!);
     calls.push({ command: match[1]!, options });
