@@ -121,6 +121,8 @@ export interface RunOptions {
   mode?: LauncherMode;
   /** Another copy of the launcher to run (default {@link LAUNCHER}). */
   launcher?: string;
+  /** Called with the child process once it runs (e.g. to kill it mid-way). */
+  onSpawn?: (child: Deno.ChildProcess) => void;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  options.onSpawn?.(child);
   const writer = child.stdin.getWriter();
   if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
   await writer.close();

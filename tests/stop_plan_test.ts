@@ -230,12 +230,12 @@ Deno.test("a kept block already marked with the same reason is left byte-identic
   assert.ok(first.scratchText.includes("-->\r\n"), "the marker uses the block's line ending");
 });
 
-Deno.test("a block with a likely credential is held, naming the kind and scratch line", () => {
+Deno.test("a block with a likely credential is held, naming the kind and its line", () => {
   const key = ["AKIA", "IOSFODNN7EXAMPLQ"].join("");
   const result = plan(`notes\n## [TAG: global, type: tech]\n- ok\n- CI key ${key}\n`);
   const [decision] = kept(result);
   assert.equal(decision?.code, "secret");
-  assert.match(decision?.reason ?? "", /likely AWS access key \(line 4\)/);
+  assert.match(decision?.reason ?? "", /likely AWS access key \(line 2\) under the tag/);
   assert.ok(!decision?.reason.includes(key));
   assert.equal(result.writes.length, 0);
   assert.ok(result.scratchText.includes(key), "the block stays in scratch");
@@ -277,13 +277,41 @@ Deno.test("untagged text stays in scratch byte-identical", () => {
   assert.equal(result.scratchText, "# My notes\r\nremember X\r\n\r\n");
 });
 
-Deno.test("blocks a crashed run already filed leave scratch without being appended again", () => {
-  const scratch = "## [TAG: global, type: tech]\nA paragraph, not a bullet.\n";
+Deno.test("a block filed before whose items are all in the target is not appended again", () => {
+  const scratch = "## [TAG: global, type: tech]\nA paragraph, not a bullet.\n- and a bullet\n";
   const block = parseScratch(scratch).blocks[0]!;
-  const result = plan(scratch, {}, { alreadyFiled: new Map([[rawHash(block.raw), 1]]) });
-  assert.equal(result.writes.length, 0);
-  assert.equal(result.decisions[0]?.kind === "drop" && result.decisions[0].why, "already-filed");
+  const filedBefore = new Set([rawHash(block.raw)]);
+  const filed =
+    "# tech\n\n## Learnings (2026-11-30)\n\nA paragraph, not a bullet.\n- and a bullet\n";
+  const again = plan(scratch, { "tech.md": { kind: "text", text: filed } }, { filedBefore });
+  assert.equal(again.writes.length, 0);
+  assert.equal(again.decisions[0]?.kind === "drop" && again.decisions[0].why, "already-filed");
+  assert.equal(again.scratchText, "");
+  // Filed before, but its text is no longer in the target (the write failed, or someone removed
+  // it): it is filed again.
+  const gone = plan(scratch, { "tech.md": { kind: "text", text: "# tech\n" } }, { filedBefore });
+  assert.equal(gone.writes.length, 1);
+  assert.match(gone.writes[0]!.after, /A paragraph, not a bullet\.\n\n- and a bullet\n$/);
+});
+
+Deno.test("an identical block twice in one scratch is filed once", () => {
+  const block = "## [TAG: global, type: tech]\nWhy: bursts.\n- retry\n";
+  const result = plan(block + block);
+  assert.equal(
+    afterOf(result, "tech.md"),
+    "# tech\n\n## Learnings (2026-11-30)\n\nWhy: bursts.\n\n- retry\n",
+  );
   assert.equal(result.scratchText, "");
+});
+
+Deno.test("paragraphs are not deduplicated in ordinary routing", () => {
+  const result = plan("## [TAG: global, type: tech]\nSee above.\n", {
+    "tech.md": { kind: "text", text: "# tech\n\nSee above.\n" },
+  });
+  assert.match(
+    afterOf(result, "tech.md") ?? "",
+    /See above\.\n\n## Learnings \(2026-11-30\)\n\nSee above\.\n$/,
+  );
 });
 
 Deno.test("scratch edits keep text appended after planning and blocks edited meanwhile", () => {

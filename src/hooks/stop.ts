@@ -163,7 +163,7 @@ async function onStop(
   let report: RouteReport;
   try {
     if (memoryWork) sync = await syncAutoMemory(library, env, scan);
-    report = routeLocked(library, { env, now: nowFrom(env) });
+    report = await routeLocked(library, { env, now: nowFrom(env) });
     report.lockWaitMs = lock.waitedMs;
   } finally {
     lock.release();

@@ -72,10 +72,12 @@ export interface PlanOptions {
   /** Target states by library-relative path, as listed by {@link targetsToRead}. */
   targets: ReadonlyMap<string, TargetState>;
   /**
-   * Blocks a crashed earlier run already filed (hash of the raw block text → how many copies):
-   * they leave scratch without being appended again.
+   * Hashes ({@link rawHash}) of blocks an earlier run filed (or was about to file when it was
+   * killed). Such a block whose every item is already in its target leaves scratch without
+   * being appended again, so paragraphs are not duplicated by a rerun after a crash, or when a
+   * filed block reappears in scratch because a concurrent writer put it back.
    */
-  alreadyFiled?: ReadonlyMap<string, number>;
+  filedBefore?: ReadonlySet<string>;
   /** Treat target paths that differ only in case as one file (macOS, Windows). */
   foldCase?: boolean;
 }
@@ -216,28 +218,44 @@ export function splitItems(lines: readonly string[]): Item[] {
   return items;
 }
 
-/** The bullets a target file already has: whole-item keys and single bullet-line keys. */
-interface PresentBullets {
+/** What a target file already has: bullet items, single bullet lines, and other items. */
+interface PresentItems {
+  /** Keys of whole bullet items. */
   items: Set<string>;
+  /** Keys of single bullet lines, at any indentation. */
   lines: Set<string>;
+  /** Keys of non-bullet items (paragraphs, code). */
+  texts: Set<string>;
 }
 
-function presentBullets(lines: readonly string[]): PresentBullets {
+function presentItems(lines: readonly string[]): PresentItems {
   const { fenced } = fenceMap(lines);
-  const present: PresentBullets = { items: new Set(), lines: new Set() };
+  const present: PresentItems = { items: new Set(), lines: new Set(), texts: new Set() };
   lines.forEach((line, i) => {
     if (!fenced[i] && BULLET.test(line)) present.lines.add(bulletText(line));
   });
-  for (const item of splitItems(lines)) if (item.bullet) present.items.add(itemKey(item));
+  for (const item of splitItems(lines)) {
+    (item.bullet ? present.items : present.texts).add(itemKey(item));
+  }
   return present;
 }
 
-function isPresent(item: Item, present: PresentBullets): boolean {
+/** Whether a bullet is already present (the rule for every block). */
+function isBulletPresent(item: Item, present: PresentItems): boolean {
   const key = itemKey(item);
   return item.lines.length === 1 ? present.lines.has(key) : present.items.has(key);
 }
 
-function remember(item: Item, present: PresentBullets): void {
+/** Whether any item is already present (for blocks filed before: bullets and text alike). */
+function isItemPresent(item: Item, present: PresentItems): boolean {
+  return item.bullet ? isBulletPresent(item, present) : present.texts.has(itemKey(item));
+}
+
+function remember(item: Item, present: PresentItems): void {
+  if (!item.bullet) {
+    present.texts.add(itemKey(item));
+    return;
+  }
   present.items.add(itemKey(item));
   for (const line of item.lines) if (BULLET.test(line)) present.lines.add(bulletText(line));
 }
@@ -296,15 +314,14 @@ export function classifyBlock(block: ScratchBlock): BlockClass {
     };
   }
   if (!NOT_SECRET_MARKER.test(block.body)) {
-    const findings = findSecrets(block.body).map((f) => ({
-      ...f,
-      line: f.line + block.startLine,
-    }));
+    // Lines count from the tag line, without our own markers, so the reason stays the same
+    // from turn to turn (the user is told once).
+    const findings = findSecrets(withoutKeptMarkers(block.body));
     if (findings.length > 0) {
       return {
         kind: "keep",
         code: "secret",
-        reason: `${describeSecrets(findings)}: remove it to file this block`,
+        reason: `${describeSecrets(findings)} under the tag: remove it to file this block`,
       };
     }
   }
@@ -339,13 +356,17 @@ export function keptMarker(reason: string): string {
   return `<!-- librarian: kept in scratch: ${safe} -->`;
 }
 
+/** A block body without the kept-marker lines the Librarian wrote into it. */
+export function withoutKeptMarkers(body: string): string {
+  return splitLinesKeepingEnds(body).filter((line) => !KEPT_MARKER.test(lineContent(line))).join(
+    "",
+  );
+}
+
 /** The block's raw text with one kept-marker line (for `reason`) right under its tag line. */
 export function markKept(block: HeadedBlock, reason: string): string {
   const eol = block.eol || "\n";
-  const body = splitLinesKeepingEnds(block.body)
-    .filter((line) => !KEPT_MARKER.test(lineContent(line)))
-    .join("");
-  return `${block.tagLine}${eol}${keptMarker(reason)}${eol}${body}`;
+  return `${block.tagLine}${eol}${keptMarker(reason)}${eol}${withoutKeptMarkers(block.body)}`;
 }
 
 /** The scratch edits implied by decisions. */
@@ -457,7 +478,7 @@ export function appendLearnings(
 // ---------------------------------------------------------------------------------------------
 // The plan.
 
-/** Counts copies of each raw-text hash (for {@link PlanOptions.alreadyFiled}). */
+/** The identity of a block's raw text (for {@link PlanOptions.filedBefore}). */
 export function rawHash(raw: string): string {
   return hashText(raw);
 }
@@ -475,7 +496,8 @@ export function rawHash(raw: string): string {
  */
 export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan {
   const foldCase = options.foldCase ?? false;
-  const filed = new Map(options.alreadyFiled ?? []);
+  const filedBefore = options.filedBefore ?? new Set<string>();
+  const routedInRun = new Set<string>();
   const spelling = new Map<string, string>();
   for (const relPath of options.targets.keys()) spelling.set(foldKey(relPath, foldCase), relPath);
 
@@ -483,7 +505,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     relPath: string;
     name: string;
     before: string | null;
-    present: PresentBullets;
+    present: PresentItems;
     items: Item[];
   }
   const pending = new Map<string, Pending>();
@@ -492,12 +514,6 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
   for (const block of doc.blocks) {
     if (block.kind === "preamble") {
       decisions.push({ kind: "stay", block });
-      continue;
-    }
-    const copies = filed.get(rawHash(block.raw)) ?? 0;
-    if (copies > 0) {
-      filed.set(rawHash(block.raw), copies - 1);
-      decisions.push({ kind: "drop", block, why: "already-filed" });
       continue;
     }
     const cls = classifyBlock(block);
@@ -528,21 +544,31 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
         relPath,
         name: cls.target.name,
         before,
-        present: presentBullets(before === null ? [] : analysisLines(before)),
+        present: presentItems(before === null ? [] : analysisLines(before)),
         items: [],
       };
       pending.set(key, target);
     }
+    const items = splitItems(bodyLines(block.body));
+    const hash = rawHash(block.raw);
+    if (
+      (filedBefore.has(hash) || routedInRun.has(hash)) &&
+      items.every((item) => isItemPresent(item, target.present))
+    ) {
+      decisions.push({ kind: "drop", block, why: "already-filed" });
+      continue;
+    }
+    routedInRun.add(hash);
     let added = 0;
     let duplicates = 0;
-    splitItems(bodyLines(block.body)).forEach((item, index) => {
-      if (item.bullet && isPresent(item, target.present)) {
+    items.forEach((item, index) => {
+      if (item.bullet && isBulletPresent(item, target.present)) {
         duplicates++;
         return;
       }
       // The first item of a block continues the list only if both are bullets.
       target.items.push(index === 0 ? { ...item, gapBefore: false } : item);
-      if (item.bullet) remember(item, target.present);
+      remember(item, target.present);
       added++;
     });
     decisions.push({ kind: "route", block, target: cls.target, added, duplicates });

@@ -8,9 +8,10 @@
  * - Every file is replaced by temp-file-and-rename, so a reader or a crash never sees half a file.
  * - Scratch is rewritten by removing exactly the blocks that were filed (matched by raw text) from
  *   whatever scratch holds at that moment: anything appended meanwhile stays.
- * - A journal written before the targets records each target's text hash before and after; a run
- *   that finds a journal (the previous run crashed) treats blocks whose target already has its
- *   "after" text as filed, so nothing is appended twice. Bullets already present are skipped too.
+ * - A ledger written before the targets records which blocks are being filed. A later run that
+ *   finds such a block still in scratch (the previous run was killed before rewriting scratch, or
+ *   a concurrent writer put it back) and every item of it already in the target leaves it out,
+ *   so paragraphs are not appended twice either. Bullets already present are always skipped.
  * - Every target path is resolved through symlinks (nearest existing ancestor) and must stay inside
  *   the library; a target that escapes keeps its blocks in scratch.
  *
@@ -21,7 +22,13 @@ import { tempSiblingOf, writeTextAtomicSync } from "../core/atomic.ts";
 import { type Library, realPathOfNearest, scratchPathOf } from "../core/discover.ts";
 import { claudeDir, type EnvReader, processEnv, stateDir } from "../core/env.ts";
 import { hashText } from "../core/hash.ts";
-import { isCaseInsensitiveOs, joinPath, relativeInside } from "../core/paths.ts";
+import {
+  basenameOf,
+  dirnameOf,
+  isCaseInsensitiveOs,
+  joinPath,
+  relativeInside,
+} from "../core/paths.ts";
 import { acquireLock, LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
 import {
   applyScratchEdits,
@@ -46,7 +53,7 @@ export interface RouteOptions {
   dryRun?: boolean;
   /** The current time (its local calendar day dates the sections); default: now. */
   now?: Date;
-  /** The environment (lock and journal location, `LIBRARIAN_LOCK_TIMEOUT_MS`). */
+  /** The environment (lock and ledger location, `LIBRARIAN_LOCK_TIMEOUT_MS`). */
   env?: EnvReader;
   /** Lock timeout in ms; default `LIBRARIAN_LOCK_TIMEOUT_MS`, else 5 s. */
   lockTimeoutMs?: number;
@@ -124,14 +131,14 @@ export interface RouteReport {
   error?: string;
 }
 
-/** Where the lock file and crash journal of a library live. */
+/** Where the lock file and the filed ledger of a library live. */
 export interface CoordinationPaths {
   lock: string;
-  journal: string;
+  ledger: string;
 }
 
 /**
- * The lock and journal files for `library`, keyed by its real path. They live under Claude
+ * The lock and ledger files for `library`, keyed by its real path. They live under Claude
  * Code's config folder (`~/.claude/librarian/locks/`), which every process of the user sees alike
  * (a hook's `CLAUDE_PLUGIN_DATA` is not set for `librarian route` in a terminal); without a home
  * folder, under the state folder; failing that, next to scratch.
@@ -149,10 +156,10 @@ export function coordinationPaths(library: Library, env: EnvReader): Coordinatio
   if (!dir) {
     return {
       lock: joinPath(library.root, ".scratch.md.lock"),
-      journal: joinPath(library.root, ".scratch.md.journal"),
+      ledger: joinPath(library.root, ".scratch.md.filed.json"),
     };
   }
-  return { lock: joinPath(dir, `${key}.lock`), journal: joinPath(dir, `${key}.journal.json`) };
+  return { lock: joinPath(dir, `${key}.lock`), ledger: joinPath(dir, `${key}.filed.json`) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,22 +224,78 @@ function resolveTarget(library: Library, realRoot: string, relPath: string): Res
 }
 
 // ---------------------------------------------------------------------------------------------
-// The crash journal.
+// The filed ledger (crash journal).
 
-interface Journal {
-  version: 1;
-  targets: Array<{ target: string; before: string | null; after: string; blocks: string[] }>;
+/** Blocks filed in the last 30 days are remembered (at most {@link LEDGER_MAX_ENTRIES}). */
+export const LEDGER_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** The most block hashes the ledger keeps. */
+export const LEDGER_MAX_ENTRIES = 5_000;
+
+/**
+ * What routing remembers between runs: the hashes of blocks it filed (written before the
+ * targets, so a run killed mid-way is covered), and, while a run is writing, which files it
+ * writes (so the next run can clear the temp files a killed run left).
+ */
+interface Ledger {
+  version: 2;
+  /** `[raw-block hash, time filed (ms)]`, oldest first. */
+  filed: Array<[string, number]>;
+  /** Library-relative targets being written; present only while a run is in its write phase. */
+  active?: string[];
 }
 
-function loadJournal(path: string): Journal | null {
+function loadLedger(path: string): Ledger {
   const read = readTextFile(path);
-  if (read.kind !== "text") return null;
+  if (read.kind === "text") {
+    try {
+      const value = JSON.parse(read.text) as Ledger;
+      if (value?.version === 2 && Array.isArray(value.filed)) return value;
+    } catch {
+      // damaged: start afresh (bullets already present are still skipped)
+    }
+  }
+  return { version: 2, filed: [] };
+}
+
+function saveLedger(path: string, ledger: Ledger): void {
+  writeTextAtomicSync(path, JSON.stringify(ledger));
+}
+
+function withFiled(ledger: Ledger, hashes: readonly string[], now: number): Ledger {
+  const cutoff = now - LEDGER_MAX_AGE_MS;
+  const filed = ledger.filed.filter(([, at]) => at >= cutoff);
+  for (const hash of hashes) filed.push([hash, now]);
+  return { version: 2, filed: filed.slice(-LEDGER_MAX_ENTRIES) };
+}
+
+/**
+ * Removes temp files a killed run left next to `path` (`<name>.tmp-<pid>-...`, see
+ * `tempSiblingOf`). Only called under the lock, after a crash, so no live writer owns them.
+ */
+function sweepTempSiblings(path: string): void {
+  const prefix = `${basenameOf(path)}.tmp-`;
   try {
-    const value = JSON.parse(read.text) as Journal;
-    if (value?.version !== 1 || !Array.isArray(value.targets)) return null;
-    return value;
+    for (const entry of Deno.readDirSync(dirnameOf(path))) {
+      if (entry.isFile && entry.name.startsWith(prefix)) {
+        removeFile(joinPath(dirnameOf(path), entry.name));
+      }
+    }
   } catch {
-    return null;
+    // the folder is gone: nothing to sweep
+  }
+}
+
+function sweepAfterCrash(
+  active: readonly string[],
+  scratchPath: string,
+  ledgerPath: string,
+  resolve: (relPath: string) => ResolvedTarget,
+): void {
+  sweepTempSiblings(scratchPath);
+  sweepTempSiblings(ledgerPath);
+  for (const target of active) {
+    const realPath = resolve(target).realPath;
+    if (realPath) sweepTempSiblings(realPath);
   }
 }
 
@@ -244,66 +307,96 @@ function removeFile(path: string): void {
   }
 }
 
-/** Blocks a crashed run filed: those of journal targets that already hold their "after" text. */
-function filedByCrashedRun(
-  journal: Journal,
-  resolve: (relPath: string) => ResolvedTarget,
-): Map<string, number> {
-  const filed = new Map<string, number>();
-  for (const entry of journal.targets) {
-    const { state } = resolve(entry.target);
-    if (state.kind !== "text" || hashText(state.text) !== entry.after) continue;
-    for (const block of entry.blocks) filed.set(block, (filed.get(block) ?? 0) + 1);
-  }
-  return filed;
-}
-
-function journalOf(plan: RoutePlan, decisions: readonly BlockDecision[], foldCase: boolean) {
-  const fold = (p: string) => foldCase ? p.toLowerCase() : p;
-  const journal: Journal = { version: 1, targets: [] };
-  for (const write of plan.writes) {
-    const blocks = decisions
-      .filter((d) => d.kind === "route" && fold(d.target.relPath) === fold(write.relPath))
-      .map((d) => rawHash(d.block.raw));
-    journal.targets.push({
-      target: write.relPath,
-      before: write.before === null ? null : hashText(write.before),
-      after: hashText(write.after),
-      blocks,
-    });
-  }
-  return journal;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rewriting scratch.
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function readAllFrom(file: Deno.FsFile, offset: number): Uint8Array {
+  file.seekSync(offset, Deno.SeekMode.Start);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    const n = file.readSync(buffer);
+    if (n === null || n === 0) break;
+    chunks.push(buffer.slice(0, n));
+    total += n;
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Applies edits to scratch as it is now. The new text goes to a temp file, scratch is read once
- * more, and only if it is still what the edits were applied to is the temp file renamed over it;
- * otherwise (someone appended in that instant) the edits are applied again.
+ * Applies edits to scratch as it is now, by temp-file-and-rename.
+ *
+ * Scratch is read through an open handle; after the new text is in the temp file, scratch is
+ * read again, and only if it is unchanged is the temp file renamed over it (otherwise the edits
+ * are applied again). A writer that had scratch open before the rename may still append to the
+ * old file a moment later: whatever it appended is carried over to the new file, checked right
+ * after the rename and once more a few milliseconds later.
  */
-function rewriteScratch(path: string, edits: ScratchEdits): void {
+async function rewriteScratch(path: string, edits: ScratchEdits): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    const read = readTextFile(path);
-    const current = read.kind === "text" ? read.text : "";
-    if (read.kind === "error") throw new Error(`cannot read scratch: ${read.reason}`);
-    const next = applyScratchEdits(current, edits);
-    if (next === current) return;
-    const temp = tempSiblingOf(path);
-    Deno.writeTextFileSync(temp, next);
-    const again = readTextFile(path);
-    if ((again.kind === "text" ? again.text : "") !== current || again.kind === "error") {
-      removeFile(temp);
-      continue;
+    let file: Deno.FsFile | undefined;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     try {
-      Deno.renameSync(temp, path);
-    } catch (error) {
-      removeFile(temp);
-      throw error;
+      const bytes = file ? readAllFrom(file, 0) : new Uint8Array();
+      let current: string;
+      try {
+        current = utf8.decode(bytes);
+      } catch {
+        throw new Error("scratch is not UTF-8 text");
+      }
+      const next = applyScratchEdits(current, edits);
+      if (next === current) return;
+      const temp = tempSiblingOf(path);
+      Deno.writeTextFileSync(temp, next);
+      let again: Uint8Array;
+      try {
+        again = Deno.readFileSync(path);
+      } catch {
+        again = new Uint8Array();
+      }
+      if (!sameBytes(again, bytes)) {
+        removeFile(temp);
+        continue;
+      }
+      try {
+        Deno.renameSync(temp, path);
+      } catch (error) {
+        removeFile(temp);
+        throw error;
+      }
+      if (file) {
+        let carried = bytes.length;
+        for (const wait of [0, 5]) {
+          if (wait) await sleep(wait);
+          const late = readAllFrom(file, carried);
+          if (late.length === 0) continue;
+          Deno.writeFileSync(path, late, { append: true });
+          carried += late.length;
+        }
+      }
+      return;
+    } finally {
+      file?.close();
     }
-    return;
   }
   throw new Error("scratch kept changing while it was being rewritten");
 }
@@ -389,46 +482,62 @@ function reportOf(
  * One routing pass; the caller holds the lock (see {@link routeScratch}), or passes `dryRun`.
  * Exported for the stop hook, which syncs auto memory under the same lock first.
  */
-export function routeLocked(library: Library, options: RouteOptions = {}): RouteReport {
+export async function routeLocked(
+  library: Library,
+  options: RouteOptions = {},
+): Promise<RouteReport> {
   const env = options.env ?? processEnv();
+  const now = options.now ?? new Date();
   const scratchPath = scratchPathOf(library);
   const paths = coordinationPaths(library, env);
-  const journal = options.dryRun ? null : loadJournal(paths.journal);
-  const read = readTextFile(scratchPath);
-  if (read.kind === "error") {
-    return emptyReport("unreadable", scratchPath, `scratch ${read.reason}`);
-  }
-  const text = read.kind === "text" ? read.text : "";
-  if (text.replace(/^\uFEFF/, "").trim() === "") {
-    if (journal) removeFile(paths.journal);
-    return emptyReport(options.dryRun ? "dry-run" : "empty", scratchPath);
-  }
-
-  const doc = parseScratch(text);
   const realRoot = realPathOfNearest(library.root) ?? library.root;
-  const foldCase = isCaseInsensitiveOs();
   const resolved = new Map<string, ResolvedTarget>();
   const resolve = (relPath: string) => {
     let target = resolved.get(relPath);
     if (!target) resolved.set(relPath, target = resolveTarget(library, realRoot, relPath));
     return target;
   };
+  let ledger = loadLedger(paths.ledger);
+  if (!options.dryRun && ledger.active) {
+    // The previous run was killed while writing: clear its temp files before going on.
+    sweepAfterCrash(ledger.active, scratchPath, paths.ledger, resolve);
+    ledger = { version: 2, filed: ledger.filed };
+    saveLedger(paths.ledger, ledger);
+  }
+
+  const read = readTextFile(scratchPath);
+  if (read.kind === "error") {
+    return emptyReport("unreadable", scratchPath, `scratch ${read.reason}`);
+  }
+  const text = read.kind === "text" ? read.text : "";
+  if (text.replace(/^\uFEFF/, "").trim() === "") {
+    return emptyReport(options.dryRun ? "dry-run" : "empty", scratchPath);
+  }
+
+  const doc = parseScratch(text);
+  const foldCase = isCaseInsensitiveOs();
   const states = new Map<string, TargetState>();
   for (const relPath of targetsToRead(doc, foldCase)) states.set(relPath, resolve(relPath).state);
-  const alreadyFiled = journal ? filedByCrashedRun(journal, resolve) : undefined;
   const plan = planRoute(doc, {
-    today: localDay(options.now ?? new Date()),
+    today: localDay(now),
     targets: states,
     foldCase,
-    ...(alreadyFiled ? { alreadyFiled } : {}),
+    filedBefore: new Set(ledger.filed.map(([hash]) => hash)),
   });
   if (options.dryRun) {
     return reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map());
   }
-
-  if (plan.writes.length > 0) {
-    writeTextAtomicSync(paths.journal, JSON.stringify(journalOf(plan, plan.decisions, foldCase)));
+  const writesScratch = plan.edits.remove.length > 0 || plan.edits.replace.length > 0;
+  if (plan.writes.length === 0 && !writesScratch) {
+    return reportOf("routed", scratchPath, doc, plan, plan.decisions, new Map());
   }
+
+  // Record what is about to be filed before touching any target: if this run is killed after
+  // some targets are written, the next run knows those blocks are in (see PlanOptions).
+  const routed = plan.decisions.filter((d) => d.kind === "route").map((d) => rawHash(d.block.raw));
+  ledger = withFiled(ledger, routed, now.getTime());
+  saveLedger(paths.ledger, { ...ledger, active: plan.writes.map((w) => w.relPath) });
+
   const failures = new Map<string, string>();
   for (const write of plan.writes) {
     const realPath = resolve(write.relPath).realPath;
@@ -440,8 +549,8 @@ export function routeLocked(library: Library, options: RouteOptions = {}): Route
     }
   }
   const decisions = withFailedTargets(plan.decisions, failures, foldCase);
-  rewriteScratch(scratchPath, scratchEditsOf(decisions));
-  if (journal || plan.writes.length > 0) removeFile(paths.journal);
+  await rewriteScratch(scratchPath, scratchEditsOf(decisions));
+  saveLedger(paths.ledger, ledger);
   return reportOf("routed", scratchPath, doc, plan, decisions, failures);
 }
 
@@ -456,7 +565,7 @@ export async function routeScratch(
   library: Library,
   options: RouteOptions = {},
 ): Promise<RouteReport> {
-  if (options.dryRun) return routeLocked(library, options);
+  if (options.dryRun) return await routeLocked(library, options);
   const env = options.env ?? processEnv();
   const timeoutMs = options.lockTimeoutMs ?? lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   const paths = coordinationPaths(library, env);
@@ -468,7 +577,7 @@ export async function routeScratch(
     return emptyReport("locked", scratchPathOf(library), error.message);
   }
   try {
-    const report = routeLocked(library, { ...options, env });
+    const report = await routeLocked(library, { ...options, env });
     report.lockWaitMs = lock.waitedMs;
     return report;
   } finally {
