@@ -37,6 +37,7 @@ Deno.test("every escaping or unsafe path form is rejected with a reason", () => 
     ["src/what?", /'\?'/],
     ["src/con", /device name/],
     ["src/trailing.", /dot or space/],
+    ["src/ leading", /starts with a space/],
     ["src/a\u0000b", /control character/],
   ];
   for (const [path, reason] of cases) {

@@ -399,7 +399,10 @@ export function applyScratchEdits(text: string, edits: ScratchEdits): string {
   const doc = parseScratch(text);
   const removals = new Map<string, number>();
   for (const raw of edits.remove) removals.set(raw, (removals.get(raw) ?? 0) + 1);
-  const replacements = new Map(edits.replace);
+  const replacements = new Map<string, string[]>();
+  for (const [raw, next] of edits.replace) {
+    replacements.set(raw, [...(replacements.get(raw) ?? []), next]);
+  }
   let removed = false;
   const kept: string[] = [];
   for (const block of doc.blocks) {
@@ -409,7 +412,11 @@ export function applyScratchEdits(text: string, edits: ScratchEdits): string {
       removed = true;
       continue;
     }
-    kept.push(block.kind === "preamble" ? block.raw : replacements.get(block.raw) ?? block.raw);
+    // One edit per block it was planned for: an identical block appended later is left alone.
+    const replacement = block.kind === "preamble"
+      ? undefined
+      : replacements.get(block.raw)?.shift();
+    kept.push(replacement ?? block.raw);
   }
   const body = kept.join("");
   if (removed && body.trim() === "") return "";

@@ -55,8 +55,11 @@ function checkSegment(segment: string, path: string): string | null {
       reserved[0]
     }', which file names cannot hold`;
   }
-  if (/[. ]$/.test(segment)) {
+  if (/[.\s]$/.test(segment)) {
     return `path segment ${quoteForReason(segment)} ends with a dot or space`;
+  }
+  if (/^\s/.test(segment)) {
+    return `path segment ${quoteForReason(segment)} starts with a space`;
   }
   if (WINDOWS_DEVICE.test(segment)) {
     return `path segment ${quoteForReason(segment)} is a reserved device name on Windows`;
