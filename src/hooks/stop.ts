@@ -17,7 +17,7 @@ import { type EnvReader, logFile, processEnv } from "../core/env.ts";
 import {
   HookInputError,
   parseHookEvent,
-  readStdinText,
+  readStdinTextSync,
   writeSystemMessage,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
@@ -180,7 +180,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   let session: string | undefined;
   let active: boolean | undefined;
   try {
-    const event = parseHookEvent(await readStdinText());
+    const event = parseHookEvent(readStdinTextSync());
     session = event.session_id?.slice(0, 8);
     // Routing is idempotent, so a turn continued by another Stop hook is handled like any other;
     // this hook never continues a turn itself (no decision, no additionalContext).

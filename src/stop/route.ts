@@ -261,11 +261,16 @@ function saveLedger(path: string, ledger: Ledger): void {
   writeTextAtomicSync(path, JSON.stringify(ledger));
 }
 
+/** The ledger with `hashes` filed `now` (each hash once, newest last), old entries dropped. */
 function withFiled(ledger: Ledger, hashes: readonly string[], now: number): Ledger {
   const cutoff = now - LEDGER_MAX_AGE_MS;
-  const filed = ledger.filed.filter(([, at]) => at >= cutoff);
-  for (const hash of hashes) filed.push([hash, now]);
-  return { version: 2, filed: filed.slice(-LEDGER_MAX_ENTRIES) };
+  const filed = new Map<string, number>();
+  for (const [hash, at] of ledger.filed) if (at >= cutoff) filed.set(hash, at);
+  for (const hash of hashes) {
+    filed.delete(hash);
+    filed.set(hash, now);
+  }
+  return { version: 2, filed: [...filed].slice(-LEDGER_MAX_ENTRIES) };
 }
 
 /**

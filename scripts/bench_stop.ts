@@ -1,0 +1,166 @@
+/**
+ * Stop-hook benchmark: the whole process through the launcher (`sh bin/librarian stop` with real
+ * hook JSON on stdin) against a bare Deno start that only reads and parses the same JSON.
+ *
+ * - routing: 2,000 scratch entries (6,000 bullets) into 150 existing files (50 folders × 3 types),
+ *   the library and scratch reset before every run (untimed). Goal ≤ 25× a bare start.
+ * - idle turn: an empty scratch and no new auto memory, what almost every turn is.
+ *   Goal ≤ 1.5× a bare start.
+ *
+ * Run alone with `deno run -A scripts/bench_stop.ts`; `deno task bench` calls {@link benchStop}.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import {
+  baselineCommand,
+  type BenchRow,
+  compare,
+  formatRows,
+  REPO_ROOT,
+  type TimedCommand,
+} from "./bench_util.ts";
+
+const ENTRIES = 2_000;
+const BULLETS_PER_ENTRY = 3;
+const FOLDERS = 50;
+const TYPES = ["patterns", "tech", "edge"] as const;
+
+/** Scratch text with `ENTRIES` blocks spread over every folder × type. */
+export function benchScratch(): string {
+  let text = "";
+  for (let i = 0; i < ENTRIES; i++) {
+    const folder = `services/svc${i % FOLDERS}/src`;
+    const type = TYPES[Math.floor(i / FOLDERS) % TYPES.length]!;
+    text += `## [TAG: ${folder}, type: ${type}]\n`;
+    for (let b = 0; b < BULLETS_PER_ENTRY; b++) {
+      text += `- entry ${i} learning ${b}: keep the why, e.g. retries need jitter (${i * 7 + b})\n`;
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+/** Writes the 150 target files with some earlier learnings, and the scratch (synchronous). */
+function resetLibrary(lib: string, scratch: string): void {
+  try {
+    Deno.removeSync(lib, { recursive: true });
+  } catch {
+    // first run
+  }
+  for (let f = 0; f < FOLDERS; f++) {
+    const dir = join(lib, "services", `svc${f}`, "src");
+    Deno.mkdirSync(dir, { recursive: true });
+    for (const type of TYPES) {
+      const earlier = Array.from({ length: 20 }, (_, i) => `- earlier learning ${i} of ${f}`);
+      Deno.writeTextFileSync(
+        join(dir, `${type}.md`),
+        `# ${type}\n\n## Learnings (2026-01-05)\n\n${earlier.join("\n")}\n`,
+      );
+    }
+  }
+  Deno.writeTextFileSync(join(lib, ".scratch.md"), scratch);
+}
+
+async function denoDir(): Promise<string> {
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return fromEnv;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return (JSON.parse(new TextDecoder().decode(out.stdout)) as { denoDir: string }).denoDir;
+}
+
+function stopEvent(cwd: string): string {
+  return JSON.stringify({
+    session_id: "bench-session",
+    transcript_path: join(cwd, "transcript.jsonl"),
+    cwd,
+    permission_mode: "default",
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+    last_assistant_message: "Done. I tagged two learnings in the scratch file.",
+  });
+}
+
+function stopCommand(
+  project: string,
+  env: Record<string, string>,
+  before?: () => void,
+): TimedCommand {
+  const event = stopEvent(project);
+  return {
+    cmd: "sh",
+    args: [join(REPO_ROOT, "bin", "librarian"), "stop"],
+    stdin: () => {
+      before?.();
+      return event;
+    },
+    env,
+    cwd: project,
+  };
+}
+
+/** Runs the stop benchmark and returns its rows. */
+export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchRow[]> {
+  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "librarian-bench-stop-" }));
+  try {
+    const home = join(tmp, "home");
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: home,
+      DENO_DIR: await denoDir(),
+    };
+    const rows: BenchRow[] = [];
+
+    // (a) routing 2,000 entries into 150 files.
+    const busy = join(tmp, "busy");
+    const busyLib = join(busy, "_memory_library");
+    const scratch = benchScratch();
+    const routing = stopCommand(busy, env, () => resetLibrary(busyLib, scratch));
+    resetLibrary(busyLib, scratch);
+    const a = await compare(routing, baselineCommand(stopEvent(busy), env), runs.routing, 2);
+    const remaining = Deno.readTextFileSync(join(busyLib, ".scratch.md"));
+    if (remaining.trim() !== "") throw new Error("routing benchmark: scratch was not emptied");
+    rows.push({
+      name: `stop, route ${ENTRIES} entries (${ENTRIES * BULLETS_PER_ENTRY} bullets) into ${
+        FOLDERS * TYPES.length
+      } files`,
+      ms: a.ms,
+      baselineMs: a.baselineMs,
+      ratio: a.ms / a.baselineMs,
+      goal: "≤ 25×",
+      ok: a.ms / a.baselineMs <= 25,
+    });
+
+    // (b) an idle turn: empty scratch, no new auto memory.
+    const idle = join(tmp, "idle");
+    await Deno.mkdir(join(idle, "_memory_library"), { recursive: true });
+    await Deno.writeTextFile(join(idle, "_memory_library", ".scratch.md"), "");
+    const b = await compare(
+      stopCommand(idle, env),
+      baselineCommand(stopEvent(idle), env),
+      runs.idle,
+    );
+    rows.push({
+      name: "stop, idle turn (empty scratch, no new auto memory)",
+      ms: b.ms,
+      baselineMs: b.baselineMs,
+      ratio: b.ms / b.baselineMs,
+      goal: "≤ 1.5×",
+      ok: b.ms / b.baselineMs <= 1.5,
+    });
+    return rows;
+  } finally {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  console.log("stop: building the library and timing...");
+  console.log(formatRows(await benchStop()));
+}
