@@ -253,8 +253,13 @@ Deno.test("a 'not-a-secret' comment lets a false alarm be filed, without the com
 });
 
 Deno.test("a block whose code fence is never closed stays in scratch", () => {
-  const result = plan("## [TAG: global, type: tech]\n- a\n```\ncode\n");
+  const result = plan("notes\n## [TAG: global, type: tech]\n- a\n```\ncode\n");
   assert.equal(kept(result)[0]?.code, "unclosed-fence");
+  assert.equal(
+    kept(result)[0]?.reason,
+    "code fence opened on line 2 under the tag is never closed",
+  );
+  assert.equal(plan(result.scratchText).decisions.some(isNewlyKept), false, "stable reason");
   assert.equal(result.writes.length, 0);
 });
 

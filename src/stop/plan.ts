@@ -307,10 +307,13 @@ export function classifyBlock(block: ScratchBlock): BlockClass {
   const target = tagTarget(block.path, block.type);
   if (!target.ok) return { kind: "keep", code: "bad-tag", reason: target.reason };
   if (block.unclosedFenceLine !== undefined) {
+    // Counted from the tag line, without our markers, so the reason is stable across turns.
+    const body = splitLinesKeepingEnds(withoutKeptMarkers(block.body)).map(lineContent);
+    const line = (fenceMap(body).unclosed[0] ?? block.unclosedFenceLine - block.startLine - 1) + 1;
     return {
       kind: "keep",
       code: "unclosed-fence",
-      reason: `code fence opened on line ${block.unclosedFenceLine} is never closed`,
+      reason: `code fence opened on line ${line} under the tag is never closed`,
     };
   }
   if (!NOT_SECRET_MARKER.test(block.body)) {
