@@ -305,6 +305,28 @@ Deno.test("a block with a likely secret is held in scratch and the user is told 
   assert.equal(messageOf(await stop(p)), null, "told once");
 });
 
+Deno.test("a target that cannot be written keeps its block in scratch, and the user is told", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, {
+    "_memory_library/src": "a file where a folder should be\n",
+    "_memory_library/edge.md/keep": "edge.md is a folder\n",
+    "_memory_library/.scratch.md":
+      "## [TAG: src/api, type: tech]\n- a\n## [TAG: global, type: edge]\n- b\n## [TAG: global, type: ok]\n- c\n",
+  });
+  const message = messageOf(await stop(p)) ?? "";
+  assert.match(
+    message,
+    /^Librarian: 1 learning → ok\.md; 1 kept in scratch \(edge\.md is a folder\); could not write src\/api\/tech\.md: /,
+  );
+  const scratch = await read(p.scratch);
+  assert.match(scratch, /could not write src\/api\/tech\.md/);
+  assert.match(scratch, /- a\n/);
+  assert.match(scratch, /edge\.md is a folder -->\n- b\n/);
+  assert.ok(!scratch.includes("- c"));
+  assert.equal(messageOf(await stop(p)), null, "told once");
+  assert.equal(await read(p.scratch), scratch);
+});
+
 Deno.test("bullets already in the target are not appended again; a rerun changes nothing", async () => {
   await using dir = await tempDir();
   const before = "# tech\n\n## Learnings (2026-11-01)\n\n- use deno\n";

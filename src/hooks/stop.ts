@@ -85,7 +85,8 @@ export function summarize(report: RouteReport | undefined, sync: SyncReport | un
     }
     const newly = report.kept.filter((k) => k.newly);
     const secrets = newly.filter((k) => k.code === "secret");
-    const others = newly.filter((k) => k.code !== "secret");
+    // Write failures are reported on their own below.
+    const others = newly.filter((k) => k.code !== "secret" && k.code !== "write-failed");
     if (secrets.length > 0) {
       parts.push(
         `${plural(secrets.length, "block")} held in scratch (${secrets[0]!.reason}${
@@ -98,8 +99,13 @@ export function summarize(report: RouteReport | undefined, sync: SyncReport | un
         `${others.length} kept in scratch (${others[0]!.reason}${others.length > 1 ? "; …" : ""})`,
       );
     }
+    // A failure that persists is told once, like any block kept back (its marker is in scratch).
+    const newlyFailed = new Set(
+      newly.filter((k) => k.code === "write-failed").map((k) => k.reason),
+    );
     for (const failure of report.failures) {
-      parts.push(`could not write ${failure.target}: ${failure.error}`);
+      const reason = `could not write ${failure.target}: ${failure.error}`;
+      if (newlyFailed.has(reason)) parts.push(reason);
     }
     if (report.status === "unreadable" && report.error) {
       parts.push(`${report.error}; nothing filed`);

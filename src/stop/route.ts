@@ -343,6 +343,18 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+function renameOver(from: string, to: string, beforeRetry: () => void): void {
+  try {
+    Deno.renameSync(from, to);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.PermissionDenied) || Deno.build.os !== "windows") {
+      throw error;
+    }
+    beforeRetry();
+    Deno.renameSync(from, to);
+  }
+}
+
 /**
  * Applies edits to scratch as it is now, by temp-file-and-rename.
  *
@@ -383,7 +395,12 @@ async function rewriteScratch(path: string, edits: ScratchEdits): Promise<void> 
         continue;
       }
       try {
-        Deno.renameSync(temp, path);
+        renameOver(temp, path, () => {
+          // Windows may refuse to replace a file we hold open: let go of it (and of the
+          // carry-over check, a Unix concern) and try once more.
+          file?.close();
+          file = undefined;
+        });
       } catch (error) {
         removeFile(temp);
         throw error;
