@@ -115,7 +115,10 @@ export interface RouteReport {
   secretsHeld: number;
   /** Empty tagged blocks removed from scratch. */
   emptyDropped: number;
-  /** Blocks a crashed earlier run had filed, now removed from scratch. */
+  /**
+   * Blocks removed from scratch without appending, because everything in them was filed already
+   * (by an earlier run that was killed before rewriting scratch, or as an identical block above).
+   */
   recovered: number;
   /** Non-blank lines before the first tag (never routed). */
   untaggedLines: number;
