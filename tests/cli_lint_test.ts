@@ -220,8 +220,8 @@ Deno.test("lint flags malformed, escaping and type-less tags and secrets in scra
   assert.match(findings[0]!.message, /'\.\.' segment/);
   assert.match(findings[1]!.message, /no type/);
   assert.match(findings[2]!.message, /no closing '\]'/);
-  assert.match(findings[3]!.message, /code fence opened on line 16 is never closed/);
-  assert.match(findings[4]!.message, /likely AWS access key \(line 9\)/);
+  assert.match(findings[3]!.message, /code fence opened on line 1 under the tag is never closed/);
+  assert.match(findings[4]!.message, /likely AWS access key \(line 1\) under the tag/);
   assert.match(findings[4]!.fix, /not-a-secret/);
   assert.doesNotMatch(JSON.stringify(findings), /AKIAABCDEFGHIJKLMNOP/, "never echo the secret");
 });

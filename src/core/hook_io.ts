@@ -43,7 +43,7 @@ export function readStdinTextSync(): string {
   let total = 0;
   for (;;) {
     const n = Deno.stdin.readSync(buffer);
-    if (n === null) break;
+    if (n === null || n === 0) break;
     chunks.push(buffer.slice(0, n));
     total += n;
   }

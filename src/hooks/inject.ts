@@ -18,7 +18,7 @@ import {
   type HookEvent,
   HookInputError,
   parseHookEvent,
-  readStdinText,
+  readStdinTextSync,
   writeAdditionalContext,
 } from "../core/hook_io.ts";
 import {
@@ -150,7 +150,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   let outcome: Outcome;
   let eventName = "unknown";
   try {
-    const event = parseHookEvent(await readStdinText());
+    const event = parseHookEvent(readStdinTextSync());
     eventName = event.hook_event_name;
     switch (eventName) {
       case "PreToolUse":
