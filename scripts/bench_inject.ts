@@ -52,6 +52,7 @@ export type LibraryShape = "tree" | "wide";
 /** The library folders (`""` = root) for a shape, always including the 10-level chain. */
 export function libraryFolders(folders: number, shape: LibraryShape): string[] {
   const chainFolders = CHAIN.map((_, i) => CHAIN.slice(0, i + 1).join("/"));
+  if (folders <= 2) return ["", chainFolders[chainFolders.length - 1]!].slice(0, folders);
   const all = ["", ...chainFolders];
   if (shape === "wide") {
     for (let i = 0; all.length < folders; i++) {

@@ -4,6 +4,7 @@ import {
   isServedName,
   labelOf,
   listLevel,
+  matchSubfolder,
   mirrorLevels,
 } from "../src/core/walk.ts";
 import { tempDir, writeTree } from "./helpers.ts";
@@ -66,4 +67,30 @@ Deno.test("listLevel() skips folders named like .md files and follows links to f
 Deno.test("listLevel() of a missing folder is empty", async () => {
   await using dir = await tempDir();
   assert.deepEqual(await listLevel(dir.path, "no/such/folder"), []);
+});
+
+Deno.test("collectLibraryFiles() stops at the first level the library does not mirror", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "root.md": "r",
+    "src/a.md": "a",
+    "src/api/deep/orphan.md": "only reachable through src/api, which has no mirror of v2",
+  });
+  const files = collectLibraryFiles(dir.path, "src/other/api/deep");
+  assert.deepEqual(files.map((f) => f.label), ["src/a.md", "global/root.md"]);
+});
+
+Deno.test("collectLibraryFiles() matches mirror folders regardless of case on Windows and macOS", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "Src/Api/edge.md": "e", "patterns.md": "p" });
+  const insensitive = collectLibraryFiles(dir.path, "src/api", "darwin");
+  assert.deepEqual(insensitive.map((f) => f.label), ["Src/Api/edge.md", "global/patterns.md"]);
+  const sensitive = collectLibraryFiles(dir.path, "src/api", "linux");
+  assert.deepEqual(sensitive.map((f) => f.label), ["global/patterns.md"]);
+});
+
+Deno.test("matchSubfolder() prefers the exact name", () => {
+  assert.equal(matchSubfolder(["API", "api"], "api", true), "api");
+  assert.equal(matchSubfolder(["API"], "api", true), "API");
+  assert.equal(matchSubfolder(["API"], "api", false), undefined);
 });

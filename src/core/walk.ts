@@ -8,7 +8,7 @@
  */
 
 import { SCRATCH_FILE_NAME } from "./discover.ts";
-import { joinPath } from "./paths.ts";
+import { isCaseInsensitiveOs, joinPath } from "./paths.ts";
 
 /** A library file that applies to the code being touched. */
 export interface LibraryFile {
@@ -51,15 +51,23 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** One library folder's listing: its served files and the names of its subfolders. */
+interface LevelListing {
+  files: LibraryFile[];
+  subfolders: string[];
+}
+
 /**
- * The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`.
- * Synchronous on purpose: for a short-lived hook, sync calls cost far less than async ones.
+ * Lists one library folder, or `null` when it does not exist. Synchronous on purpose: for a
+ * short-lived hook, sync calls cost far less than async ones.
  */
-export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
+function readLevel(libraryRoot: string, level: string): LevelListing | null {
   const folder = joinPath(libraryRoot, level);
   const names: string[] = [];
+  const subfolders: string[] = [];
   try {
     for (const entry of Deno.readDirSync(folder)) {
+      if (entry.isDirectory || entry.isSymlink) subfolders.push(entry.name);
       if (!isServedName(entry.name)) continue;
       if (entry.isFile) {
         names.push(entry.name);
@@ -72,16 +80,60 @@ export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
       }
     }
   } catch {
-    return [];
+    return null;
   }
   names.sort(compareNames);
-  return names.map((name) => {
+  const files = names.map((name) => {
     const relPath = level === "" ? name : `${level}/${name}`;
     return { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
   });
+  return { files, subfolders };
 }
 
-/** Every served library file for a project-relative folder, most specific folder first. */
-export function collectLibraryFiles(libraryRoot: string, relDir: string): LibraryFile[] {
-  return mirrorLevels(relDir).flatMap((level) => listLevel(libraryRoot, level));
+/** The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`. */
+export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
+  return readLevel(libraryRoot, level)?.files ?? [];
+}
+
+/**
+ * The subfolder of a listing that mirrors the code folder `segment`: the same name, or on a
+ * case-insensitive OS (Windows, macOS) a name that differs only in case.
+ */
+export function matchSubfolder(
+  subfolders: readonly string[],
+  segment: string,
+  caseInsensitive: boolean,
+): string | undefined {
+  if (subfolders.includes(segment)) return segment;
+  if (!caseInsensitive) return undefined;
+  const wanted = segment.toLowerCase();
+  return subfolders.find((name) => name.toLowerCase() === wanted);
+}
+
+/**
+ * Every served library file for a project-relative folder, most specific folder first.
+ *
+ * The mirror is walked from the library root down, one listing per level, and stops at the first
+ * level that has no mirror folder: a sparse library costs no failed look-ups, and the cost grows
+ * with the depth of the file, never with the size of the library.
+ */
+export function collectLibraryFiles(
+  libraryRoot: string,
+  relDir: string,
+  os: string = Deno.build.os,
+): LibraryFile[] {
+  const segments = relDir.split("/").filter((s) => s !== "" && s !== ".");
+  const caseInsensitive = isCaseInsensitiveOs(os);
+  const levels: LibraryFile[][] = [];
+  let level = "";
+  for (let depth = 0; depth <= segments.length; depth++) {
+    const listing = readLevel(libraryRoot, level);
+    if (!listing) break;
+    levels.push(listing.files);
+    if (depth === segments.length) break;
+    const next = matchSubfolder(listing.subfolders, segments[depth]!, caseInsensitive);
+    if (next === undefined) break;
+    level = level === "" ? next : `${level}/${next}`;
+  }
+  return levels.reverse().flat();
 }
