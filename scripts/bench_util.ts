@@ -83,8 +83,14 @@ export async function compare(
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < runs; i++) {
-    a.push(await timeOnce(subject));
-    b.push(await timeOnce(baseline));
+    // alternate which goes first, so neither always runs on a cache the other just warmed
+    if (i % 2 === 0) {
+      a.push(await timeOnce(subject));
+      b.push(await timeOnce(baseline));
+    } else {
+      b.push(await timeOnce(baseline));
+      a.push(await timeOnce(subject));
+    }
   }
   return { ms: median(a), baselineMs: median(b) };
 }

@@ -142,6 +142,9 @@ export function processExitCode(command: string | undefined, code: number): numb
 if (import.meta.main) {
   globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   const isHook = HOOK_COMMANDS.has(Deno.args[0] ?? "");
+  // Hooks expect many "not found" errors (walking up for the library, missing mirror folders) and
+  // log only error names and messages, so they skip the cost of capturing stack traces.
+  if (isHook) Error.stackTraceLimit = 0;
   try {
     Deno.exitCode = processExitCode(Deno.args[0], await main(Deno.args));
   } catch (error) {

@@ -74,31 +74,38 @@ Deno.test("cutText() never splits a surrogate pair", () => {
   assert.equal(cutText("short", 10), "short");
 });
 
-Deno.test("renderContext() stays within any budget for any sections (property)", async () => {
+Deno.test("renderContext() stays within any budget and keeps the closing line whole (property)", async () => {
   const fc = (await import("fast-check")).default;
   fc.assert(
     fc.property(
       fc.array(
         fc.record({
           label: fc.string({ minLength: 1, maxLength: 40 }),
-          body: fc.string({ maxLength: 4000, unit: "grapheme" }),
+          body: fc.oneof(fc.string({ maxLength: 4000, unit: "grapheme" }), fc.constant(null)),
           partial: fc.boolean(),
+          pathLength: fc.integer({ min: 1, max: 300 }),
         }),
-        { maxLength: 30 },
+        { maxLength: 40 },
       ),
       fc.integer({ min: 1000, max: 9900 }),
       (raw, budget) => {
         const sections = raw.map((s, i) => ({
-          ...s,
           label: `${i}-${s.label}`,
-          readPath: `/l/${i}`,
+          readPath: `/l/${i}/${"p".repeat(s.pathLength)}`,
+          body: s.body,
+          partial: s.partial,
         }));
         const r = renderContext(HEADER, sections, [], budget);
         const accounted = r.shown.length + r.cut.length + r.left.length;
-        return r.text.length <= budget && accounted === sections.length;
+        const notWhole = r.cut.length + r.left.length;
+        const closing = r.text.lastIndexOf("\n\n[Librarian] Not shown in full");
+        const closingWhole = notWhole === 0
+          ? closing < 0
+          : closing > 0 && /(\(cut\)|\(left out\)|more|library files)\.$/.test(r.text);
+        return r.text.length <= budget && accounted === sections.length && closingWhole;
       },
     ),
-    { numRuns: 200 },
+    { numRuns: 300 },
   );
 });
 

@@ -63,13 +63,48 @@ export function cutText(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** The closing line naming files not shown whole (empty when there are none). */
-export function closingLine(pending: Pending[], budget: number): string {
-  if (pending.length === 0) return "";
-  const named = pending.slice(0, MAX_NAMED).map((p) => `${p.readPath} (${p.note})`);
-  const more = pending.length > MAX_NAMED ? `; and ${pending.length - MAX_NAMED} more` : "";
+/** The closing line for `total` files not shown whole, the first of them given in `first`. */
+function closingText(first: Pending[], total: number, budget: number): string {
+  if (total === 0) return "";
+  const named = first.slice(0, MAX_NAMED).map((p) => `${p.readPath} (${p.note})`);
+  const rest = total - named.length;
+  const more = rest <= 0 ? "" : named.length > 0 ? `; and ${rest} more` : `${rest} library files`;
   return `\n\n[Librarian] Not shown in full (context budget ${budget} characters); ` +
     `read these with the Read tool when they matter: ${named.join("; ")}${more}.`;
+}
+
+/**
+ * The closing line naming files not shown whole (empty when there are none), at most `room`
+ * characters long: when twelve paths do not fit (a tiny budget, very long paths), fewer are named
+ * and the rest counted.
+ */
+export function closingLine(pending: Pending[], budget: number, room = Infinity): string {
+  for (let n = Math.min(MAX_NAMED, pending.length); n >= 0; n--) {
+    const line = closingText(pending.slice(0, n), pending.length, budget);
+    if (line.length <= room) return line;
+  }
+  return "";
+}
+
+/**
+ * An upper bound on the closing line's length if everything pending, then `extra`, then all
+ * `laterCount` remaining sections (paths at most `laterMaxPath` long) ended up not shown whole.
+ * Whatever is actually shown later, the real closing line is never longer.
+ */
+function reserveFor(
+  pending: Pending[],
+  extra: Pending | undefined,
+  laterCount: number,
+  laterMaxPath: number,
+  budget: number,
+): number {
+  const first = pending.slice(0, MAX_NAMED);
+  if (extra && first.length < MAX_NAMED) first.push(extra);
+  const placeholder = { readPath: "x".repeat(laterMaxPath), note: "left out" };
+  while (first.length < MAX_NAMED && first.length < pending.length + (extra ? 1 : 0) + laterCount) {
+    first.push(placeholder);
+  }
+  return closingText(first, pending.length + (extra ? 1 : 0) + laterCount, budget).length;
 }
 
 /**
@@ -91,9 +126,13 @@ export function renderContext(
   const pending: Pending[] = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
   result.skipped = skips.map((s) => s.label);
   let text = header;
+  // longest read path among sections[i..], for the closing-line reserve
+  const suffixMaxPath = new Array<number>(sections.length + 1).fill(0);
+  for (let i = sections.length - 1; i >= 0; i--) {
+    suffixMaxPath[i] = Math.max(sections[i]!.readPath.length, suffixMaxPath[i + 1]!);
+  }
   for (let i = 0; i < sections.length; i++) {
     const section = sections[i]!;
-    const later = sections.slice(i + 1).map((s) => ({ readPath: s.readPath, note: "left out" }));
     if (section.body === null) {
       result.left.push(section.label);
       pending.push({ readPath: section.readPath, note: "left out" });
@@ -103,7 +142,13 @@ export function renderContext(
     const body = section.body.trimEnd();
     const whole = head + body;
     if (!section.partial) {
-      const reserve = closingLine([...pending, ...later], budget).length;
+      const reserve = reserveFor(
+        pending,
+        undefined,
+        sections.length - i - 1,
+        suffixMaxPath[i + 1]!,
+        budget,
+      );
       if (text.length + whole.length + reserve <= budget) {
         text += whole;
         result.shown.push(section.label);
@@ -111,7 +156,13 @@ export function renderContext(
       }
     }
     const cutNote = { readPath: section.readPath, note: "cut" };
-    const reserve = closingLine([...pending, cutNote, ...later], budget).length;
+    const reserve = reserveFor(
+      pending,
+      cutNote,
+      sections.length - i - 1,
+      suffixMaxPath[i + 1]!,
+      budget,
+    );
     const marker = "\n[... cut here; the rest is in the file]";
     const room = budget - text.length - reserve - head.length - marker.length;
     if (room >= MIN_CUT_CHARS) {
@@ -123,8 +174,8 @@ export function renderContext(
       pending.push({ readPath: section.readPath, note: "left out" });
     }
   }
-  text += closingLine(pending, budget);
-  if (text.length > budget) text = cutText(text, budget);
+  text += closingLine(pending, budget, budget - text.length);
+  if (text.length > budget) text = cutText(text, budget); // a guard: the header alone is too long
   result.text = text;
   return result;
 }

@@ -92,24 +92,25 @@ export function parseHookEvent(text: string): HookEvent {
   return event as HookEvent;
 }
 
-/** Writes one JSON object and a newline to stdout, waiting until every byte is written. */
-export async function writeJsonLine(value: unknown): Promise<void> {
+/**
+ * Writes one JSON object and a newline to stdout, every byte of it, before returning.
+ * Synchronous: the hook prints once and exits, and a blocking write is the cheapest and the
+ * surest way to get all of it out (an un-awaited async write can be lost at exit).
+ */
+export function writeJsonLine(value: unknown): void {
   const bytes = new TextEncoder().encode(JSON.stringify(value) + "\n");
   let written = 0;
   while (written < bytes.length) {
-    written += await Deno.stdout.write(bytes.subarray(written));
+    written += Deno.stdout.writeSync(bytes.subarray(written));
   }
 }
 
 /** Writes a hook's `additionalContext` for `hookEventName`. */
-export async function writeAdditionalContext(
-  hookEventName: string,
-  additionalContext: string,
-): Promise<void> {
-  await writeJsonLine({ hookSpecificOutput: { hookEventName, additionalContext } });
+export function writeAdditionalContext(hookEventName: string, additionalContext: string): void {
+  writeJsonLine({ hookSpecificOutput: { hookEventName, additionalContext } });
 }
 
 /** Writes a message for the user (`systemMessage`), which the model does not act on. */
-export async function writeSystemMessage(message: string): Promise<void> {
-  await writeJsonLine({ systemMessage: message });
+export function writeSystemMessage(message: string): void {
+  writeJsonLine({ systemMessage: message });
 }

@@ -60,6 +60,8 @@ function readPrefix(path: string, want: number): Uint8Array {
   }
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Decodes library bytes: binary when a NUL appears early, `null` when not UTF-8. */
 export function decodeLibraryBytes(
   data: Uint8Array,
@@ -67,7 +69,11 @@ export function decodeLibraryBytes(
 ): { kind: "binary" } | { kind: "not-utf8" } | { kind: "text"; text: string } {
   if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: "binary" };
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(data, { stream: partial });
+    // A partial read may end inside a character: a fresh streaming decoder holds those bytes back
+    // (the shared one must never be left holding state).
+    const text = partial
+      ? new TextDecoder("utf-8", { fatal: true }).decode(data, { stream: true })
+      : UTF8.decode(data);
     return { kind: "text", text: text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n") };
   } catch {
     return { kind: "not-utf8" };

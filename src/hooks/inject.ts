@@ -48,7 +48,7 @@ function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
   return { sessionId: event.session_id, agentId: event.agent_id };
 }
 
-async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
   const tool = event.tool_name ?? "";
   const key = FILE_TOOLS[tool];
   if (!key) return { tool, result: "tool-not-served" };
@@ -77,7 +77,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     }
     return { ...base, result: context.reason, hits: context.hits };
   }
-  await writeAdditionalContext("PreToolUse", context.rendered.text);
+  writeAdditionalContext("PreToolUse", context.rendered.text);
   if (state && ledgerKey) {
     try {
       recordInLedger(state, ledgerKey, context.delivered);
@@ -111,7 +111,7 @@ export function taggingReminder(scratchPath: string): string {
   ].join("\n");
 }
 
-async function onUserPromptSubmit(event: HookEvent, env: EnvReader): Promise<Outcome> {
+function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   const library = findLibraryForSession(event.cwd, env);
   if (!library) return { result: "no-library" };
   const state = stateDir(env);
@@ -121,7 +121,7 @@ async function onUserPromptSubmit(event: HookEvent, env: EnvReader): Promise<Out
     if (ledger.reminded) return { result: "already-reminded" };
   }
   const text = taggingReminder(scratchPathOf(library));
-  await writeAdditionalContext("UserPromptSubmit", text);
+  writeAdditionalContext("UserPromptSubmit", text);
   if (state && ledgerKey) {
     try {
       recordInLedger(state, { sessionId: ledgerKey.sessionId }, {}, true);
@@ -154,10 +154,10 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     eventName = event.hook_event_name;
     switch (eventName) {
       case "PreToolUse":
-        outcome = await onPreToolUse(event, env);
+        outcome = onPreToolUse(event, env);
         break;
       case "UserPromptSubmit":
-        outcome = await onUserPromptSubmit(event, env);
+        outcome = onUserPromptSubmit(event, env);
         break;
       case "SessionStart":
         outcome = await onSessionStart(event, env);

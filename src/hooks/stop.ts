@@ -193,7 +193,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     active = event.stop_hook_active === true || undefined;
     const outcome = await onStop(event.cwd, env);
     fields = outcome.fields;
-    if (outcome.message) await writeSystemMessage(outcome.message);
+    if (outcome.message) writeSystemMessage(outcome.message);
   } catch (error) {
     const detail = error instanceof HookInputError
       ? error.message
