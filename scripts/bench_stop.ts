@@ -133,6 +133,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
       ms: a.ms,
       baselineMs: a.baselineMs,
       ratio: a.ms / a.baselineMs,
+      bestRatio: a.bestRatio,
       goal: "≤ 25×",
       ok: a.ms / a.baselineMs <= 25,
     });
@@ -151,6 +152,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
       ms: b.ms,
       baselineMs: b.baselineMs,
       ratio: b.ms / b.baselineMs,
+      bestRatio: b.bestRatio,
       goal: "≤ 1.5×",
       ok: b.ms / b.baselineMs <= 1.5,
     });
