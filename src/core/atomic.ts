@@ -17,6 +17,12 @@ export function tempSiblingOf(path: string): string {
   return `${path}.tmp-${Deno.pid}-${counter}-${random}`;
 }
 
+/** True when `name` is a temp-file name {@link tempSiblingOf} made for a file named `baseName`. */
+export function isTempSiblingName(name: string, baseName: string): boolean {
+  if (!name.startsWith(`${baseName}.tmp-`)) return false;
+  return /^\d+-\d+-[0-9a-z]*$/.test(name.slice(baseName.length + 5));
+}
+
 /** Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper. */
 export function writeTextAtomicSync(path: string, text: string): void {
   const temp = tempSiblingOf(path);

@@ -31,6 +31,13 @@ import type { RouteReport } from "../stop/route.ts";
 
 /** The longest user message; the rest is cut with an ellipsis. */
 export const MAX_MESSAGE_CHARS = 600;
+/**
+ * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
+ * stays well inside the hook's timeout in hooks/hooks.json.
+ */
+export const MAX_SCRATCH_BYTES = 4_000_000;
+/** The most target files one turn writes; blocks for further files wait for the next turn. */
+export const MAX_TARGETS_PER_TURN = 500;
 
 /** The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now. */
 export function nowFrom(env: EnvReader): Date {
@@ -60,6 +67,13 @@ export function scratchHasContent(library: Library): boolean {
   }
 }
 
+/** What the auto-memory sync did, or why it failed (its entries then sync on a later turn). */
+type SyncOutcome = SyncReport & { error?: string };
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -69,11 +83,15 @@ function plural(n: number, one: string, many = `${one}s`): string {
  * filed, synced, newly kept back in scratch, or could not be written. Blocks kept on an earlier
  * turn (already marked in scratch) are not repeated every turn.
  */
-export function summarize(report: RouteReport | undefined, sync: SyncReport | undefined): string {
+export function summarize(
+  report: RouteReport | undefined,
+  sync: SyncOutcome | undefined,
+): string {
   const parts: string[] = [];
   if (sync && sync.synced.length > 0) {
     parts.push(`${plural(sync.synced.length, "auto memory", "auto memories")} synced`);
   }
+  if (sync?.error) parts.push(`auto memory not synced: ${sync.error}`);
   if (report) {
     if (report.learnings > 0) {
       const names = report.targets.map((t) => t.target);
@@ -107,9 +125,13 @@ export function summarize(report: RouteReport | undefined, sync: SyncReport | un
       const reason = `could not write ${failure.target}: ${failure.error}`;
       if (newlyFailed.has(reason)) parts.push(reason);
     }
+    if (report.deferred > 0) {
+      const verb = report.deferred === 1 ? "waits" : "wait";
+      parts.push(`${plural(report.deferred, "block")} ${verb} for the next turn`);
+    }
     if (report.status === "unreadable" && report.error) {
       parts.push(`${report.error}; nothing filed`);
-    }
+    } else if (report.error) parts.push(report.error);
   }
   if (parts.length === 0) return "";
   const message = `Librarian: ${parts.join("; ")}`;
@@ -129,17 +151,23 @@ function routeFields(report: RouteReport): Record<string, LogValue> {
     secrets: report.secretsHeld || undefined,
     empty: report.emptyDropped || undefined,
     recovered: report.recovered || undefined,
+    deferred: report.deferred || undefined,
     failed: report.failures.length || undefined,
+    error: report.error,
     lock_ms: report.lockWaitMs,
   };
 }
 
-function syncFields(scan: MemoryScan, sync: SyncReport | undefined): Record<string, LogValue> {
+function syncFields(
+  scan: MemoryScan,
+  sync: SyncOutcome | undefined,
+): Record<string, LogValue> {
   const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
   return {
     memory_dirs: scan.dirs.length || undefined,
     synced: sync?.synced.length || undefined,
     memory_skipped: skipped || undefined,
+    memory_error: sync?.error,
   };
 }
 
@@ -165,11 +193,23 @@ async function onStop(
     // Another run is busy (or stuck): everything stays for the next turn.
     return { fields: { result: "locked", detail: error.message }, message: "" };
   }
-  let sync: SyncReport | undefined;
+  let sync: SyncOutcome | undefined;
   let report: RouteReport;
   try {
-    if (memoryWork) sync = await syncAutoMemory(library, env, scan);
-    report = await routeLocked(library, { env, now: nowFrom(env) });
+    if (memoryWork) {
+      try {
+        sync = await syncAutoMemory(library, env, scan);
+      } catch (error) {
+        // Records are written after scratch: whatever was not synced is synced on a later turn.
+        sync = { synced: [], skipped: [], unchanged: 0, error: errorText(error) };
+      }
+    }
+    report = await routeLocked(library, {
+      env,
+      now: nowFrom(env),
+      maxScratchBytes: MAX_SCRATCH_BYTES,
+      maxTargets: MAX_TARGETS_PER_TURN,
+    });
     report.lockWaitMs = lock.waitedMs;
   } finally {
     lock.release();
@@ -195,11 +235,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     fields = outcome.fields;
     if (outcome.message) writeSystemMessage(outcome.message);
   } catch (error) {
-    const detail = error instanceof HookInputError
-      ? error.message
-      : `${error instanceof Error ? error.name : "Error"}: ${
-        error instanceof Error ? error.message : error
-      }`;
+    const detail = error instanceof HookInputError ? error.message : errorText(error);
     fields = { result: error instanceof HookInputError ? "bad-input" : "error", detail };
   }
   appendLog(logFile(env), "stop", {

@@ -22,6 +22,7 @@ import { type Library, scratchPathOf } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir, stateDir } from "../core/env.ts";
 import { hashText } from "../core/hash.ts";
 import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { scratchFileProblem } from "./scratch_file.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
 export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {
@@ -445,7 +446,9 @@ function appendToScratch(path: string, text: string): void {
 /**
  * Syncs the changed memory files of a scan into scratch and updates the sync records.
  * Call it while holding the library's lock (the stop hook does); it re-checks each file, so a
- * scan made before the lock was taken is fine.
+ * scan made before the lock was taken is fine. When scratch is not a plain file (a symlink, a
+ * folder, ...: see `scratchFileProblem`), nothing is synced and no record changes, so the entries
+ * sync once scratch is fixed.
  */
 export async function syncAutoMemory(
   library: Library,
@@ -457,6 +460,7 @@ export async function syncAutoMemory(
   if (!state || (scan.changed.length === 0 && scan.stale.length === 0)) return report;
   let parseYaml: YamlParse | undefined;
   const scratch = scratchPathOf(library);
+  if (scratchFileProblem(scratch)) return report;
   let eol = "\n";
   try {
     if (Deno.readTextFileSync(scratch).includes("\r\n")) eol = "\r\n";

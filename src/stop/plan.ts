@@ -57,6 +57,12 @@ export type BlockDecision =
   }
   | { kind: "keep"; block: HeadedBlock; code: KeepCode; reason: string }
   | { kind: "drop"; block: HeadedBlock; why: "empty" | "already-filed" }
+  | {
+    kind: "defer";
+    block: TaggedBlock;
+    /** Its target is beyond {@link PlanOptions.maxTargets}: the block waits, untouched. */
+    target: TagTarget;
+  }
   | { kind: "stay"; block: PreambleBlock };
 
 /** The current state of a target file, as read by the caller. */
@@ -80,6 +86,11 @@ export interface PlanOptions {
   filedBefore?: ReadonlySet<string>;
   /** Treat target paths that differ only in case as one file (macOS, Windows). */
   foldCase?: boolean;
+  /**
+   * The most target files this pass writes, in the order scratch first names them; blocks for
+   * later targets are deferred (they stay in scratch as they are). Default: no limit.
+   */
+  maxTargets?: number;
 }
 
 /** The new content of one target file. */
@@ -304,6 +315,17 @@ export function classifyBlock(block: ScratchBlock): BlockClass {
   }
   const lines = bodyLines(block.body);
   if (lines.length === 0) return { kind: "drop", why: "empty" };
+  const notASecret = NOT_SECRET_MARKER.test(block.body);
+  // Checked before the tag rules, whose reasons quote the path: a tag becomes folder and file
+  // names in the library, so a credential in it must not get there (nor into a reason).
+  const inTag = notASecret ? undefined : findSecrets(block.tagLine)[0];
+  if (inTag) {
+    return {
+      kind: "keep",
+      code: "secret",
+      reason: `likely ${inTag.kind} in the tag line: remove it to file this block`,
+    };
+  }
   const target = tagTarget(block.path, block.type);
   if (!target.ok) return { kind: "keep", code: "bad-tag", reason: target.reason };
   if (block.unclosedFenceLine !== undefined) {
@@ -316,7 +338,7 @@ export function classifyBlock(block: ScratchBlock): BlockClass {
       reason: `code fence opened on line ${line} under the tag is never closed`,
     };
   }
-  if (!NOT_SECRET_MARKER.test(block.body)) {
+  if (!notASecret) {
     // Lines count from the tag line, without our own markers, so the reason stays the same
     // from turn to turn (the user is told once).
     const findings = findSecrets(withoutKeptMarkers(block.body));
@@ -440,6 +462,23 @@ function analysisLines(text: string): string[] {
   return text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").split("\n");
 }
 
+/**
+ * `text` without its trailing blank lines (and their line breaks); trailing spaces of the last
+ * line with content stay. A backwards scan: a regular expression anchored at the end would
+ * retry from every line break, which is quadratic on a long run of blank lines.
+ */
+export function withoutTrailingBlankLines(text: string): string {
+  let cut = text.length;
+  for (;;) {
+    let i = cut;
+    while (i > 0 && (text[i - 1] === " " || text[i - 1] === "\t")) i--;
+    if (i === 0 || text[i - 1] !== "\n") return text.slice(0, cut);
+    i--;
+    if (i > 0 && text[i - 1] === "\r") i--;
+    cut = i;
+  }
+}
+
 /** The last level-1 or level-2 heading outside code fences, or `undefined`. */
 export function lastSectionHeading(lines: readonly string[]): string | undefined {
   const { fenced } = fenceMap(lines);
@@ -469,7 +508,7 @@ export function appendLearnings(
   }
   const eol = eolStyle(before);
   const lines = analysisLines(before);
-  const trimmed = before.replace(/(?:\r?\n[ \t]*)+$/, "");
+  const trimmed = withoutTrailingBlankLines(before);
   const last = lastSectionHeading(lines);
   const dated = last ? DATED_HEADING.exec(last) : null;
   let addition: string[];
@@ -488,9 +527,13 @@ export function appendLearnings(
 // ---------------------------------------------------------------------------------------------
 // The plan.
 
-/** The identity of a block's raw text (for {@link PlanOptions.filedBefore}). */
+/**
+ * The identity of a block's raw text (for {@link PlanOptions.filedBefore}): line endings and
+ * trailing whitespace do not count, so a block that gained a final line break (another block was
+ * appended after it) or was saved with other line endings is still the block that was filed.
+ */
 export function rawHash(raw: string): string {
-  return hashText(raw);
+  return hashText(raw.replaceAll("\r\n", "\n").trimEnd());
 }
 
 /**
@@ -520,6 +563,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
   }
   const pending = new Map<string, Pending>();
   const decisions: BlockDecision[] = [];
+  const maxTargets = options.maxTargets ?? Infinity;
+  const admitted = new Set<string>();
 
   for (const block of doc.blocks) {
     if (block.kind === "preamble") {
@@ -537,6 +582,13 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     }
     if (cls.kind !== "route" || block.kind !== "tagged") continue; // not reachable: only tagged blocks route
     const key = foldKey(cls.target.relPath, foldCase);
+    if (!admitted.has(key)) {
+      if (admitted.size >= maxTargets) {
+        decisions.push({ kind: "defer", block, target: cls.target });
+        continue;
+      }
+      admitted.add(key);
+    }
     const relPath = spelling.get(key);
     const state = relPath === undefined ? undefined : options.targets.get(relPath);
     if (relPath === undefined || state === undefined) {

@@ -18,9 +18,9 @@
  * @module
  */
 
-import { tempSiblingOf, writeTextAtomicSync } from "../core/atomic.ts";
+import { isTempSiblingName, tempSiblingOf, writeTextAtomicSync } from "../core/atomic.ts";
 import { type Library, realPathOfNearest, scratchPathOf } from "../core/discover.ts";
-import { claudeDir, type EnvReader, processEnv, stateDir } from "../core/env.ts";
+import { claudeDir, type EnvReader, homeDir, processEnv, stateDir } from "../core/env.ts";
 import { hashText } from "../core/hash.ts";
 import {
   basenameOf,
@@ -46,6 +46,7 @@ import {
   withFailedTargets,
 } from "./plan.ts";
 import { parseScratch, type ScratchDocument } from "./scratch.ts";
+import { scratchFileProblem } from "./scratch_file.ts";
 
 /** Options for {@link routeScratch}. */
 export interface RouteOptions {
@@ -57,6 +58,10 @@ export interface RouteOptions {
   env?: EnvReader;
   /** Lock timeout in ms; default `LIBRARIAN_LOCK_TIMEOUT_MS`, else 5 s. */
   lockTimeoutMs?: number;
+  /** A larger scratch is not read (status `too-large`); default: no limit. */
+  maxScratchBytes?: number;
+  /** The most target files one pass writes; later blocks wait (see `PlanOptions.maxTargets`). */
+  maxTargets?: number;
 }
 
 /** One block filed into a target. */
@@ -100,9 +105,11 @@ export interface RouteReport {
    * - `dry-run`: planned only;
    * - `empty`: no scratch file, or only whitespace;
    * - `locked`: another run held the lock past the timeout; nothing was touched;
-   * - `unreadable`: scratch is not UTF-8 text (or cannot be read); nothing was touched.
+   * - `unreadable`: scratch is not UTF-8 text, cannot be read, or is not a plain file (a
+   *   symlink, a folder, a FIFO, a file with other hard links); nothing was touched;
+   * - `too-large`: scratch is over {@link RouteOptions.maxScratchBytes}; nothing was touched.
    */
-  status: "routed" | "dry-run" | "empty" | "locked" | "unreadable";
+  status: "routed" | "dry-run" | "empty" | "locked" | "unreadable" | "too-large";
   /** The scratch file. */
   scratchPath: string;
   /** Blocks filed, in scratch order. */
@@ -120,6 +127,8 @@ export interface RouteReport {
    * (by an earlier run that was killed before rewriting scratch, or as an identical block above).
    */
   recovered: number;
+  /** Blocks left in scratch, untouched, for a later pass (see {@link RouteOptions.maxTargets}). */
+  deferred: number;
   /** Non-blank lines before the first tag (never routed). */
   untaggedLines: number;
   /** Items appended in all. */
@@ -130,7 +139,10 @@ export interface RouteReport {
   failures: Array<{ target: string; error: string }>;
   /** Milliseconds spent waiting for the lock. */
   lockWaitMs?: number;
-  /** Why the pass could not run (`locked`, `unreadable`). */
+  /**
+   * Why the pass could not run (`locked`, `unreadable`, `too-large`), or, after a pass that
+   * filed, why scratch could not be updated (its blocks are then dropped by the next pass).
+   */
   error?: string;
 }
 
@@ -141,15 +153,17 @@ export interface CoordinationPaths {
 }
 
 /**
- * The lock and ledger files for `library`, keyed by its real path. They live under Claude
- * Code's config folder (`~/.claude/librarian/locks/`), which every process of the user sees alike
- * (a hook's `CLAUDE_PLUGIN_DATA` is not set for `librarian route` in a terminal); without a home
- * folder, under the state folder; failing that, next to scratch.
+ * The lock and ledger files for `library`, keyed by its real path. They live in
+ * `~/.claude/librarian/locks/` under the home folder, which every process of the user sees alike:
+ * a hook's `CLAUDE_PLUGIN_DATA` is not set for `librarian route` in a terminal, and two Claude
+ * Code accounts (`CLAUDE_CONFIG_DIR`) working on one project must still share one lock. Without
+ * a home folder: under Claude Code's config folder, else the state folder, else next to scratch.
  */
 export function coordinationPaths(library: Library, env: EnvReader): CoordinationPaths {
   const real = realPathOfNearest(library.root) ?? library.root;
   const key = hashText(isCaseInsensitiveOs() ? real.toLowerCase() : real);
-  const claude = claudeDir(env);
+  const home = homeDir(env);
+  const claude = home ? joinPath(home, ".claude") : claudeDir(env);
   const state = stateDir(env);
   const dir = claude
     ? joinPath(claude, "librarian", "locks")
@@ -192,6 +206,28 @@ function readTextFile(path: string): ReadResult {
   }
 }
 
+/** The first part of `relPath` under `root` that is a symlink which does not resolve, or null. */
+function brokenLinkOn(root: string, relPath: string): string | null {
+  const segments = relPath.split("/");
+  let path = root;
+  for (let i = 0; i < segments.length; i++) {
+    path = joinPath(path, segments[i]!);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      return null; // missing from here on
+    }
+    if (!info.isSymlink) continue;
+    try {
+      Deno.realPathSync(path);
+    } catch {
+      return segments.slice(0, i + 1).join("/");
+    }
+  }
+  return null;
+}
+
 /** A target path checked against the library through symlinks, and its current state. */
 interface ResolvedTarget {
   state: TargetState;
@@ -219,7 +255,14 @@ function resolveTarget(library: Library, realRoot: string, relPath: string): Res
   if (info && !info.isFile) {
     return { state: { kind: "blocked", reason: `${relPath} is not a regular file` } };
   }
-  if (!info) return { state: { kind: "missing" }, realPath: real };
+  if (!info) {
+    // A broken symlink on the way counts as missing above; writing there would follow it.
+    const broken = brokenLinkOn(library.root, relPath);
+    if (broken !== null) {
+      return { state: { kind: "blocked", reason: `${relPath}: ${broken} is a broken symlink` } };
+    }
+    return { state: { kind: "missing" }, realPath: real };
+  }
   const read = readTextFile(real);
   if (read.kind === "text") return { state: { kind: "text", text: read.text }, realPath: real };
   if (read.kind === "missing") return { state: { kind: "missing" }, realPath: real };
@@ -277,14 +320,15 @@ function withFiled(ledger: Ledger, hashes: readonly string[], now: number): Ledg
 }
 
 /**
- * Removes temp files a killed run left next to `path` (`<name>.tmp-<pid>-...`, see
- * `tempSiblingOf`). Only called under the lock, after a crash, so no live writer owns them.
+ * Removes temp files a killed run left next to `path` (`<name>.tmp-<pid>-<n>-<random>`, see
+ * `tempSiblingOf`; a person's `<name>.tmp-notes.md` is not one). Only called under the lock,
+ * after a crash, so no live writer owns them.
  */
 function sweepTempSiblings(path: string): void {
-  const prefix = `${basenameOf(path)}.tmp-`;
+  const name = basenameOf(path);
   try {
     for (const entry of Deno.readDirSync(dirnameOf(path))) {
-      if (entry.isFile && entry.name.startsWith(prefix)) {
+      if (entry.isFile && isTempSiblingName(entry.name, name)) {
         removeFile(joinPath(dirnameOf(path), entry.name));
       }
     }
@@ -429,6 +473,24 @@ async function rewriteScratch(path: string, edits: ScratchEdits): Promise<void> 
 // ---------------------------------------------------------------------------------------------
 // The pass.
 
+function megabytes(bytes: number): string {
+  return (bytes / 1_000_000).toFixed(1);
+}
+
+/** Why scratch is too large to route in one pass, or null. */
+function scratchTooLarge(path: string, maxBytes: number): string | null {
+  let size: number;
+  try {
+    size = Deno.statSync(path).size;
+  } catch {
+    return null;
+  }
+  if (size <= maxBytes) return null;
+  return `scratch is ${megabytes(size)} MB, over the ${
+    Math.round(maxBytes / 1_000_000)
+  } MB one turn files; run 'librarian route' to file it`;
+}
+
 function emptyReport(
   status: RouteReport["status"],
   scratchPath: string,
@@ -443,6 +505,7 @@ function emptyReport(
     secretsHeld: 0,
     emptyDropped: 0,
     recovered: 0,
+    deferred: 0,
     untaggedLines: 0,
     learnings: 0,
     duplicates: 0,
@@ -488,6 +551,8 @@ function reportOf(
     } else if (decision.kind === "drop") {
       if (decision.why === "empty") report.emptyDropped++;
       else report.recovered++;
+    } else if (decision.kind === "defer") {
+      report.deferred++;
     }
   }
   for (const write of plan.writes) {
@@ -530,6 +595,12 @@ export async function routeLocked(
     saveLedger(paths.ledger, ledger);
   }
 
+  const problem = scratchFileProblem(scratchPath);
+  if (problem) return emptyReport("unreadable", scratchPath, problem);
+  const tooLarge = options.maxScratchBytes === undefined
+    ? null
+    : scratchTooLarge(scratchPath, options.maxScratchBytes);
+  if (tooLarge) return emptyReport("too-large", scratchPath, tooLarge);
   const read = readTextFile(scratchPath);
   if (read.kind === "error") {
     return emptyReport("unreadable", scratchPath, `scratch ${read.reason}`);
@@ -542,12 +613,16 @@ export async function routeLocked(
   const doc = parseScratch(text);
   const foldCase = isCaseInsensitiveOs();
   const states = new Map<string, TargetState>();
-  for (const relPath of targetsToRead(doc, foldCase)) states.set(relPath, resolve(relPath).state);
+  const maxTargets = options.maxTargets ?? Infinity;
+  for (const relPath of targetsToRead(doc, foldCase).slice(0, maxTargets)) {
+    states.set(relPath, resolve(relPath).state);
+  }
   const plan = planRoute(doc, {
     today: localDay(now),
     targets: states,
     foldCase,
     filedBefore: new Set(ledger.filed.map(([hash]) => hash)),
+    maxTargets,
   });
   if (options.dryRun) {
     return reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map());
@@ -574,9 +649,19 @@ export async function routeLocked(
     }
   }
   const decisions = withFailedTargets(plan.decisions, failures, foldCase);
-  await rewriteScratch(scratchPath, scratchEditsOf(decisions));
+  let scratchError: string | undefined;
+  try {
+    await rewriteScratch(scratchPath, scratchEditsOf(decisions));
+  } catch (error) {
+    // The filed blocks stay in scratch; the ledger lets the next pass drop them, not refile them.
+    scratchError = `could not update scratch: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+  }
   saveLedger(paths.ledger, ledger);
-  return reportOf("routed", scratchPath, doc, plan, decisions, failures);
+  const report = reportOf("routed", scratchPath, doc, plan, decisions, failures);
+  if (scratchError !== undefined) report.error = scratchError;
+  return report;
 }
 
 /**

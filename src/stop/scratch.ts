@@ -79,7 +79,7 @@ export interface ScratchDocument {
 
 const TAG_START = /^[ \t]*##[ \t]*\[[ \t]*tag\b/i;
 const TAG_FULL = /^[ \t]*##[ \t]*\[[ \t]*tag[ \t]*:(.*)\][ \t]*$/i;
-const TYPE_PART = /^(.*?)[ \t]*,[ \t]*type[ \t]*:(.*)$/i;
+const TYPE_KEY = /,[ \t]*type[ \t]*:/i;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /** Splits text into lines that keep their line endings (the last may have none). */
@@ -104,21 +104,23 @@ export function lineEnding(line: string): string {
 }
 
 /** A fence opener: its character, length, and whether it is a valid opener. */
-function fenceOpener(content: string): { char: string; length: number } | null {
+function fenceOpener(content: string): { char: "`" | "~"; length: number } | null {
   const match = FENCE_OPEN.exec(content);
   if (!match) return null;
   const marker = match[1]!;
-  const char = marker[0]!;
+  const char = marker[0] === "`" ? "`" : "~";
   // A backtick fence's info string may not contain backticks (CommonMark).
   if (char === "`" && match[2]!.includes("`")) return null;
   return { char, length: marker.length };
 }
 
-function closesFence(content: string, open: { char: string; length: number }): boolean {
+/** A line that could close a fence: its one fence character and run length, else null. */
+function closerOf(content: string): { char: string; length: number } | null {
   const trimmed = content.trim();
-  if (trimmed.length < open.length) return false;
-  for (const c of trimmed) if (c !== open.char) return false;
-  return true;
+  const char = trimmed[0];
+  if (trimmed.length < 3 || (char !== "`" && char !== "~")) return null;
+  for (const c of trimmed) if (c !== char) return null;
+  return { char, length: trimmed.length };
 }
 
 /**
@@ -127,27 +129,38 @@ function closesFence(content: string, open: { char: string; length: number }): b
  * on the next line, so one forgotten fence cannot swallow every later block.
  */
 export function fenceMap(contents: readonly string[]): { fenced: boolean[]; unclosed: number[] } {
-  const fenced = new Array<boolean>(contents.length).fill(false);
+  const n = contents.length;
+  const fenced = new Array<boolean>(n).fill(false);
   const unclosed: number[] = [];
+  const closers = contents.map(closerOf);
+  // The longest closer of each kind from each line on: an opener with none long enough after it
+  // is known to be unclosed at once, so the scan stays linear however many fences are left open.
+  const longestFrom = { "`": new Uint32Array(n + 1), "~": new Uint32Array(n + 1) };
+  for (let k = n - 1; k >= 0; k--) {
+    longestFrom["`"][k] = longestFrom["`"][k + 1]!;
+    longestFrom["~"][k] = longestFrom["~"][k + 1]!;
+    const closer = closers[k];
+    if (closer) {
+      const run = longestFrom[closer.char as "`" | "~"];
+      run[k] = Math.max(run[k]!, closer.length);
+    }
+  }
+  const closes = (k: number, open: { char: string; length: number }) =>
+    closers[k]?.char === open.char && closers[k]!.length >= open.length;
   let i = 0;
-  while (i < contents.length) {
+  while (i < n) {
     const open = fenceOpener(contents[i]!);
     if (!open) {
       i++;
       continue;
     }
-    let close = -1;
-    for (let j = i + 1; j < contents.length; j++) {
-      if (closesFence(contents[j]!, open)) {
-        close = j;
-        break;
-      }
-    }
-    if (close < 0) {
+    if (longestFrom[open.char][i + 1]! < open.length) {
       unclosed.push(i);
       i++;
       continue;
     }
+    let close = i + 1;
+    while (!closes(close, open)) close++;
     for (let k = i; k <= close; k++) fenced[k] = true;
     i = close + 1;
   }
@@ -180,8 +193,16 @@ export function parseTagLine(line: string): ParsedTag {
   if (inner.includes("]") || inner.includes("[")) {
     return { kind: "malformed", problem: "tag line has more than one pair of brackets" };
   }
-  const typed = TYPE_PART.exec(inner);
-  if (typed) return { kind: "tagged", path: unquote(typed[1]!), type: unquote(typed[2]!) };
+  // The first `, type:` splits path from type (a plain search: no backtracking over spaces).
+  const typeKey = TYPE_KEY.exec(inner);
+  if (typeKey) {
+    const path = inner.slice(0, typeKey.index);
+    return {
+      kind: "tagged",
+      path: unquote(path),
+      type: unquote(inner.slice(typeKey.index + typeKey[0].length)),
+    };
+  }
   return { kind: "legacy", path: unquote(inner) };
 }
 

@@ -72,13 +72,29 @@ const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "password in a URL",
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s/@]{6,})@/i,
+    // The scheme is bounded so a long run like `a+a+a+...` is not rescanned from every letter.
+    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]+:([^\s/@]{6,})@/i,
     accept: (m) => !isPlaceholder(m[1]!),
   },
 ];
 
+/**
+ * A secret-ish keyword, assigned a value. The key's other characters before the keyword are read
+ * by {@link keyBefore} rather than matched here, so that a long dotted run (`a.a.a...`) is scanned
+ * once, not once per word boundary.
+ */
 const ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*?(password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key))["']?\s*(?::=|=>|[=:])\s*(["'`]?)([^\s"'`,;)]+)/gi;
+  /(password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key)["']?\s*(?::=|=>|[=:])\s*(["'`]?)([^\s"'`,;)]+)/gi;
+const KEY_CHAR = /[A-Za-z0-9_.-]/;
+/** The most key characters before a keyword that are looked at. */
+const MAX_KEY_PREFIX = 64;
+
+/** The key characters right before `index` (e.g. `DB_` before `PASSWORD`). */
+function keyBefore(text: string, index: number): string {
+  let start = index;
+  while (start > 0 && index - start < MAX_KEY_PREFIX && KEY_CHAR.test(text[start - 1]!)) start--;
+  return text.slice(start, index);
+}
 
 const PLACEHOLDER =
   /^(?:<.*>|\{.*\}|\[.*\]|\$.*|%.*%|x{3,}|\*{3,}|\.{3,}|#.*)$|your|example|placeholder|changeme|redacted|dummy|sample|replace|xxxx|\*\*\*|process\.env|os\.environ|getenv|secrets\.|env\(|\$\{/i;
@@ -137,10 +153,11 @@ export function findSecrets(text: string): SecretFinding[] {
     }
   }
   for (const match of text.matchAll(ASSIGNMENT)) {
-    const key = match[1]!;
-    const value = match[4]!;
+    const keyword = match[1]!;
+    const key = keyBefore(text, match.index) + keyword;
+    const value = match[3]!;
     if (looksLikeSecretValue(key, value)) {
-      note(/pass|pwd/i.test(match[2]!) ? "password" : "secret assignment", match.index);
+      note(/pass|pwd/i.test(keyword) ? "password" : "secret assignment", match.index);
     }
   }
   return [...found.entries()]

@@ -4,8 +4,12 @@
  * A tag path is library-relative: `global` is the library root, anything else is a folder path
  * with `/` separators. Rejected: absolute paths, drive letters, backslashes, `.` and `..`
  * segments, empty segments, segments starting with `.`, and names Windows cannot hold (`:` and
- * other reserved characters, control characters, device names such as `CON`, a trailing dot or
- * space). A type must be a plain file-name stem: letters, digits, `-` and `_`.
+ * other reserved characters, control characters, device names such as `CON` or `CONIN$`, a
+ * trailing dot or space) or would read as another name (8.3 short names such as `GIT~1`).
+ * Invisible characters (zero-width, bidirectional controls) and look-alikes that compatibility
+ * normalisation (NFKC) turns into `.`, `/`, `\` or `:` are rejected too, so a path cannot pass for
+ * another one. A segment holds at most 255 bytes of UTF-8. A type must be a plain file-name stem:
+ * letters, digits, `-` and `_`.
  *
  * Every rejection comes with a one-line reason a person can act on.
  *
@@ -28,17 +32,23 @@ export interface TagTarget {
   relPath: string;
 }
 
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+// Windows ignores spaces before the extension: `con .txt` is the console too.
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)[ ]*(\..*)?$/i;
+// An 8.3 short name (`PROGRA~1`, `GIT~1.TXT`) that Windows may resolve to another, longer name.
+const SHORT_NAME = /^[^.~]{1,6}~[0-9]{1,6}(\.[^.]{0,3})?$/;
 const RESERVED_CHARS = /[<>:"|?*]/;
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** Control and invisible format characters (zero-width, bidirectional overrides, BOM...). */
+const INVISIBLE_CHARS = /[\p{Cc}\p{Cf}]/u;
 const TYPE_STEM = /^[A-Za-z0-9_-]+$/;
 const MAX_SEGMENT = 255;
+const utf8 = new TextEncoder();
 
 /** Shortens user text for a reason line. */
 export function quoteForReason(text: string, max = 40): string {
   const shown = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return `'${shown.replace(CONTROL_CHARS, "?")}'`;
+  return `'${shown.replace(/[\p{Cc}\p{Cf}]/gu, "?")}'`;
 }
 
 function checkSegment(segment: string, path: string): string | null {
@@ -49,6 +59,9 @@ function checkSegment(segment: string, path: string): string | null {
     return `path segment ${quoteForReason(segment)} starts with '.'`;
   }
   if (CONTROL_CHARS.test(segment)) return `path ${quoteForReason(path)} has a control character`;
+  if (INVISIBLE_CHARS.test(segment)) {
+    return `path ${quoteForReason(path)} has an invisible or control character`;
+  }
   const reserved = RESERVED_CHARS.exec(segment);
   if (reserved) {
     return `path segment ${quoteForReason(segment)} has '${
@@ -64,7 +77,12 @@ function checkSegment(segment: string, path: string): string | null {
   if (WINDOWS_DEVICE.test(segment)) {
     return `path segment ${quoteForReason(segment)} is a reserved device name on Windows`;
   }
-  if (segment.length > MAX_SEGMENT) return `path segment is longer than ${MAX_SEGMENT} characters`;
+  if (SHORT_NAME.test(segment)) {
+    return `path segment ${quoteForReason(segment)} reads as a Windows short name (like GIT~1)`;
+  }
+  if (utf8.encode(segment).length > MAX_SEGMENT) {
+    return `path segment is longer than ${MAX_SEGMENT} bytes`;
+  }
   return null;
 }
 
@@ -99,6 +117,15 @@ export function checkTagPath(path: string): TagCheck<string[]> {
   for (const segment of segments) {
     const problem = checkSegment(segment, path);
     if (problem) return { ok: false, reason: problem };
+  }
+  const folded = path.normalize("NFKC");
+  if (folded !== path.normalize("NFC") && !checkTagPath(folded).ok) {
+    return {
+      ok: false,
+      reason: `path ${
+        quoteForReason(path)
+      } has characters that look like '.', '/', '\\' or ':' (write them plainly)`,
+    };
   }
   return { ok: true, value: segments };
 }

@@ -1,0 +1,31 @@
+/**
+ * Whether `.scratch.md` is a file the Librarian may read and rewrite: a plain regular file with
+ * one name, or missing.
+ *
+ * Scratch is appended to in place (auto-memory sync, the carry-over of late appends), so a
+ * symlink or a second hard link would let those writes reach a file outside the library; and
+ * reading a FIFO or a device would block the hook. Such a scratch is left alone, and the user is
+ * told why.
+ *
+ * @module
+ */
+
+/**
+ * Why `path` is not a plain scratch file (`"scratch is a symlink, ..."`), or `null` when it is
+ * one or does not exist. Checks the path itself (`lstat`): a symlink is never followed.
+ */
+export function scratchFileProblem(path: string): string | null {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    return `scratch cannot be read (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (info.isSymlink) return "scratch is a symlink, not a plain file";
+  if (info.isDirectory) return "scratch is a folder";
+  if (!info.isFile) return "scratch is not a regular file";
+  const links = info.nlink ?? 1;
+  if (links > 1) return `scratch has ${links} hard links (writing it would change the others)`;
+  return null;
+}
