@@ -167,6 +167,7 @@ Deno.test("tag rules: Unicode look-alikes, invisible characters and Windows alia
     ["GIT~1", /short name/],
     ["docs/PROGRA~12", /short name/],
     ["\u00E9".repeat(130), /longer than 255 bytes/],
+    [Array(65).fill("a").join("/"), /more than 64 folders deep/],
   ];
   for (const [path, reason] of cases) {
     const check = checkTagPath(path);
@@ -215,6 +216,7 @@ Deno.test({
       "a\u0000b",
       "x".repeat(256),
       "\u00E9".repeat(130),
+      Array(300).fill("deep").join("/"),
       "CONIN$",
       "con .txt",
       "GIT~1",
@@ -338,6 +340,22 @@ Deno.test({
     assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
     assert.ok((await Deno.lstat(join(p.lib, "tech.md"))).isSymlink);
     assert.match(await Deno.readTextFile(join(p.lib, "shared", "tech.md")), /- through the link/);
+  },
+});
+
+Deno.test({
+  name: "a target .md hard-linked to a file outside: the outside file is never changed",
+  ignore: IS_WINDOWS,
+  fn: async () => {
+    await using dir = await tempDir();
+    const p = await makeProject(dir.path, {
+      "_memory_library/.scratch.md": "## [TAG: global, type: tech]\n- filed by replacing\n",
+    });
+    await Deno.writeTextFile(join(p.outside, "tech.md"), "# tech\n");
+    await Deno.link(join(p.outside, "tech.md"), join(p.lib, "tech.md"));
+    assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
+    assert.equal(await Deno.readTextFile(join(p.outside, "tech.md")), "# tech\n");
+    assert.match(await Deno.readTextFile(join(p.lib, "tech.md")), /- filed by replacing\n$/);
   },
 });
 

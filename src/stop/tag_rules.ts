@@ -8,7 +8,7 @@
  * trailing dot or space) or would read as another name (8.3 short names such as `GIT~1`).
  * Invisible characters (zero-width, bidirectional controls) and look-alikes that compatibility
  * normalisation (NFKC) turns into `.`, `/`, `\` or `:` are rejected too, so a path cannot pass for
- * another one. A segment holds at most 255 bytes of UTF-8. A type must be a plain file-name stem:
+ * another one. A segment holds at most 255 bytes of UTF-8, a path at most 64 segments. A type must be a plain file-name stem:
  * letters, digits, `-` and `_`.
  *
  * Every rejection comes with a one-line reason a person can act on.
@@ -43,6 +43,8 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const INVISIBLE_CHARS = /[\p{Cc}\p{Cf}]/u;
 const TYPE_STEM = /^[A-Za-z0-9_-]+$/;
 const MAX_SEGMENT = 255;
+/** The deepest folder path a tag may name (deeper ones cannot be checked against symlinks). */
+export const MAX_DEPTH = 64;
 const utf8 = new TextEncoder();
 
 /** Shortens user text for a reason line. */
@@ -114,6 +116,9 @@ export function checkTagPath(path: string): TagCheck<string[]> {
     };
   }
   const segments = path.normalize("NFC").split("/");
+  if (segments.length > MAX_DEPTH) {
+    return { ok: false, reason: `path is more than ${MAX_DEPTH} folders deep` };
+  }
   for (const segment of segments) {
     const problem = checkSegment(segment, path);
     if (problem) return { ok: false, reason: problem };
