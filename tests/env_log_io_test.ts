@@ -32,7 +32,17 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
   assert.equal(stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "off" })), undefined);
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "/tmp/x.log" })), "/tmp/x.log");
-  assert.equal(claudeDir(envFrom({ USERPROFILE: "C:\\Users\\me" })), "C:/Users/me/.claude");
+  // A drive path is a home only on Windows: elsewhere it would name a folder `C:` in the working
+  // folder (the user's project), and the state and log would be written there.
+  assert.equal(
+    claudeDir(envFrom({ USERPROFILE: "C:\\Users\\me" })),
+    Deno.build.os === "windows" ? "C:/Users/me/.claude" : undefined,
+  );
+  assert.equal(stateDir(envFrom({ HOME: ".", CLAUDE_PLUGIN_DATA: "data" })), undefined);
+  assert.equal(
+    logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "x.log" })),
+    "/h/.claude/librarian.log",
+  );
   assert.equal(stateDir(envFrom({})), undefined);
 });
 

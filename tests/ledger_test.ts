@@ -12,8 +12,14 @@ import { tempDir } from "./helpers.ts";
 
 Deno.test("safeId() keeps ids usable as file names", () => {
   assert.equal(safeId("abc-123_X"), "abc-123_X");
-  assert.equal(safeId("../../etc/passwd"), "______etc_passwd");
-  assert.equal(safeId(""), "_");
+  for (const id of ["../../etc/passwd", "", "a/1", "x".repeat(300)]) {
+    assert.match(safeId(id), /^[A-Za-z0-9_-]{1,100}\.[0-9a-f]{14}$/, id);
+  }
+  assert.ok(safeId("../../etc/passwd").startsWith("______etc_passwd."));
+  // ids that clean up alike still get files of their own
+  assert.notEqual(safeId("a/1"), safeId("a_1"));
+  assert.notEqual(safeId("a/1"), safeId("a.1"));
+  assert.notEqual(safeId(`${"x".repeat(120)}1`), safeId(`${"x".repeat(120)}2`));
 });
 
 Deno.test("a subagent has its own ledger, separate from the main context window", async () => {

@@ -87,8 +87,8 @@ export function helpText(spec: CommandSpec): string {
 /**
  * Parses `args` against `spec`.
  *
- * @throws {UsageError} for an unknown option, a missing option value, or a wrong number of
- *   positional arguments.
+ * @throws {UsageError} for an unknown option, a missing or empty option value, a wrong number of
+ *   positional arguments, or an empty one (`''` would silently mean the current folder).
  */
 export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
   const options: Record<string, { type: "boolean" | "string"; short?: string }> = {};
@@ -104,6 +104,15 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
   const positionals = parsed.positionals;
   const required = spec.requiredPositionals ?? spec.positionals.length;
   if (parsed.values.help !== true) {
+    const blank = positionals.findIndex((p) => p.trim() === "");
+    if (blank >= 0) {
+      throw new UsageError(`${spec.positionals[blank] ?? "an argument"} is empty`);
+    }
+    for (const [name, value] of Object.entries(parsed.values)) {
+      if (typeof value === "string" && value.trim() === "") {
+        throw new UsageError(`--${name} needs a value, got an empty one`);
+      }
+    }
     if (positionals.length < required) {
       throw new UsageError(`missing ${spec.positionals.slice(positionals.length).join(", ")}`);
     }
@@ -180,7 +189,7 @@ export function intOption(
 ): number {
   const raw = stringOption(parsed, name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN; // not 0x10, 1e3, " 5" or ""
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   }

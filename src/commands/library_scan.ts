@@ -34,7 +34,8 @@ const MAX_DEPTH = 64;
 
 /**
  * Every folder of the library under `root`, parents before children, names in code-point order.
- * Hidden folders (`.git`, ...) and symlinked folders are not entered.
+ * Hidden folders (`.git`, ...) and symlinked folders are not entered; only regular files (links
+ * followed) are listed.
  */
 export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
   const folders: ScannedFolder[] = [];
@@ -53,7 +54,9 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
         let size = 0;
         try {
           const info = await Deno.stat(absPath);
-          if (info.isDirectory) continue;
+          // only regular files: a FIFO, a socket or a link to a device is not a library file
+          // (reading one would block or never end)
+          if (!info.isFile) continue;
           size = info.size;
         } catch {
           continue; // a dangling link

@@ -122,7 +122,20 @@ async function contentFindings(folders: ScannedFolder[], budget: number) {
     for (const file of folder.files) {
       const isScratch = folder.relDir === "" && file.name === SCRATCH_FILE_NAME;
       if (!file.served && !isScratch) continue;
-      const decoded = decodeLibraryBytes(await Deno.readFile(file.absPath), false);
+      let bytes: Uint8Array;
+      try {
+        bytes = await Deno.readFile(file.absPath);
+      } catch (error) {
+        findings.push({
+          check: "unreadable",
+          path: file.relPath,
+          message: `cannot be read (${error instanceof Error ? error.name : error}), so it is ` +
+            "never sent",
+          fix: "make it readable (check its permissions or where its link points), or remove it",
+        });
+        continue;
+      }
+      const decoded = decodeLibraryBytes(bytes, false);
       if (decoded.kind !== "text") {
         findings.push({
           check: "not-utf8",

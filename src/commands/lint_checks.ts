@@ -15,6 +15,7 @@ export const FINDING_KINDS = [
   "duplicate-bullet",
   "conflict-marker",
   "not-utf8",
+  "unreadable",
   "scratch-tag",
   "scratch-fence",
   "scratch-secret",

@@ -7,7 +7,7 @@
 
 import { findLibraryForSession, type Library, LIBRARY_DIR_NAME } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { isAbsolutePath, normalizePath } from "../core/paths.ts";
+import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
 
 /** The outcome of looking for the library from a folder. */
 export interface LocatedLibrary {
@@ -21,7 +21,7 @@ export async function librarianPathProblem(env: EnvReader): Promise<string | und
   const configured = env("LIBRARIAN_PATH")?.trim();
   if (!configured) return undefined;
   const path = normalizePath(configured);
-  if (!isAbsolutePath(path)) {
+  if (!isLocalAbsolutePath(path)) {
     return `LIBRARIAN_PATH="${configured}" is not an absolute path, so it is ignored`;
   }
   try {

@@ -5,12 +5,17 @@
  */
 
 import { type LogRecord, parseLogLine } from "../core/log.ts";
+import { isRegularFile } from "../core/read_text.ts";
 
 /** How much of the log's end is read: enough for hundreds of lines. */
 const TAIL_BYTES = 64 * 1024;
 
-/** The log's last records, oldest first; `null` when the log file does not exist. */
+/**
+ * The log's last records, oldest first; `null` when the log file does not exist or is not a
+ * regular file (opening a FIFO for reading would wait for a writer forever).
+ */
 export async function readLogTail(path: string, limit: number): Promise<LogRecord[] | null> {
+  if (!isRegularFile(path)) return null;
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -47,7 +52,11 @@ export function describeRecord(record: LogRecord): string {
   if (f.result) parts.push(f.result);
   if (f.file) parts.push(f.file);
   if (f.ms) parts.push(`${f.ms} ms`);
-  return parts.join("  ");
+  // a file path may hold control characters: never send them to the terminal raw
+  return parts.join("  ").replace(
+    /\p{Cc}/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** How long ago `time` was, in words (`12 s`, `5 min`, `3 h`, `2 days`). */

@@ -6,7 +6,7 @@
  */
 
 import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { buildFileContext, type FileContext, type NoContextReason } from "../core/file_context.ts";
 import {
   type CommandSpec,
@@ -38,6 +38,8 @@ export const SPEC: CommandSpec = {
 
 /** Why nothing would be sent, in words. */
 const NO_CONTEXT: Record<NoContextReason, string> = {
+  "not-a-local-path":
+    "the path cannot name a file on this machine (a NUL character, or a Windows drive path here)",
   "no-library": "no library applies to this file",
   "outside-project": "the file is outside the library's project",
   "in-library": "the file is inside the library itself (library files get no context)",
@@ -67,16 +69,13 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const path = parsed.positionals[0]!;
     const { budget, warning } = readBudget(env);
-    const cwd = Deno.cwd();
-    const context = await buildFileContext(path, { env, budget, alreadySent: {}, cwd });
+    const cwd = normalizePath(Deno.cwd());
+    const context = buildFileContext(path, { env, budget, alreadySent: {}, cwd });
     const exit = context.kind === "none" && context.reason === "no-library"
       ? EXIT_PROBLEMS
       : EXIT_OK;
     const envProblem = await librarianPathProblem(env);
-    const normal = normalizePath(path);
-    const fileDir = dirnameOf(
-      isAbsolutePath(normal) ? normal : normalizePath(joinPath(normalizePath(cwd), normal)),
-    );
+    const fileDir = dirnameOf(resolveLocalPath(path, cwd) ?? cwd);
 
     if (flag(parsed, "json")) {
       const base = {

@@ -8,6 +8,7 @@
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv } from "../core/env.ts";
 import { basenameOf, normalizePath } from "../core/paths.ts";
+import { isRegularFile } from "../core/read_text.ts";
 import {
   type CommandSpec,
   EXIT_OK,
@@ -57,8 +58,10 @@ export function categoryOf(review: BlockReview): BlockCategory {
 }
 
 async function readScratch(library: Library): Promise<string | null> {
+  const path = scratchPathOf(library);
+  if (!isRegularFile(path)) return null; // a FIFO would block the read
   try {
-    return await Deno.readTextFile(scratchPathOf(library));
+    return await Deno.readTextFile(path);
   } catch {
     return null;
   }

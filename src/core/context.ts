@@ -63,32 +63,66 @@ export function cutText(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** The closing line for `total` files not shown whole, the first of them given in `first`. */
-function closingText(first: Pending[], total: number, budget: number): string {
+/** The folder of a read path, with its trailing `/`. */
+function folderOf(readPath: string): string {
+  return readPath.slice(0, readPath.lastIndexOf("/") + 1);
+}
+
+/**
+ * The distinct folders of `pending`, in order, as words (`A`, `A and B`, `A, B and C`). The text
+ * for a subset of folders is never longer than the text for the whole set.
+ */
+function folderWords(pending: readonly { readPath: string }[]): string {
+  const folders = [...new Set(pending.map((p) => folderOf(p.readPath)))].filter((f) => f !== "");
+  if (folders.length <= 1) return folders[0] ?? "";
+  return `${folders.slice(0, -1).join(", ")} and ${folders[folders.length - 1]}`;
+}
+
+/**
+ * The closing line for `total` files not shown whole, the first of them given in `first`; the
+ * ones not named are counted, and `restFolders` says where they are (so the model can list them).
+ */
+function closingText(first: Pending[], total: number, budget: number, restFolders = ""): string {
   if (total === 0) return "";
   const named = first.slice(0, MAX_NAMED).map((p) => `${p.readPath} (${p.note})`);
   const rest = total - named.length;
-  const more = rest <= 0 ? "" : named.length > 0 ? `; and ${rest} more` : `${rest} library files`;
+  const where = rest <= 0 || restFolders === ""
+    ? ""
+    : named.length > 0
+    ? ` (the others are in ${restFolders})`
+    : ` (in ${restFolders})`;
+  const more = rest <= 0
+    ? ""
+    : named.length > 0
+    ? `; and ${rest} more`
+    : `${rest} library file${rest === 1 ? "" : "s"}`;
   return `\n\n[Librarian] Not shown in full (context budget ${budget} characters); ` +
-    `read these with the Read tool when they matter: ${named.join("; ")}${more}.`;
+    `read these with the Read tool when they matter${where}: ${named.join("; ")}${more}.`;
 }
 
 /**
  * The closing line naming files not shown whole (empty when there are none), at most `room`
- * characters long: when twelve paths do not fit (a tiny budget, very long paths), fewer are named
- * and the rest counted.
+ * characters long: at most twelve are named, and the folders of the rest given; when that does not
+ * fit (a tiny budget, very long paths), fewer are named, and at last the rest only counted.
  */
 export function closingLine(pending: Pending[], budget: number, room = Infinity): string {
   for (let n = Math.min(MAX_NAMED, pending.length); n >= 0; n--) {
-    const line = closingText(pending.slice(0, n), pending.length, budget);
+    const line = closingText(
+      pending.slice(0, n),
+      pending.length,
+      budget,
+      folderWords(pending.slice(n)),
+    );
     if (line.length <= room) return line;
   }
-  return "";
+  const counted = closingText([], pending.length, budget);
+  return counted.length <= room ? counted : "";
 }
 
 /**
  * An upper bound on the closing line's length if everything pending, then `extra`, then all
- * `laterCount` remaining sections (paths at most `laterMaxPath` long) ended up not shown whole.
+ * `laterCount` remaining sections (paths at most `laterMaxPath` long) ended up not shown whole,
+ * the files not named being somewhere in `allFolders` (the folder words of every file).
  * Whatever is actually shown later, the real closing line is never longer.
  */
 function reserveFor(
@@ -97,6 +131,7 @@ function reserveFor(
   laterCount: number,
   laterMaxPath: number,
   budget: number,
+  allFolders: string,
 ): number {
   const first = pending.slice(0, MAX_NAMED);
   if (extra && first.length < MAX_NAMED) first.push(extra);
@@ -104,7 +139,8 @@ function reserveFor(
   while (first.length < MAX_NAMED && first.length < pending.length + (extra ? 1 : 0) + laterCount) {
     first.push(placeholder);
   }
-  return closingText(first, pending.length + (extra ? 1 : 0) + laterCount, budget).length;
+  const total = pending.length + (extra ? 1 : 0) + laterCount;
+  return closingText(first, total, budget, allFolders).length;
 }
 
 /**
@@ -126,6 +162,7 @@ export function renderContext(
   const pending: Pending[] = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
   result.skipped = skips.map((s) => s.label);
   let text = header;
+  const allFolders = folderWords([...pending, ...sections]);
   // longest read path among sections[i..], for the closing-line reserve
   const suffixMaxPath = new Array<number>(sections.length + 1).fill(0);
   for (let i = sections.length - 1; i >= 0; i--) {
@@ -148,6 +185,7 @@ export function renderContext(
         sections.length - i - 1,
         suffixMaxPath[i + 1]!,
         budget,
+        allFolders,
       );
       if (text.length + whole.length + reserve <= budget) {
         text += whole;
@@ -162,6 +200,7 @@ export function renderContext(
       sections.length - i - 1,
       suffixMaxPath[i + 1]!,
       budget,
+      allFolders,
     );
     const marker = "\n[... cut here; the rest is in the file]";
     const room = budget - text.length - reserve - head.length - marker.length;

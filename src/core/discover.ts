@@ -6,7 +6,13 @@
  */
 
 import type { EnvReader } from "./env.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath, relativeInside } from "./paths.ts";
+import {
+  dirnameOf,
+  isLocalAbsolutePath,
+  joinPath,
+  normalizePath,
+  relativeInside,
+} from "./paths.ts";
 
 /** The folder name the Librarian looks for. */
 export const LIBRARY_DIR_NAME = "_memory_library";
@@ -44,13 +50,14 @@ function isDirectory(path: string): boolean {
 
 /**
  * The library named by `LIBRARIAN_PATH`, if that variable is set to an existing folder.
- * A relative value is rejected (hooks run from changing folders).
+ * A relative value is rejected (hooks run from changing folders), and so is a Windows drive path
+ * on another OS.
  */
 export function libraryFromEnv(env: EnvReader): Library | null {
   const configured = env("LIBRARIAN_PATH")?.trim();
   if (!configured) return null;
   const root = normalizePath(configured);
-  if (!isAbsolutePath(root) || !isDirectory(root)) return null;
+  if (!isLocalAbsolutePath(root) || !isDirectory(root)) return null;
   return { root, projectRoot: dirnameOf(root), foundBy: "LIBRARIAN_PATH" };
 }
 
@@ -60,7 +67,7 @@ export function libraryFromEnv(env: EnvReader): Library | null {
  */
 export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | null {
   let dir = normalizePath(startDir);
-  if (!isAbsolutePath(dir)) return null;
+  if (!isLocalAbsolutePath(dir)) return null;
   for (let depth = 0; depth < 256; depth++) {
     const candidate = joinPath(dir, LIBRARY_DIR_NAME);
     if (isDirectory(candidate)) return { root: candidate, projectRoot: dir, foundBy };

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { joinPath, normalizePath } from "./paths.ts";
+import { isLocalAbsolutePath, joinPath, normalizePath } from "./paths.ts";
 
 /** A read-only view of environment variables. */
 export type EnvReader = (name: string) => string | undefined;
@@ -67,16 +67,29 @@ export function readBudget(env: EnvReader): BudgetSetting {
   return { budget: value };
 }
 
+/**
+ * The first of `names` set to an absolute path, normalised. A relative value is ignored: it would
+ * resolve against whatever folder a hook happens to run in (usually the user's project).
+ */
+function absolutePathFrom(env: EnvReader, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env(name)?.trim();
+    if (!value) continue;
+    const path = normalizePath(value);
+    if (isLocalAbsolutePath(path)) return path;
+  }
+  return undefined;
+}
+
 /** The user's home folder (`HOME`, else `USERPROFILE` on Windows), normalised, or undefined. */
 export function homeDir(env: EnvReader): string | undefined {
-  const home = env("HOME") || env("USERPROFILE");
-  return home ? normalizePath(home) : undefined;
+  return absolutePathFrom(env, "HOME", "USERPROFILE");
 }
 
 /** Claude Code's configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeDir(env: EnvReader): string | undefined {
-  const configured = env("CLAUDE_CONFIG_DIR");
-  if (configured) return normalizePath(configured);
+  const configured = absolutePathFrom(env, "CLAUDE_CONFIG_DIR");
+  if (configured) return configured;
   const home = homeDir(env);
   return home ? joinPath(home, ".claude") : undefined;
 }
@@ -86,17 +99,21 @@ export function claudeDir(env: EnvReader): string | undefined {
  * `CLAUDE_PLUGIN_DATA` (kept across plugin updates), else `~/.claude/librarian`.
  */
 export function stateDir(env: EnvReader): string | undefined {
-  const explicit = env("LIBRARIAN_STATE_DIR") || env("CLAUDE_PLUGIN_DATA");
-  if (explicit) return normalizePath(explicit);
+  const explicit = absolutePathFrom(env, "LIBRARIAN_STATE_DIR", "CLAUDE_PLUGIN_DATA");
+  if (explicit) return explicit;
   const claude = claudeDir(env);
   return claude ? joinPath(claude, "librarian") : undefined;
 }
 
-/** The log file (`LIBRARIAN_LOG`, else `~/.claude/librarian.log`), or undefined when off. */
+/**
+ * The log file (`LIBRARIAN_LOG` when it is an absolute path, else `~/.claude/librarian.log`), or
+ * undefined when `LIBRARIAN_LOG=off`.
+ */
 export function logFile(env: EnvReader): string | undefined {
   const configured = env("LIBRARIAN_LOG")?.trim();
   if (configured && configured.toLowerCase() === "off") return undefined;
-  if (configured) return normalizePath(configured);
+  const explicit = absolutePathFrom(env, "LIBRARIAN_LOG");
+  if (explicit) return explicit;
   const claude = claudeDir(env);
   return claude ? joinPath(claude, "librarian.log") : undefined;
 }

@@ -16,13 +16,14 @@ import {
 } from "./context.ts";
 import { findLibraryForFile, type Library, placeFileResolved } from "./discover.ts";
 import type { EnvReader } from "./env.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "./paths.ts";
+import { dirnameOf, normalizePath, resolveLocalPath } from "./paths.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger.ts";
 import { readLibraryText, statStamp } from "./read_text.ts";
 import { collectLibraryFiles, type LibraryFile } from "./walk.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
+  | "not-a-local-path"
   | "no-library"
   | "outside-project"
   | "in-library"
@@ -60,26 +61,51 @@ export interface FileContextOptions {
   budget: number;
   /** Fingerprints already sent to this context window (empty to ignore the ledger). */
   alreadySent?: Record<string, string>;
-  /** Folder to resolve a relative file path against (the event's `cwd`). */
+  /**
+   * Folder to resolve a relative file path against (the event's `cwd`); when it is missing or not
+   * an absolute path, the process's working folder.
+   */
   cwd?: string | undefined;
 }
 
+/** At most this much of the file's path is shown in the header (its end, after `…`). */
+export const MAX_HEADER_PATH = 240;
+
+/** The characters a section takes besides its text (`\n\n--- [label] ---\n`). */
+const SECTION_FRAME = 12;
+
 /** The header line the model sees first. */
 export function contextHeader(relPath: string, hits: number): string {
+  let shown = relPath;
+  if (shown.length > MAX_HEADER_PATH) {
+    shown = shown.slice(-(MAX_HEADER_PATH - 1));
+    if (/^[\udc00-\udfff]/.test(shown)) shown = shown.slice(1); // never half a surrogate pair
+    shown = `…${shown}`;
+  }
   const earlier = hits > 0
     ? ` (${hits} unchanged library file${
       hits === 1 ? "" : "s"
     } for this path already sent earlier in this session)`
     : "";
-  return `[Librarian] Memory library context for ${relPath}${earlier}:`;
+  return `[Librarian] Memory library context for ${shown}${earlier}:`;
+}
+
+/** The event's `cwd` when it is an absolute path, else the process's working folder. */
+function baseFolder(cwd: string | undefined): string | undefined {
+  const given = cwd === undefined ? null : resolveLocalPath(cwd);
+  if (given !== null) return given;
+  try {
+    return normalizePath(Deno.cwd());
+  } catch {
+    return undefined; // the working folder was deleted
+  }
 }
 
 /** Builds the context for the file at `rawPath`. */
 export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
-  let filePath = normalizePath(rawPath);
-  if (!isAbsolutePath(filePath) && options.cwd) {
-    filePath = normalizePath(joinPath(normalizePath(options.cwd), filePath));
-  }
+  const filePath = resolveLocalPath(rawPath) ??
+    resolveLocalPath(rawPath, baseFolder(options.cwd));
+  if (filePath === null) return { kind: "none", reason: "not-a-local-path", hits: 0 };
   const library = findLibraryForFile(filePath, options.env);
   if (!library) return { kind: "none", reason: "no-library", hits: 0 };
   const placement = placeFileResolved(filePath, library);
@@ -102,7 +128,13 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
   const skips: ContextSkip[] = [];
   const fingerprints: Record<string, string> = {};
   let hits = 0;
+  // What the files read so far would take in the context (empty and skipped files too); once it
+  // passes the budget, the rest are named as left out without being read.
   let charsRead = 0;
+  const skip = (file: LibraryFile, reason: string) => {
+    skips.push({ label: file.label, readPath: file.absPath, reason });
+    charsRead += file.absPath.length + reason.length + 4;
+  };
   for (const file of files) {
     const previous = sent[file.relPath];
     if (previous === undefined && charsRead > options.budget) {
@@ -112,11 +144,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     }
     const stat = statStamp(file.absPath);
     if ("error" in stat) {
-      skips.push({
-        label: file.label,
-        readPath: file.absPath,
-        reason: `unreadable: ${stat.error}`,
-      });
+      skip(file, `unreadable: ${stat.error}`);
       continue;
     }
     if (previous !== undefined && stampOf(previous) === stat.stamp) {
@@ -125,11 +153,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     }
     const text = readLibraryText(file.absPath, stat.size, maxBytes);
     if (text.kind === "unreadable") {
-      skips.push({
-        label: file.label,
-        readPath: file.absPath,
-        reason: `unreadable: ${text.reason}`,
-      });
+      skip(file, `unreadable: ${text.reason}`);
       continue;
     }
     const fingerprint = makeFingerprint(stat.stamp, text.hash);
@@ -140,7 +164,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     }
     fingerprints[file.relPath] = fingerprint;
     if (text.kind === "text") {
-      charsRead += text.text.length;
+      charsRead += text.text.length + file.label.length + SECTION_FRAME;
       sections.push({
         label: file.label,
         readPath: file.absPath,
@@ -148,8 +172,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
         partial: text.partial,
       });
     } else {
-      const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
-      skips.push({ label: file.label, readPath: file.absPath, reason });
+      skip(file, text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped");
     }
   }
   const touched: Record<string, string> = {};

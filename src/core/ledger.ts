@@ -11,7 +11,9 @@
  */
 
 import { writeTextAtomicSync } from "./atomic.ts";
+import { hashText } from "./hash.ts";
 import { joinPath } from "./paths.ts";
+import { isRegularFile } from "./read_text.ts";
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -56,10 +58,17 @@ export function emptyLedger(): Ledger {
   return { files: {}, reminded: false };
 }
 
-/** Makes an id safe as a file name (the ids come from the hook input). */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
+
+/**
+ * Makes an id safe as a file name (the ids come from the hook input). A safe id is kept as it is;
+ * any other gets a hash of the original after `.`, so two ids never share a file (`a/1` and
+ * `a_1` are two sessions, and so are two long ids with the same first 120 characters).
+ */
 export function safeId(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120);
-  return cleaned === "" ? "_" : cleaned;
+  if (SAFE_ID.test(id)) return id;
+  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
+  return `${cleaned === "" ? "_" : cleaned}.${hashText(id)}`;
 }
 
 /** The folder holding every ledger of one session. */
@@ -89,10 +98,15 @@ export function parseLedger(text: string): Ledger {
   }
 }
 
-/** Loads a ledger; a missing or damaged file is an empty ledger. (Sync: it is on the hot path.) */
+/**
+ * Loads a ledger; a missing or damaged file, or anything but a regular file (a FIFO would block the
+ * read), is an empty ledger. (Sync: it is on the hot path.)
+ */
 export function loadLedger(stateDir: string, key: LedgerKey): Ledger {
+  const path = ledgerPath(stateDir, key);
+  if (!isRegularFile(path)) return emptyLedger();
   try {
-    return parseLedger(Deno.readTextFileSync(ledgerPath(stateDir, key)));
+    return parseLedger(Deno.readTextFileSync(path));
   } catch {
     return emptyLedger();
   }

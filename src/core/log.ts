@@ -28,11 +28,19 @@ export interface LogRecord {
   fields: Record<string, string>;
 }
 
+/** Longer values are cut to this many characters (a log line stays readable and bounded). */
+export const MAX_LOG_VALUE = 2000;
+
 function formatValue(value: string | number | boolean): string {
-  const text = typeof value === "number" && !Number.isInteger(value)
+  let text = typeof value === "number" && !Number.isInteger(value)
     ? value.toFixed(1)
     : String(value);
-  return text === "" || /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+  if (text.length > MAX_LOG_VALUE) text = `${text.slice(0, MAX_LOG_VALUE)}…`;
+  // quoted as JSON: spaces, quotes, `=`, and control characters (a NUL or an escape sequence in
+  // a file path must not reach the log raw, nor a terminal through 'librarian status')
+  if (text !== "" && !/[\s"=\p{Cc}]/u.test(text)) return text;
+  // JSON escapes the C0 controls; DEL and the C1 controls are escaped here
+  return JSON.stringify(text).replace(/\p{Cc}/gu, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
 /** Formats one log line (without the newline). Undefined fields are left out. */
@@ -72,7 +80,8 @@ export function parseLogLine(line: string): LogRecord | null {
 }
 
 /**
- * Appends one line to the log at `path` (creating its folder, rotating past 1 MiB).
+ * Appends one line to the log at `path` (creating its folder, rotating past 1 MiB); a `path`
+ * that is not a regular file (a FIFO, a device, a folder) is left alone.
  * Never throws; returns false when the line could not be written. Synchronous: it runs once per
  * hook, where a sync call is cheaper than an async one (callers may still `await` it).
  */
@@ -87,6 +96,8 @@ export function appendLog(
   try {
     try {
       const info = Deno.statSync(path);
+      // only ever a regular file: appending to a FIFO with no reader would block the hook forever
+      if (!info.isFile) return false;
       if (info.size > LOG_ROTATE_BYTES) Deno.renameSync(path, `${path}.1`);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;

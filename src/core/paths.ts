@@ -3,7 +3,8 @@
  *
  * Claude Code sends Windows paths with backslashes (`C:\\repo\\src\\a.ts`), Git Bash users write
  * `/c/repo`, and people mix separators. Everything is brought to forward slashes with an upper-case
- * drive letter, `.` and `..` resolved, and Unicode in NFC (macOS file systems hand back NFD).
+ * drive letter and `.` and `..` resolved. On macOS, whose file systems hand back NFD, Unicode is
+ * brought to NFC; elsewhere the two spellings name different files, so they are left as given.
  *
  * @module
  */
@@ -16,7 +17,8 @@ const MSYS_DRIVE = /^\/([a-zA-Z])(?:\/|$)/;
 
 /**
  * Brings a path to the Librarian's normal form: `/` separators, upper-case drive letter, no `.`,
- * `..` or empty segments, no trailing slash, NFC.
+ * `..` or empty segments, no trailing slash, and NFC on macOS (where the file system treats both
+ * Unicode spellings as one name; on Linux and Windows an NFD folder name must stay NFD to be found).
  *
  * On Windows a Git Bash form (`/c/repo`) becomes `C:/repo`. A relative path stays relative.
  *
@@ -26,7 +28,8 @@ const MSYS_DRIVE = /^\/([a-zA-Z])(?:\/|$)/;
  * ```
  */
 export function normalizePath(path: string, os: PathOs = Deno.build.os): string {
-  let p = path.trim().normalize("NFC").replaceAll("\\", "/");
+  const trimmed = path.trim();
+  let p = (os === "darwin" ? trimmed.normalize("NFC") : trimmed).replaceAll("\\", "/");
   if (os === "windows") {
     const msys = MSYS_DRIVE.exec(p);
     if (msys) p = `${msys[1]}:/${p.slice(3)}`;
@@ -59,6 +62,38 @@ export function normalizePath(path: string, os: PathOs = Deno.build.os): string 
 /** True when the path is absolute in either POSIX or Windows form (after normalising). */
 export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/") || DRIVE.test(path);
+}
+
+/**
+ * True when a normal-form path is absolute on `os`: a `/` path anywhere, a drive-letter path only
+ * on Windows (elsewhere `C:/repo` names a folder `C:` inside the working folder).
+ */
+export function isLocalAbsolutePath(path: string, os: PathOs = Deno.build.os): boolean {
+  return path.startsWith("/") || (os === "windows" && DRIVE.test(path));
+}
+
+/**
+ * `path` as an absolute normal-form path that names a file on this machine, resolved against
+ * `base` when it is relative; `null` when it holds a NUL character, is a Windows drive path on
+ * another OS, or is relative with no usable absolute `base`.
+ *
+ * @example
+ * ```ts
+ * resolveLocalPath("../lib/a.ts", "/repo/src", "linux"); // "/repo/lib/a.ts"
+ * resolveLocalPath("C:\\repo\\a.ts", "/home/me", "linux"); // null
+ * ```
+ */
+export function resolveLocalPath(
+  path: string,
+  base?: string,
+  os: PathOs = Deno.build.os,
+): string | null {
+  if (path.includes("\0")) return null;
+  const normal = normalizePath(path, os);
+  if (isLocalAbsolutePath(normal, os)) return normal;
+  if (DRIVE.test(normal) || base === undefined) return null;
+  const root = resolveLocalPath(base, undefined, os);
+  return root === null ? null : normalizePath(joinPath(root, normal), os);
 }
 
 /** True where the usual file system compares names without regard to case. */

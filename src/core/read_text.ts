@@ -44,6 +44,18 @@ export function statStamp(path: string): FileStamp | { error: string } {
   }
 }
 
+/**
+ * True when `path` (links followed) is a regular file. Check before reading a file that someone
+ * else may have replaced: opening a FIFO for reading blocks until a writer comes, forever.
+ */
+export function isRegularFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
 function readPrefix(path: string, want: number): Uint8Array {
   const file = Deno.openSync(path, { read: true });
   try {

@@ -95,9 +95,13 @@ export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
   return readLevel(libraryRoot, level)?.files ?? [];
 }
 
+const ASCII_ONLY = /^\p{ASCII}*$/u;
+
 /**
- * The subfolder of a listing that mirrors the code folder `segment`: the same name, or on a
- * case-insensitive OS (Windows, macOS) a name that differs only in case.
+ * The subfolder of a listing that mirrors the code folder `segment`: the same name, else one
+ * spelled with the other Unicode normal form (NFC `é` against NFD `e` + accent: a library made on
+ * macOS or typed by the model meets code checked out elsewhere), and on a case-insensitive OS
+ * (Windows, macOS) one that differs only in case.
  */
 export function matchSubfolder(
   subfolders: readonly string[],
@@ -105,9 +109,13 @@ export function matchSubfolder(
   caseInsensitive: boolean,
 ): string | undefined {
   if (subfolders.includes(segment)) return segment;
-  if (!caseInsensitive) return undefined;
-  const wanted = segment.toLowerCase();
-  return subfolders.find((name) => name.toLowerCase() === wanted);
+  // An ASCII name has one spelling: only case can differ.
+  if (!caseInsensitive && ASCII_ONLY.test(segment)) return undefined;
+  const fold = caseInsensitive
+    ? (name: string) => name.normalize("NFC").toLowerCase()
+    : (name: string) => name.normalize("NFC");
+  const wanted = fold(segment);
+  return subfolders.find((name) => fold(name) === wanted);
 }
 
 /**
