@@ -173,6 +173,23 @@ Deno.test("a path holding a NUL character is not served, and the log stays plain
   assert.match(text, /file="[^"]*\\u0000/);
 });
 
+Deno.test("a file path longer than any file system takes is not served (nor looked up)", async () => {
+  const p = await project();
+  await using _ = p.dir;
+  const log = `${p.dir.path}/hook.log`;
+  const env = { LIBRARIAN_PATH: `${p.root}/_memory_library`, LIBRARIAN_LOG: log };
+  const path = `${p.root}/src/${"a/".repeat(20_000)}x.ts`;
+  assert.equal(await hook(readEvent(path), { home: p.home, env }), null);
+  assert.match(await Deno.readTextFile(log), /result=not-a-local-path/);
+  assert.ok((await Deno.readTextFile(log)).length < 3000, "the log line stays short");
+  const prompt = JSON.stringify({
+    session_id: "long-cwd",
+    hook_event_name: "UserPromptSubmit",
+    cwd: `${p.root}/${"a".repeat(40_000)}`,
+  });
+  assert.equal(await hook(prompt, { home: p.home }), null);
+});
+
 Deno.test("'..' segments that climb out of the project are outside it", async () => {
   const p = await project({ "outside/x.ts": "" });
   await using _ = p.dir;
@@ -494,6 +511,22 @@ Deno.test("files left out for lack of room are sent on later touches; a changed 
   assert.equal(await hook(event, { home: p.home }), null, "then nothing is new");
   await Deno.writeTextFile(`${p.root}/_memory_library/src/api/f3.md`, body(33));
   assert.deepEqual(labels(await hook(event, { home: p.home })), ["src/api/f3.md"]);
+});
+
+Deno.test("two nested libraries in one session: each library's files are sent once, not in turns", async () => {
+  const p = await project({
+    "proj/pkg/_memory_library/tech.md": "- the package's own tech notes",
+    "proj/pkg/src/b.ts": "",
+  });
+  await using _ = p.dir;
+  const touch = (path: string) =>
+    hook(readEvent(path, { session_id: "nested" }), { home: p.home }).then(labels);
+  const root = `${p.root}/src/api/handler.ts`;
+  const pkg = `${p.root}/pkg/src/b.ts`;
+  assert.deepEqual(await touch(root), ["src/api/edge.md", "global/tech.md"]);
+  assert.deepEqual(await touch(pkg), ["global/tech.md"], "the package library's own tech.md");
+  assert.deepEqual(await touch(root), [], "the root library's files are still in the window");
+  assert.deepEqual(await touch(pkg), []);
 });
 
 Deno.test("ids that differ only in characters unsafe in file names keep separate ledgers", async () => {

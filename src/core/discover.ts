@@ -10,6 +10,7 @@ import {
   dirnameOf,
   isLocalAbsolutePath,
   joinPath,
+  MAX_PATH_LENGTH,
   normalizePath,
   relativeInside,
 } from "./paths.ts";
@@ -64,8 +65,10 @@ export function libraryFromEnv(env: EnvReader): Library | null {
 /**
  * Walks up from `startDir` (inclusive) to the file-system root and returns the first folder that
  * holds a `_memory_library/` folder, as a library. A start inside a library finds that library.
+ * A start longer than any file system takes finds nothing (and costs no look-ups).
  */
 export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | null {
+  if (startDir.length > MAX_PATH_LENGTH) return null;
   let dir = normalizePath(startDir);
   if (!isLocalAbsolutePath(dir)) return null;
   for (let depth = 0; depth < 256; depth++) {

@@ -47,7 +47,10 @@ export type FileContext =
     /** The file's path relative to the project root. */
     relPath: string;
     rendered: RenderedContext;
-    /** Library-relative path → fingerprint, for every file the model now has (shown, cut or skipped). */
+    /**
+     * Library file's absolute path → fingerprint, for every file the model now has (shown, cut or
+     * skipped). Absolute, so two nested libraries' `tech.md` are two files.
+     */
     delivered: Record<string, string>;
     /** How many applicable files were skipped because the context window already has them. */
     hits: number;
@@ -59,7 +62,10 @@ export type FileContext =
 export interface FileContextOptions {
   env: EnvReader;
   budget: number;
-  /** Fingerprints already sent to this context window (empty to ignore the ledger). */
+  /**
+   * Fingerprints already sent to this context window, by the library file's absolute path (empty
+   * to ignore the ledger).
+   */
   alreadySent?: Record<string, string>;
   /**
    * Folder to resolve a relative file path against (the event's `cwd`); when it is missing or not
@@ -136,7 +142,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     charsRead += file.absPath.length + reason.length + 4;
   };
   for (const file of files) {
-    const previous = sent[file.relPath];
+    const previous = sent[file.absPath];
     if (previous === undefined && charsRead > options.budget) {
       // the budget is already spent: name it without reading (or even stat'ing) it
       sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
@@ -159,10 +165,10 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     const fingerprint = makeFingerprint(stat.stamp, text.hash);
     if (previous !== undefined && hashOf(previous) === text.hash) {
       hits++; // touched but not changed
-      fingerprints[file.relPath] = fingerprint;
+      fingerprints[file.absPath] = fingerprint;
       continue;
     }
-    fingerprints[file.relPath] = fingerprint;
+    fingerprints[file.absPath] = fingerprint;
     if (text.kind === "text") {
       charsRead += text.text.length + file.label.length + SECTION_FRAME;
       sections.push({
@@ -176,18 +182,20 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     }
   }
   const touched: Record<string, string> = {};
-  for (const [rel, fp] of Object.entries(fingerprints)) {
-    if (sent[rel] !== undefined && hashOf(sent[rel]!) === hashOf(fp)) touched[rel] = fp;
+  for (const [path, fp] of Object.entries(fingerprints)) {
+    if (sent[path] !== undefined && hashOf(sent[path]!) === hashOf(fp)) touched[path] = fp;
   }
   if (sections.length === 0 && skips.length === 0) {
     return { kind: "none", reason: "all-sent", library, relPath, hits, refreshed: touched };
   }
   const rendered = renderContext(contextHeader(relPath, hits), sections, skips, options.budget);
   const delivered: Record<string, string> = { ...touched };
-  const labelToRel = new Map(files.map((f) => [f.label, f.relPath]));
+  const pathOfLabel = new Map(files.map((f) => [f.label, f.absPath]));
   for (const label of [...rendered.shown, ...rendered.cut, ...rendered.skipped]) {
-    const rel = labelToRel.get(label);
-    if (rel !== undefined && fingerprints[rel] !== undefined) delivered[rel] = fingerprints[rel]!;
+    const path = pathOfLabel.get(label);
+    if (path !== undefined && fingerprints[path] !== undefined) {
+      delivered[path] = fingerprints[path]!;
+    }
   }
   return { kind: "context", library, relPath, rendered, delivered, hits, files };
 }

@@ -20,7 +20,7 @@ export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** What one context window has been sent. */
 export interface Ledger {
-  /** Library-relative path → fingerprint of the version sent. */
+  /** Library file's absolute path → fingerprint of the version sent. */
   files: Record<string, string>;
   /** Whether the tagging reminder was given (main ledger only). */
   reminded: boolean;

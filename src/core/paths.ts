@@ -72,10 +72,14 @@ export function isLocalAbsolutePath(path: string, os: PathOs = Deno.build.os): b
   return path.startsWith("/") || (os === "windows" && DRIVE.test(path));
 }
 
+/** No file system takes a longer path (Windows' long-path limit; Linux stops at 4,096 bytes). */
+export const MAX_PATH_LENGTH = 32_767;
+
 /**
  * `path` as an absolute normal-form path that names a file on this machine, resolved against
- * `base` when it is relative; `null` when it holds a NUL character, is a Windows drive path on
- * another OS, or is relative with no usable absolute `base`.
+ * `base` when it is relative; `null` when it is longer than {@link MAX_PATH_LENGTH} (every look-up
+ * would fail, slowly), holds a NUL character, is a Windows drive path on another OS, or is
+ * relative with no usable absolute `base`.
  *
  * @example
  * ```ts
@@ -88,7 +92,7 @@ export function resolveLocalPath(
   base?: string,
   os: PathOs = Deno.build.os,
 ): string | null {
-  if (path.includes("\0")) return null;
+  if (path.length > MAX_PATH_LENGTH || path.includes("\0")) return null;
   const normal = normalizePath(path, os);
   if (isLocalAbsolutePath(normal, os)) return normal;
   if (DRIVE.test(normal) || base === undefined) return null;
