@@ -187,6 +187,44 @@ Deno.test("read prints exactly what the hook sends, for every way of naming the 
   }
 });
 
+Deno.test({
+  name:
+    "a Windows drive path given to init, import or setup-hooks on Linux or macOS is refused, not created beside the working folder",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, LIBRARY);
+    const cwd = `${dir.path}/proj`;
+    const cases = [
+      ["init", "C:\\newproj"],
+      ["import", "c:/bank", "--json"],
+      ["setup-hooks", "--project", "C:\\proj", "--json"],
+      ["setup-hooks", "--library-path", "C:\\lib", "--env-only", "--json"],
+    ];
+    for (const args of cases) {
+      const result = await runLibrarian(args, { cwd, home: `${dir.path}/home` });
+      assert.ok(result.code === 1 || result.code === 2, `${args.join(" ")}: ${result.code}`);
+      assert.match(result.stdout + result.stderr, /not a path on this machine/, args.join(" "));
+      await assert.rejects(Deno.lstat(`${cwd}/C:`), Deno.errors.NotFound, args.join(" "));
+      await assert.rejects(Deno.lstat(`${cwd}/c:`), Deno.errors.NotFound, args.join(" "));
+    }
+  },
+});
+
+Deno.test({
+  name: "import into a library whose target file is a FIFO stops with a message instead of hanging",
+  ignore: !IS_LINUX,
+  fn: async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, LIBRARY);
+    await new Deno.Command("mkfifo", { args: [`${dir.path}/proj/_memory_library/product.md`] })
+      .output();
+    const result = await bounded(["import", "../bank", "--json"], { cwd: `${dir.path}/proj` });
+    assert.equal(result.code, 1);
+    assert.match(JSON.parse(result.stdout).error, /product\.md is not a regular file/);
+  },
+});
+
 /** Every path under `root` with its size and modification time, to spot any write. */
 async function snapshot(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -9,6 +9,7 @@
 
 import { parseArgs } from "node:util";
 import type { EnvReader } from "../core/env.ts";
+import { resolveLocalPath } from "../core/paths.ts";
 
 /** Everything went as asked, nothing to report. */
 export const EXIT_OK = 0;
@@ -194,6 +195,19 @@ export function intOption(
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   }
   return value;
+}
+
+/**
+ * A path given on the command line, made absolute against `cwd`.
+ *
+ * @throws {UsageError} when it cannot name a file here (a Windows drive path on Linux or macOS,
+ *   a NUL character, an absurd length): used as is, `C:\\x` would become a folder `C:` inside
+ *   the current folder.
+ */
+export function pathArgument(value: string, cwd: string): string {
+  const path = resolveLocalPath(value, cwd);
+  if (path === null) throw new UsageError(`'${value}' is not a path on this machine`);
+  return path;
 }
 
 /** Prints a value as indented JSON on stdout. */

@@ -10,6 +10,7 @@
 
 import { claudeDir, type EnvReader } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
+import { isRegularFile } from "../core/read_text.ts";
 
 /** The plugin's name in Claude Code (`librarian@<marketplace>`). */
 export const PLUGIN_NAME = "librarian";
@@ -51,6 +52,7 @@ function isPluginId(id: string): boolean {
 }
 
 async function readJson(path: string, unreadable: string[]): Promise<Json | null> {
+  if (!isRegularFile(path)) return null; // missing, or a FIFO that would block the read
   let text: string;
   try {
     text = await Deno.readTextFile(path);

@@ -8,14 +8,8 @@
 
 import { writeTextAtomic } from "../core/atomic.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
-import {
-  basenameOf,
-  isAbsolutePath,
-  joinPath,
-  normalizePath,
-  relativeInside,
-} from "../core/paths.ts";
-import { decodeLibraryBytes } from "../core/read_text.ts";
+import { basenameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
+import { decodeLibraryBytes, isRegularFile } from "../core/read_text.ts";
 import { compareNames } from "../core/walk.ts";
 import {
   type CommandSpec,
@@ -23,6 +17,7 @@ import {
   EXIT_PROBLEMS,
   flag,
   makeStyle,
+  pathArgument,
   plural,
   printJson,
   runCommand,
@@ -78,11 +73,20 @@ async function listSources(dir: string): Promise<SourceListing> {
   return { files, ignored };
 }
 
-async function readExisting(libraryRoot: string, targets: string[]) {
+/** The current text of each target (`null` when missing), or why one cannot be appended to. */
+async function readExisting(
+  libraryRoot: string,
+  targets: string[],
+): Promise<Map<string, string | null> | string> {
   const existing = new Map<string, string | null>();
   for (const target of targets) {
+    const path = joinPath(libraryRoot, target);
     try {
-      existing.set(target, await Deno.readTextFile(joinPath(libraryRoot, target)));
+      // a FIFO would block the read, and a folder cannot be appended to
+      if (!isRegularFile(path) && (await Deno.lstat(path))) {
+        return `${path} is not a regular file; move it away, then import again`;
+      }
+      existing.set(target, await Deno.readTextFile(path));
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       existing.set(target, null);
@@ -112,8 +116,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const json = flag(parsed, "json");
     const dryRun = flag(parsed, "dry-run");
     const cwd = normalizePath(Deno.cwd());
-    const given = normalizePath(parsed.positionals[0]!);
-    const sourceDir = isAbsolutePath(given) ? given : normalizePath(joinPath(cwd, given));
+    const sourceDir = pathArgument(parsed.positionals[0]!, cwd);
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) return problem(json, noLibraryMessage(cwd, envProblem));
     let listing: SourceListing;
@@ -127,7 +130,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const targets = [...new Set(listing.files.map((f) => mapSource(f.name).target))];
     const sourceLabel = relativeInside(sourceDir, library.projectRoot) || basenameOf(sourceDir);
-    const plan = planImport(listing.files, await readExisting(library.root, targets), {
+    const existing = await readExisting(library.root, targets);
+    if (typeof existing === "string") return problem(json, existing);
+    const plan = planImport(listing.files, existing, {
       includeTransient: flag(parsed, "include-transient"),
       sourceDir: sourceLabel,
       date: new Date().toISOString().slice(0, 10),

@@ -11,13 +11,14 @@
 import { writeTextAtomic } from "../core/atomic.ts";
 import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
-import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { joinPath, normalizePath } from "../core/paths.ts";
 import {
   type CommandSpec,
   EXIT_OK,
   EXIT_PROBLEMS,
   flag,
   makeStyle,
+  pathArgument,
   printJson,
   runCommand,
 } from "./cli.ts";
@@ -143,10 +144,7 @@ export async function initProject(projectRoot: string): Promise<InitAction[]> {
 }
 
 async function chooseProjectRoot(folder: string | undefined, cwd: string): Promise<string> {
-  if (folder !== undefined) {
-    const normal = normalizePath(folder);
-    return isAbsolutePath(normal) ? normal : normalizePath(joinPath(cwd, normal));
-  }
+  if (folder !== undefined) return pathArgument(folder, cwd);
   const existing = await findLibraryAbove(cwd, "cwd");
   return existing ? existing.projectRoot : cwd;
 }

@@ -13,7 +13,7 @@
 import { writeTextAtomic } from "../core/atomic.ts";
 import { findLibraryAbove } from "../core/discover.ts";
 import { claudeDir, type EnvReader, processEnv } from "../core/env.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import {
   type CommandSpec,
   EXIT_OK,
@@ -128,8 +128,9 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 function absolute(path: string, cwd: string): string {
-  const normal = normalizePath(path);
-  return isAbsolutePath(normal) ? normal : normalizePath(joinPath(cwd, normal));
+  const resolved = resolveLocalPath(path, cwd);
+  if (resolved === null) throw new SetupError(`'${path}' is not a path on this machine`);
+  return resolved;
 }
 
 /** The project: `--project`, else `CLAUDE_PROJECT_DIR`, else the library's, else git's root. */
