@@ -102,8 +102,15 @@ export async function main(args: string[]): Promise<number> {
     console.error(usage());
     return 2;
   }
-  if (name === "help" && rest[0] !== undefined && COMMANDS[rest[0]]) {
-    return await main([rest[0], "--help"]);
+  if (name === "help" && rest[0] !== undefined) {
+    if (COMMANDS[rest[0]]) return await main([rest[0], "--help"]);
+    console.error(
+      `librarian: no help for unknown command '${
+        rest[0]
+      }'\nUsage: librarian <command> [options]\n` +
+        "Run 'librarian --help' for the list of commands.",
+    );
+    return 2;
   }
   if (name === "--help" || name === "-h" || name === "help") {
     console.log(usage());

@@ -67,3 +67,13 @@ Deno.test("a hook's --help does not wait for an event on stdin", async () => {
   assert.equal(result.code, 0);
   assert.match(result.stdout, /^Usage: librarian inject < hook-event\.json$/m);
 });
+
+Deno.test("librarian help <unknown> is a usage error, not the general help", async () => {
+  const result = await runLibrarian(["help", "bogus"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /no help for unknown command 'bogus'/);
+  assert.match(result.stderr, /Usage: librarian <command>/);
+  const known = await runLibrarian(["help", "lint"]);
+  assert.equal(known.code, 0);
+  assert.match(known.stdout, /Usage: librarian lint/);
+});
