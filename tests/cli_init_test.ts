@@ -57,13 +57,38 @@ Deno.test("init keeps existing .gitignore and .gitattributes lines and adds its 
 
 Deno.test("init accepts an ignore pattern that already covers the scratch file", async () => {
   await using dir = await tempDir();
-  await writeTree(dir.path, { ".gitignore": "**/.scratch.md\n" });
+  await writeTree(dir.path, { ".gitignore": "**/.scratch.md\n*.tmp-*\n" });
   const result = await runLibrarian(["init", "--json"], { cwd: dir.path });
   const gitignore = JSON.parse(result.stdout).actions.find((a: { path: string }) =>
     a.path === ".gitignore"
   );
   assert.equal(gitignore.action, "unchanged");
-  assert.equal(await Deno.readTextFile(join(dir.path, ".gitignore")), "**/.scratch.md\n");
+  assert.equal(await Deno.readTextFile(join(dir.path, ".gitignore")), "**/.scratch.md\n*.tmp-*\n");
+});
+
+Deno.test("init keeps the temp files of an interrupted write out of git", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { ".gitignore": "**/.scratch.md\n" });
+  await runLibrarian(["init"], { cwd: dir.path });
+  const ignore = await Deno.readTextFile(join(dir.path, ".gitignore"));
+  assert.ok(ignore.includes("_memory_library/**/*.tmp-*"));
+  assert.ok(
+    !ignore.includes("_memory_library/.scratch.md"),
+    "the existing scratch pattern is kept",
+  );
+  const git = (args: string[]) =>
+    new Deno.Command("git", { args, cwd: dir.path, stdout: "piped", stderr: "null" }).output();
+  await git(["init", "-q"]);
+  await writeTree(dir.path, {
+    "_memory_library/src/tech.md.tmp-123-4-abc": "half-written",
+    "_memory_library/tech.md.tmp-9-1-z": "half-written",
+    "_memory_library/src/tech.md": "- kept",
+  });
+  const status = new TextDecoder().decode(
+    (await git(["status", "--porcelain", "--untracked-files=all"])).stdout,
+  );
+  assert.ok(!status.includes(".tmp-"), status);
+  assert.ok(status.includes("_memory_library/src/tech.md"), status);
 });
 
 Deno.test("init --json reports the project, the library and every action", async () => {

@@ -25,6 +25,12 @@ import {
 
 /** The `.gitignore` line that keeps pending learnings out of git. */
 export const GITIGNORE_LINE = `${LIBRARY_DIR_NAME}/${SCRATCH_FILE_NAME}`;
+/**
+ * The `.gitignore` line for the temp files of an interrupted atomic write
+ * (`<file>.tmp-<pid>-<n>-<random>`): the next hook run removes them, but they must never be
+ * committed in between.
+ */
+export const GITIGNORE_TEMP_LINE = `${LIBRARY_DIR_NAME}/**/*.tmp-*`;
 /** The `.gitattributes` line that lets appended learnings from two branches merge. */
 export const GITATTRIBUTES_LINE = `${LIBRARY_DIR_NAME}/**/*.md merge=union`;
 
@@ -35,8 +41,9 @@ export const SPEC: CommandSpec = {
   summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
   details: [
     "Sets up the project in <folder> (default: the project of the library above the current",
-    `folder, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the line`,
-    `'${GITIGNORE_LINE}' in .gitignore, and '${GITATTRIBUTES_LINE}' in`,
+    `folder, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the lines`,
+    `'${GITIGNORE_LINE}' and '${GITIGNORE_TEMP_LINE}' in .gitignore, and`,
+    `'${GITATTRIBUTES_LINE}' in`,
     ".gitattributes so branches that both add learnings merge cleanly. Changes nothing that is",
     "already in place. Pass a folder explicitly to create a nested library in a sub-project.",
   ],
@@ -129,6 +136,19 @@ export async function initProject(projectRoot: string): Promise<InitAction[]> {
       ],
     ),
   );
+  const tempIgnore = await ensureLine(
+    joinPath(projectRoot, ".gitignore"),
+    ".gitignore",
+    [GITIGNORE_TEMP_LINE, `/${GITIGNORE_TEMP_LINE}`, "*.tmp-*", "**/*.tmp-*"],
+    [
+      "# Librarian: temp files of a write cut short (the next run removes them)",
+      GITIGNORE_TEMP_LINE,
+    ],
+  );
+  if (tempIgnore.action !== "unchanged") {
+    const previous = actions.findIndex((a) => a.path === ".gitignore");
+    if (previous >= 0 && actions[previous]!.action === "unchanged") actions[previous] = tempIgnore;
+  }
   actions.push(
     await ensureLine(
       joinPath(projectRoot, ".gitattributes"),
