@@ -43,9 +43,9 @@ export const SPEC: CommandSpec = {
     "Sets up the project in <folder> (default: the project of the library above the current",
     `folder, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the lines`,
     `'${GITIGNORE_LINE}' and '${GITIGNORE_TEMP_LINE}' in .gitignore, and`,
-    `'${GITATTRIBUTES_LINE}' in`,
-    ".gitattributes so branches that both add learnings merge cleanly. Changes nothing that is",
-    "already in place. Pass a folder explicitly to create a nested library in a sub-project.",
+    `'${GITATTRIBUTES_LINE}' in .gitattributes so branches that both add learnings`,
+    "merge cleanly. Changes nothing that is already in place. Pass a folder explicitly to create",
+    "a nested library in a sub-project.",
   ],
   options: {
     json: { type: "boolean", description: "print a JSON object instead of text" },
