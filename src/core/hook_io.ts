@@ -7,6 +7,8 @@
  * @module
  */
 
+import { readAllSync } from "./read_all.ts";
+
 /** The fields of a Claude Code hook event that the Librarian reads. */
 export interface HookEvent {
   hook_event_name: string;
@@ -38,22 +40,7 @@ export async function readStdinText(): Promise<string> {
  * milliseconds sooner in a short-lived hook (no stream machinery to start up).
  */
 export function readStdinTextSync(): string {
-  const chunks: Uint8Array[] = [];
-  const buffer = new Uint8Array(64 * 1024);
-  let total = 0;
-  for (;;) {
-    const n = Deno.stdin.readSync(buffer);
-    if (n === null || n === 0) break;
-    chunks.push(buffer.slice(0, n));
-    total += n;
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(readAllSync(Deno.stdin));
 }
 
 /**

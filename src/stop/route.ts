@@ -18,6 +18,7 @@
  * @module
  */
 
+import { readAllSync } from "../core/read_all.ts";
 import { isTempSiblingName, tempSiblingOf, writeTextAtomicSync } from "../core/atomic.ts";
 import { type Library, realPathOfNearest, scratchPathOf } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir, processEnv, stateDir } from "../core/env.ts";
@@ -366,22 +367,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function readAllFrom(file: Deno.FsFile, offset: number): Uint8Array {
   file.seekSync(offset, Deno.SeekMode.Start);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const buffer = new Uint8Array(64 * 1024);
-  for (;;) {
-    const n = file.readSync(buffer);
-    if (n === null || n === 0) break;
-    chunks.push(buffer.slice(0, n));
-    total += n;
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return readAllSync(file);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
