@@ -38,9 +38,26 @@ function formatValue(value: string | number | boolean): string {
   if (text.length > MAX_LOG_VALUE) text = `${text.slice(0, MAX_LOG_VALUE)}…`;
   // quoted as JSON: spaces, quotes, `=`, and control characters (a NUL or an escape sequence in
   // a file path must not reach the log raw, nor a terminal through 'librarian status')
-  if (text !== "" && !/[\s"=\p{Cc}]/u.test(text)) return text;
+  if (text !== "" && !/[\s"=]/.test(text) && !hasControl(text)) return text;
   // JSON escapes the C0 controls; DEL and the C1 controls are escaped here
-  return JSON.stringify(text).replace(/\p{Cc}/gu, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+  const json = JSON.stringify(text);
+  if (!hasControl(json)) return json;
+  let out = "";
+  for (const ch of json) {
+    out += isControl(ch.charCodeAt(0)) ? `\\u00${ch.charCodeAt(0).toString(16)}` : ch;
+  }
+  return out;
+}
+
+/** A C0 or C1 control character, or DEL (Unicode general category Cc). */
+function isControl(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+}
+
+/** True when `text` holds a control character (a plain loop: cheaper than a cold `\p{Cc}` regex). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isControl(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /** Formats one log line (without the newline). Undefined fields are left out. */
