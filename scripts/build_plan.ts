@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { binaryName } from "../src/commands/install_check.ts";
-import { PERMISSION_FLAGS } from "../src/permissions.ts";
+import { PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 
 /** The Deno release the binaries are built with (CI, `.ci/run` and the release workflow agree). */
 export const DENO_VERSION = "2.9.6";
@@ -88,6 +88,7 @@ export function compileArgs(target: Target, outDir: string): string[] {
     "compile",
     ...EMBED_FLAGS,
     ...PERMISSION_FLAGS,
+    ...V8_FLAGS,
     "--target",
     target.triple,
     "--output",

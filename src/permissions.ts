@@ -36,3 +36,10 @@ export const PERMISSION_FLAGS: readonly string[] = [
   "--ignore-env",
   `--allow-run=${ALLOWED_RUN.join(",")}`,
 ];
+
+/**
+ * V8 flags for every run, source mode and compiled alike. `--no-lazy` compiles each function when
+ * its module is compiled, so V8's code cache holds all of them and a hook, a short-lived process,
+ * does not compile its functions again on every run (measured: about 2 ms of a ~14 ms inject run).
+ */
+export const V8_FLAGS: readonly string[] = ["--v8-flags=--no-lazy"];

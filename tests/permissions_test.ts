@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { buildPlan } from "../scripts/build_plan.ts";
-import { ALLOWED_RUN, PERMISSION_FLAGS } from "../src/permissions.ts";
+import { ALLOWED_RUN, PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 import { FAKE_DENO, toolsDir } from "./launcher_fixtures.ts";
 
@@ -42,6 +42,16 @@ Deno.test("every compile in the build plan grants exactly PERMISSION_FLAGS", () 
   assert.equal(compiles.length, 6);
   for (const step of compiles) {
     assert.deepEqual(permissionFlags(step.args), [...PERMISSION_FLAGS], step.description);
+  }
+});
+
+Deno.test("source mode and every compiled binary run with the same V8 flags", async () => {
+  const args = await sourceModeArgs();
+  assert.deepEqual(args.filter((a) => a.startsWith("--v8-flags")), [...V8_FLAGS]);
+  const compiles = buildPlan({ targets: [], outDir: "bin", skipCheck: false })
+    .filter((s) => s.kind === "compile");
+  for (const step of compiles) {
+    assert.deepEqual(step.args.filter((a) => a.startsWith("--v8-flags")), [...V8_FLAGS]);
   }
 });
 
