@@ -107,3 +107,17 @@ Deno.test("parseHookEvent() drops fields of the wrong type instead of trusting t
   assert.equal(event.session_id, undefined);
   assert.equal(event.tool_input, undefined);
 });
+
+Deno.test("hashBytes() tells different contents apart, whatever their alignment", async () => {
+  const { hashBytes } = await import("../src/core/hash.ts");
+  const enc = new TextEncoder();
+  const a = enc.encode("- learning one\n- learning two\n");
+  const b = enc.encode("- learning one\n- learning twO\n");
+  assert.notEqual(hashBytes(a), hashBytes(b));
+  assert.equal(hashBytes(a), hashBytes(enc.encode("- learning one\n- learning two\n")));
+  const shifted = new Uint8Array(a.length + 1);
+  shifted.set(a, 1);
+  assert.equal(hashBytes(shifted.subarray(1)), hashBytes(a), "an unaligned view hashes the same");
+  assert.notEqual(hashBytes(new Uint8Array([1, 0, 0, 0])), hashBytes(new Uint8Array([1, 0, 0])));
+  assert.match(hashBytes(new Uint8Array()), /^[0-9a-f]{16}$/);
+});

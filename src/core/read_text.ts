@@ -8,7 +8,7 @@
  * @module
  */
 
-import { hashText } from "./hash.ts";
+import { hashBytes } from "./hash.ts";
 
 /** What reading a library file gave. */
 export type FileText =
@@ -104,7 +104,9 @@ export function readLibraryText(path: string, size: number, maxBytes: number): F
     if (decoded.kind !== "text") {
       return { kind: decoded.kind, hash: `${decoded.kind}:${data.length}` };
     }
-    return { kind: "text", text: decoded.text, partial, hash: hashText(decoded.text) };
+    // a partial read hashes what it read plus the file's size (the rest is not in the context)
+    const hash = partial ? `${hashBytes(data)}+${size}` : hashBytes(data);
+    return { kind: "text", text: decoded.text, partial, hash };
   } catch (error) {
     return { kind: "unreadable", reason: error instanceof Error ? error.name : String(error) };
   }
