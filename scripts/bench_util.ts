@@ -77,7 +77,7 @@ export async function compare(
   subject: TimedCommand,
   baseline: TimedCommand,
   runs: number,
-  warmup = 3,
+  warmup = 5,
 ): Promise<{ ms: number; baselineMs: number; bestRatio: number }> {
   for (let i = 0; i < warmup; i++) {
     await timeOnce(subject);
