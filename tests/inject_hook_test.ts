@@ -311,6 +311,7 @@ Deno.test("UserPromptSubmit gives the tagging reminder once, and again after com
   assert.ok(specific.additionalContext!.includes(`${p.root}/_memory_library/.scratch.md`));
   assert.ok(specific.additionalContext!.includes("## [TAG: "));
   assert.match(specific.additionalContext!, /why, not what/);
+  assert.ok(specific.additionalContext!.includes(`${p.root}/_memory_library/<folder>/<type>.md`));
   assert.equal(await inject(p, prompt), null);
   await inject(
     p,

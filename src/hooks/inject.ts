@@ -100,14 +100,14 @@ function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
 }
 
 /** The reminder the model gets at the start of a session. */
-export function taggingReminder(scratchPath: string): string {
+export function taggingReminder(scratchPath: string, libraryRoot: string): string {
   return [
     `[Librarian] This project keeps a memory library. To record a learning for the team, append`,
     `a block to ${scratchPath}:`,
     `## [TAG: <code folder, e.g. src/api, or global>, type: <file name, e.g. patterns, tech, edge>]`,
     `- <one learning per bullet>`,
     `Capture why, not what: gotchas, constraints, decisions and their reasons. At the end of the`,
-    `turn each block is filed into _memory_library/<folder>/<type>.md.`,
+    `turn each block is filed into ${libraryRoot}/<folder>/<type>.md.`,
   ].join("\n");
 }
 
@@ -120,7 +120,7 @@ function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
     const ledger = loadLedger(state, { sessionId: ledgerKey.sessionId });
     if (ledger.reminded) return { result: "already-reminded" };
   }
-  const text = taggingReminder(scratchPathOf(library));
+  const text = taggingReminder(scratchPathOf(library), library.root);
   writeAdditionalContext("UserPromptSubmit", text);
   if (state && ledgerKey) {
     try {
