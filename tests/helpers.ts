@@ -83,6 +83,23 @@ export async function tempDir(prefix = "librarian-test-"): Promise<TempDir> {
   };
 }
 
+/** A throwaway project: `<tmp>/proj` holds the code and its library, `<tmp>/home` is HOME. */
+export interface TempProject {
+  dir: TempDir;
+  /** The project root (holds `_memory_library/`). */
+  root: string;
+  home: string;
+}
+
+/** Makes a {@link TempProject}; `files` are relative to the temp folder (`proj/...`). */
+export async function tempProject(
+  files: Record<string, string | Uint8Array>,
+): Promise<TempProject> {
+  const dir = await tempDir();
+  await writeTree(dir.path, files);
+  return { dir, root: `${dir.path}/proj`, home: `${dir.path}/home` };
+}
+
 /** Writes files given as `relative path → content` under `root`, creating folders. */
 export async function writeTree(
   root: string,
@@ -101,6 +118,8 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** True when the child ran past `deadlineMs` and was killed. */
+  killed?: boolean;
 }
 
 /** Options for {@link runLibrarian}. */
@@ -123,6 +142,8 @@ export interface RunOptions {
   launcher?: string;
   /** Called with the child process once it runs (e.g. to kill it mid-way). */
   onSpawn?: (child: Deno.ChildProcess) => void;
+  /** Kill the child (SIGKILL) if it runs longer than this, and report `killed: true`. */
+  deadlineMs?: number;
 }
 
 /**
@@ -151,14 +172,29 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
     stderr: "piped",
   }).spawn();
   options.onSpawn?.(child);
-  const writer = child.stdin.getWriter();
-  if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
-  await writer.close();
+  let killed = false;
+  const timer = options.deadlineMs === undefined ? undefined : setTimeout(() => {
+    killed = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, options.deadlineMs);
+  try {
+    const writer = child.stdin.getWriter();
+    if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  } catch {
+    // the child exited (or was killed) before reading all of stdin
+  }
   const out = await child.output();
+  clearTimeout(timer);
   return {
     code: out.code,
     stdout: new TextDecoder().decode(out.stdout),
     stderr: new TextDecoder().decode(out.stderr),
+    ...(options.deadlineMs === undefined ? {} : { killed }),
   };
 }
 

@@ -9,27 +9,28 @@ import { envFrom } from "../src/core/env.ts";
 import { buildFileContext, contextHeader, MAX_HEADER_PATH } from "../src/core/file_context.ts";
 import { isLocalAbsolutePath, normalizePath, resolveLocalPath } from "../src/core/paths.ts";
 import { matchSubfolder } from "../src/core/walk.ts";
-import { runLibrarian, type RunOptions, type TempDir, tempDir, writeTree } from "./helpers.ts";
+import {
+  runLibrarian,
+  type RunOptions,
+  tempDir,
+  type TempProject,
+  tempProject,
+  writeTree,
+} from "./helpers.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 const IS_LINUX = Deno.build.os === "linux";
 
-interface Project {
-  dir: TempDir;
-  /** The project root (holds `_memory_library/`). */
-  root: string;
-  home: string;
-}
+type Project = TempProject;
 
-async function project(files: Record<string, string | Uint8Array> = {}): Promise<Project> {
-  const dir = await tempDir();
-  await writeTree(dir.path, {
-    "proj/_memory_library/tech.md": "- global tech",
-    "proj/_memory_library/src/api/edge.md": "- api edge",
-    "proj/src/api/handler.ts": "export {};",
-    ...files,
-  });
-  return { dir, root: `${dir.path}/proj`, home: `${dir.path}/home` };
+const DEFAULT_TREE: Record<string, string | Uint8Array> = {
+  "proj/_memory_library/tech.md": "- global tech",
+  "proj/_memory_library/src/api/edge.md": "- api edge",
+  "proj/src/api/handler.ts": "export {};",
+};
+
+function project(files: Record<string, string | Uint8Array> = {}): Promise<Project> {
+  return tempProject({ ...DEFAULT_TREE, ...files });
 }
 
 function readEvent(filePath: unknown, extra: Record<string, unknown> = {}): string {
@@ -52,20 +53,8 @@ async function hook(
   options: RunOptions = {},
   deadlineMs = 30_000,
 ): Promise<string | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let killed = false;
-  const result = await runLibrarian(["inject"], {
-    ...options,
-    stdin,
-    onSpawn: (child) => {
-      timer = setTimeout(() => {
-        killed = true;
-        child.kill("SIGKILL");
-      }, deadlineMs);
-    },
-  });
-  clearTimeout(timer);
-  assert.ok(!killed, `the hook hung (killed after ${deadlineMs} ms)`);
+  const result = await runLibrarian(["inject"], { ...options, stdin, deadlineMs });
+  assert.ok(!result.killed, `the hook hung (killed after ${deadlineMs} ms)`);
   assert.equal(result.code, 0, `exit code 0 always (stderr: ${result.stderr})`);
   if (result.stdout === "") return null;
   assert.ok(

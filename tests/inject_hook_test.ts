@@ -3,27 +3,29 @@
  * event as JSON on stdin.
  */
 import assert from "node:assert/strict";
-import { parseHookStdout, runLibrarian, type TempDir, tempDir, writeTree } from "./helpers.ts";
+import {
+  parseHookStdout,
+  runLibrarian,
+  tempDir,
+  type TempProject,
+  tempProject,
+  writeTree,
+} from "./helpers.ts";
 
-interface Project {
-  dir: TempDir;
-  root: string;
-  home: string;
-}
+type Project = TempProject;
 
-async function project(files: Record<string, string | Uint8Array> = {}): Promise<Project> {
-  const dir = await tempDir();
-  await writeTree(dir.path, {
-    "proj/_memory_library/patterns.md": "# Patterns\n- global pattern",
-    "proj/_memory_library/tech.md": "# Tech\n- deno 2",
-    "proj/_memory_library/.scratch.md": "## [TAG: global, type: patterns]\n- scratch secret",
-    "proj/_memory_library/src/api/edge.md": "# Edge\n- api edge case",
-    "proj/_memory_library/src/patterns.md": "# Src patterns\n- src pattern",
-    "proj/_memory_library/docs/other.md": "# Sibling\n- not for src",
-    "proj/src/api/handler.ts": "export {};",
-    ...files,
-  });
-  return { dir, root: `${dir.path}/proj`, home: `${dir.path}/home` };
+const DEFAULT_TREE: Record<string, string | Uint8Array> = {
+  "proj/_memory_library/patterns.md": "# Patterns\n- global pattern",
+  "proj/_memory_library/tech.md": "# Tech\n- deno 2",
+  "proj/_memory_library/.scratch.md": "## [TAG: global, type: patterns]\n- scratch secret",
+  "proj/_memory_library/src/api/edge.md": "# Edge\n- api edge case",
+  "proj/_memory_library/src/patterns.md": "# Src patterns\n- src pattern",
+  "proj/_memory_library/docs/other.md": "# Sibling\n- not for src",
+  "proj/src/api/handler.ts": "export {};",
+};
+
+function project(files: Record<string, string | Uint8Array> = {}): Promise<Project> {
+  return tempProject({ ...DEFAULT_TREE, ...files });
 }
 
 function preToolUse(filePath: string, extra: Record<string, unknown> = {}, tool = "Read") {

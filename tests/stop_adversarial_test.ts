@@ -26,6 +26,7 @@ import {
   tempDir,
   writeTree,
 } from "./helpers.ts";
+import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 
 const TODAY = "2026-11-30";
 const NOW = `${TODAY}T12:00:00`;
@@ -38,25 +39,6 @@ const STOP_TIMEOUT_MS = (() => {
   return seconds * 1000;
 })();
 
-interface Project {
-  base: string;
-  root: string;
-  lib: string;
-  home: string;
-  scratch: string;
-  outside: string;
-}
-
-async function makeProject(base: string, files: Record<string, string> = {}): Promise<Project> {
-  const root = join(base, "proj");
-  const lib = join(root, "_memory_library");
-  const home = join(base, "home");
-  const outside = join(base, "outside");
-  for (const dir of [lib, home, outside]) await Deno.mkdir(dir, { recursive: true });
-  await writeTree(root, files);
-  return { base, root, lib, home, scratch: join(lib, ".scratch.md"), outside };
-}
-
 /**
  * `sh bin/librarian stop` on a Stop event for the project, killed (and failed) if it runs past the
  * hook's timeout from hooks.json.
@@ -66,32 +48,15 @@ async function stop(
   options: { env?: Record<string, string> } & RunOptions = {},
 ): Promise<RunResult> {
   const { env, ...rest } = options;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let killed = false;
   const result = await runLibrarian(["stop"], {
-    stdin: JSON.stringify({
-      session_id: "sess-adversarial",
-      cwd: p.root,
-      hook_event_name: "Stop",
-      stop_hook_active: false,
-    }),
+    stdin: stopEvent(p.root, { session_id: "sess-adversarial" }),
     home: p.home,
     cwd: p.root,
-    onSpawn: (child) => {
-      timer = setTimeout(() => {
-        killed = true;
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, STOP_TIMEOUT_MS);
-    },
+    deadlineMs: STOP_TIMEOUT_MS,
     ...rest,
     env: { LIBRARIAN_NOW: NOW, ...env },
   });
-  clearTimeout(timer);
-  assert.equal(killed, false, `the hook ran past its ${STOP_TIMEOUT_MS} ms timeout`);
+  assert.equal(result.killed, false, `the hook ran past its ${STOP_TIMEOUT_MS} ms timeout`);
   return result;
 }
 

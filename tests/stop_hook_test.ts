@@ -12,37 +12,10 @@ import {
   tempDir,
   writeTree,
 } from "./helpers.ts";
+import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 
 const TODAY = "2026-11-30";
 const NOW = `${TODAY}T12:00:00`;
-
-interface Project {
-  root: string;
-  lib: string;
-  home: string;
-  scratch: string;
-}
-
-async function makeProject(base: string, files: Record<string, string> = {}): Promise<Project> {
-  const root = join(base, "proj");
-  const lib = join(root, "_memory_library");
-  const home = join(base, "home");
-  await Deno.mkdir(lib, { recursive: true });
-  await Deno.mkdir(home, { recursive: true });
-  await writeTree(root, files);
-  return { root, lib, home, scratch: join(lib, ".scratch.md") };
-}
-
-function stopEvent(cwd: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: "sess-1234abcd",
-    transcript_path: "/tmp/none.jsonl",
-    cwd,
-    hook_event_name: "Stop",
-    stop_hook_active: false,
-    ...extra,
-  });
-}
 
 async function stop(
   p: Project,
