@@ -178,15 +178,17 @@ export function renderContext(
     const head = sectionHead(section.label);
     const body = section.body.trimEnd();
     const whole = head + body;
-    if (!section.partial) {
-      const reserve = reserveFor(
+    const reserveWith = (extra: Pending | undefined) =>
+      reserveFor(
         pending,
-        undefined,
+        extra,
         sections.length - i - 1,
         suffixMaxPath[i + 1]!,
         budget,
         allFolders,
       );
+    if (!section.partial) {
+      const reserve = reserveWith(undefined);
       if (text.length + whole.length + reserve <= budget) {
         text += whole;
         result.shown.push(section.label);
@@ -194,14 +196,7 @@ export function renderContext(
       }
     }
     const cutNote = { readPath: section.readPath, note: "cut" };
-    const reserve = reserveFor(
-      pending,
-      cutNote,
-      sections.length - i - 1,
-      suffixMaxPath[i + 1]!,
-      budget,
-      allFolders,
-    );
+    const reserve = reserveWith(cutNote);
     const marker = "\n[... cut here; the rest is in the file]";
     const room = budget - text.length - reserve - head.length - marker.length;
     if (room >= MIN_CUT_CHARS) {
