@@ -46,23 +46,16 @@ export function writeTextAtomicSync(path: string, text: string): void {
 }
 
 /**
- * Replaces `path` with `text` atomically, creating missing parent folders.
+ * Replaces `path` with `text` atomically, creating missing parent folders. The promise form of
+ * {@link writeTextAtomicSync} (one implementation; the work itself is a few blocking calls).
  *
  * @throws {Deno.errors.PermissionDenied} and other I/O errors, after removing the temp file.
  */
-export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  const temp = tempSiblingOf(path);
+export function writeTextAtomic(path: string, text: string): Promise<void> {
   try {
-    await Deno.writeTextFile(temp, text);
+    writeTextAtomicSync(path, text);
+    return Promise.resolve();
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    await Deno.mkdir(dirnameOf(path), { recursive: true });
-    await Deno.writeTextFile(temp, text);
-  }
-  try {
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
+    return Promise.reject(error);
   }
 }

@@ -123,7 +123,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
   }
   const relPath = placement.relPath;
   const relDir = dirnameOf(relPath);
-  const files = collectLibraryFiles(library.root, relDir === "/" ? "" : relDir);
+  const files = collectLibraryFiles(library.root, relDir);
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, hits: 0 };
   }
@@ -133,6 +133,8 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
   const sections: ContextSection[] = [];
   const skips: ContextSkip[] = [];
   const fingerprints: Record<string, string> = {};
+  // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
+  const touched: Record<string, string> = {};
   let hits = 0;
   // What the files read so far would take in the context (empty and skipped files too); once it
   // passes the budget, the rest are named as left out without being read.
@@ -165,7 +167,7 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     const fingerprint = makeFingerprint(stat.stamp, text.hash);
     if (previous !== undefined && hashOf(previous) === text.hash) {
       hits++; // touched but not changed
-      fingerprints[file.absPath] = fingerprint;
+      touched[file.absPath] = fingerprint;
       continue;
     }
     fingerprints[file.absPath] = fingerprint;
@@ -180,10 +182,6 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     } else {
       skip(file, text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped");
     }
-  }
-  const touched: Record<string, string> = {};
-  for (const [path, fp] of Object.entries(fingerprints)) {
-    if (sent[path] !== undefined && hashOf(sent[path]!) === hashOf(fp)) touched[path] = fp;
   }
   if (sections.length === 0 && skips.length === 0) {
     return { kind: "none", reason: "all-sent", library, relPath, hits, refreshed: touched };

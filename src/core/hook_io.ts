@@ -30,14 +30,9 @@ export class HookInputError extends SyntaxError {
   }
 }
 
-/** Reads all of stdin as text (the caller closes stdin; an empty pipe gives `""`). */
-export async function readStdinText(): Promise<string> {
-  return await new Response(Deno.stdin.readable).text();
-}
-
 /**
- * Reads all of stdin as text with blocking reads: the same result as {@link readStdinText}, a few
- * milliseconds sooner in a short-lived hook (no stream machinery to start up).
+ * Reads all of stdin as text with blocking reads: in a short-lived hook this is a few
+ * milliseconds sooner than reading `Deno.stdin.readable` (no stream machinery to start up).
  */
 export function readStdinTextSync(): string {
   return new TextDecoder().decode(readAllSync(Deno.stdin));

@@ -12,7 +12,7 @@
  */
 
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, processEnv, readBudget, stateDir } from "../core/env.ts";
+import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
 import { buildFileContext } from "../core/file_context.ts";
 import {
   type HookEvent,
@@ -29,7 +29,6 @@ import {
   recordInLedger,
 } from "../core/ledger.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
-import { logFile } from "../core/env.ts";
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
