@@ -13,6 +13,7 @@ import { join } from "node:path";
 import {
   baselineCommand,
   type BenchRow,
+  benchRow,
   compare,
   REPO_ROOT,
   type TimedCommand,
@@ -145,24 +146,18 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
       const count = await countMarkdown(join(root, "_memory_library"));
       const subject = injectCommand(file, join(tmp, `home-${name}`), fresh);
       const baseline = baselineCommand(subject.stdin);
-      const { ms, baselineMs, bestRatio } = await compare(subject, baseline, runs);
-      const ratio = ms / baselineMs;
+      const result = await compare(subject, baseline, runs);
       const layout = folders <= 2
         ? ""
         : shape === "tree"
         ? ", repository-like tree"
         : ", ~200 entries per ancestor";
-      rows.push({
-        name: `inject, ${
-          fresh ? "first touch in a session" : "repeat touch, nothing new"
-        }: ${count} .md files in ${folders} folders${layout}, file ${DEPTH} levels deep`,
-        ms,
-        baselineMs,
-        ratio,
-        bestRatio,
-        goal: "≤ 1.5×",
-        ok: ratio <= 1.5,
-      });
+      const when = fresh ? "first touch in a session" : "repeat touch, nothing new";
+      rows.push(benchRow(
+        `inject, ${when}: ${count} .md files in ${folders} folders${layout}, file ${DEPTH} levels deep`,
+        result,
+        1.5,
+      ));
     }
     return rows;
   } finally {

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import {
   baselineCommand,
   type BenchRow,
+  benchRow,
   compare,
   formatRows,
   REPO_ROOT,
@@ -126,17 +127,13 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
     const a = await compare(routing, baselineCommand(stopEvent(busy), env), runs.routing, 2);
     const remaining = Deno.readTextFileSync(join(busyLib, ".scratch.md"));
     if (remaining.trim() !== "") throw new Error("routing benchmark: scratch was not emptied");
-    rows.push({
-      name: `stop, route ${ENTRIES} entries (${ENTRIES * BULLETS_PER_ENTRY} bullets) into ${
+    rows.push(benchRow(
+      `stop, route ${ENTRIES} entries (${ENTRIES * BULLETS_PER_ENTRY} bullets) into ${
         FOLDERS * TYPES.length
       } files`,
-      ms: a.ms,
-      baselineMs: a.baselineMs,
-      ratio: a.ms / a.baselineMs,
-      bestRatio: a.bestRatio,
-      goal: "≤ 25×",
-      ok: a.ms / a.baselineMs <= 25,
-    });
+      a,
+      25,
+    ));
 
     // (b) an idle turn: empty scratch, no new auto memory.
     const idle = join(tmp, "idle");
@@ -147,15 +144,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
       baselineCommand(stopEvent(idle), env),
       runs.idle,
     );
-    rows.push({
-      name: "stop, idle turn (empty scratch, no new auto memory)",
-      ms: b.ms,
-      baselineMs: b.baselineMs,
-      ratio: b.ms / b.baselineMs,
-      bestRatio: b.bestRatio,
-      goal: "≤ 1.5×",
-      ok: b.ms / b.baselineMs <= 1.5,
-    });
+    rows.push(benchRow("stop, idle turn (empty scratch, no new auto memory)", b, 1.5));
     return rows;
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});

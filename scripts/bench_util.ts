@@ -117,6 +117,24 @@ export function baselineCommand(
   };
 }
 
+/** A result row for `name` from a {@link compare} result, judged against `maxRatio`. */
+export function benchRow(
+  name: string,
+  result: { ms: number; baselineMs: number; bestRatio: number },
+  maxRatio: number,
+): BenchRow {
+  const ratio = result.ms / result.baselineMs;
+  return {
+    name,
+    ms: result.ms,
+    baselineMs: result.baselineMs,
+    ratio,
+    bestRatio: result.bestRatio,
+    goal: `≤ ${maxRatio}×`,
+    ok: ratio <= maxRatio,
+  };
+}
+
 /** Formats result rows as a Markdown table. */
 export function formatRows(rows: BenchRow[]): string {
   const lines = [
