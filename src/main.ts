@@ -20,11 +20,11 @@ export const COMMANDS: Readonly<
 > = {
   inject: {
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
-    load: () => import("./hooks/inject.ts"),
+    load: () => import("./inject/hook.ts"),
   },
   stop: {
     summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => import("./hooks/stop.ts"),
+    load: () => import("./filing/hook.ts"),
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { closingLine, type ContextSection, cutText, renderContext } from "../src/core/context.ts";
+import { closingLine, type ContextSection, cutText, renderContext } from "../src/inject/context.ts";
 
 function section(label: string, size: number, partial = false): ContextSection {
   return { label, readPath: `/lib/${label}`, body: "x".repeat(size), partial };

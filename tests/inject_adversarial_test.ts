@@ -4,9 +4,9 @@
  * decision, never hangs, stays within the budget and names what it could not show.
  */
 import assert from "node:assert/strict";
-import { closingLine } from "../src/core/context.ts";
+import { closingLine } from "../src/inject/context.ts";
 import { envFrom } from "../src/core/env.ts";
-import { buildFileContext, contextHeader, MAX_HEADER_PATH } from "../src/core/file_context.ts";
+import { buildFileContext, contextHeader, MAX_HEADER_PATH } from "../src/inject/file_context.ts";
 import { isLocalAbsolutePath, normalizePath, resolveLocalPath } from "../src/core/paths.ts";
 import { matchSubfolder } from "../src/core/walk.ts";
 import {

@@ -7,7 +7,7 @@ import {
   pruneLedgers,
   recordInLedger,
   safeId,
-} from "../src/core/ledger.ts";
+} from "../src/inject/ledger.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("safeId() keeps ids usable as file names", () => {
@@ -75,7 +75,7 @@ Deno.test("pruneLedgers() removes sessions not written for a week", async () => 
 });
 
 Deno.test("fingerprints split into the stat stamp and the content hash", async () => {
-  const { makeFingerprint, stampOf, hashOf } = await import("../src/core/ledger.ts");
+  const { makeFingerprint, stampOf, hashOf } = await import("../src/inject/ledger.ts");
   const fp = makeFingerprint("120:1700000000000", "00abcdef123456");
   assert.equal(stampOf(fp), "120:1700000000000");
   assert.equal(hashOf(fp), "00abcdef123456");

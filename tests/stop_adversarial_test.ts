@@ -12,11 +12,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
-import { encodeProjectDir } from "../src/stop/automemory.ts";
-import { classifyBlock, planRoute, rawHash, type TargetState } from "../src/stop/plan.ts";
-import { coordinationPaths } from "../src/stop/route.ts";
-import { parseScratch } from "../src/stop/scratch.ts";
-import { checkTagPath, checkTagType } from "../src/stop/tag_rules.ts";
+import { encodeProjectDir } from "../src/automemory/sync.ts";
+import { classifyBlock, planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
+import { coordinationPaths } from "../src/filing/route.ts";
+import { parseScratch } from "../src/filing/scratch.ts";
+import { checkTagPath, checkTagType } from "../src/filing/tag_rules.ts";
 import {
   parseHookStdout,
   REPO_ROOT,

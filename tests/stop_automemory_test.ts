@@ -14,7 +14,7 @@ import {
   scanAutoMemory,
   splitFrontMatter,
   syncAutoMemory,
-} from "../src/stop/automemory.ts";
+} from "../src/automemory/sync.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("project folder names: every character outside [A-Za-z0-9] becomes '-'", () => {

@@ -13,8 +13,8 @@ import {
   type TargetState,
   targetsToRead,
   withFailedTargets,
-} from "../src/stop/plan.ts";
-import { parseScratch } from "../src/stop/scratch.ts";
+} from "../src/filing/plan.ts";
+import { parseScratch } from "../src/filing/scratch.ts";
 
 const TODAY = "2026-11-30";
 

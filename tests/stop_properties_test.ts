@@ -8,10 +8,15 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { envFrom } from "../src/core/env.ts";
 import { isAbsolutePath, joinPath, normalizePath, relativeInside } from "../src/core/paths.ts";
-import { applyScratchEdits, planRoute, type TargetState, targetsToRead } from "../src/stop/plan.ts";
-import { routeLocked } from "../src/stop/route.ts";
-import { parseScratch, renderScratch } from "../src/stop/scratch.ts";
-import { tagTarget } from "../src/stop/tag_rules.ts";
+import {
+  applyScratchEdits,
+  planRoute,
+  type TargetState,
+  targetsToRead,
+} from "../src/filing/plan.ts";
+import { routeLocked } from "../src/filing/route.ts";
+import { parseScratch, renderScratch } from "../src/filing/scratch.ts";
+import { tagTarget } from "../src/filing/tag_rules.ts";
 import { tempDir } from "./helpers.ts";
 
 const RUNS = 300;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkTagPath, checkTagType, tagTarget } from "../src/stop/tag_rules.ts";
+import { checkTagPath, checkTagType, tagTarget } from "../src/filing/tag_rules.ts";
 
 Deno.test("'global' files into the library root, other paths into their folder", () => {
   assert.deepEqual(tagTarget("global", "tech"), {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkTagType } from "../stop/tag_rules.ts";
+import { checkTagType } from "../filing/tag_rules.ts";
 
 /** Well-known memory-bank files (by lower-case stem) and where they go. */
 export const KNOWN_FILES: readonly { stem: string; target: string; transient: boolean }[] = [

@@ -7,7 +7,11 @@
 
 import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
-import { buildFileContext, type FileContext, type NoContextReason } from "../core/file_context.ts";
+import {
+  buildFileContext,
+  type FileContext,
+  type NoContextReason,
+} from "../inject/file_context.ts";
 import {
   type CommandSpec,
   EXIT_OK,

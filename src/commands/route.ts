@@ -7,7 +7,7 @@
 
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
-import { type RouteReport, routeScratch } from "../stop/route.ts";
+import { type RouteReport, routeScratch } from "../filing/route.ts";
 import {
   type CommandSpec,
   EXIT_OK,

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { classifyBlock, type KeepCode, NOT_A_SECRET } from "../stop/plan.ts";
-import { parseScratch } from "../stop/scratch.ts";
+import { classifyBlock, type KeepCode, NOT_A_SECRET } from "../filing/plan.ts";
+import { parseScratch } from "../filing/scratch.ts";
 import type { Finding } from "./lint_checks.ts";
 
 /** One pending scratch block and what the stop hook will do with it. */

@@ -14,12 +14,12 @@ import {
   renderContext,
   type RenderedContext,
 } from "./context.ts";
-import { findLibraryForFile, type Library, placeFileResolved } from "./discover.ts";
-import type { EnvReader } from "./env.ts";
-import { dirnameOf, normalizePath, resolveLocalPath } from "./paths.ts";
+import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger.ts";
-import { readLibraryText, statStamp } from "./read_text.ts";
-import { collectLibraryFiles, type LibraryFile } from "./walk.ts";
+import { readLibraryText, statStamp } from "../core/read_text.ts";
+import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =

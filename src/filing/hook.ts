@@ -26,8 +26,8 @@ import {
   scanAutoMemory,
   syncAutoMemory,
   type SyncReport,
-} from "../stop/automemory.ts";
-import type { RouteReport } from "../stop/route.ts";
+} from "../automemory/sync.ts";
+import type { RouteReport } from "./route.ts";
 
 /** The longest user message; the rest is cut with an ellipsis. */
 export const MAX_MESSAGE_CHARS = 600;
@@ -183,7 +183,7 @@ async function onStop(
     return { fields: { result: "nothing-to-do", ...syncFields(scan, undefined) }, message: "" };
   }
   const [{ coordinationPaths, routeLocked }, { acquireLock, LockTimeoutError, lockTimeoutFrom }] =
-    await Promise.all([import("../stop/route.ts"), import("../stop/lock.ts")]);
+    await Promise.all([import("./route.ts"), import("./lock.ts")]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   let lock;
   try {

@@ -47,7 +47,7 @@ import {
   withFailedTargets,
 } from "./plan.ts";
 import { parseScratch, type ScratchDocument } from "./scratch.ts";
-import { scratchFileProblem } from "./scratch_file.ts";
+import { scratchFileProblem } from "../core/scratch_file.ts";
 
 /** Options for {@link routeScratch}. */
 export interface RouteOptions {

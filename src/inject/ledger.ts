@@ -10,10 +10,10 @@
  * @module
  */
 
-import { writeTextAtomicSync } from "./atomic.ts";
-import { hashText } from "./hash.ts";
-import { joinPath } from "./paths.ts";
-import { isRegularFile } from "./read_text.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
+import { hashText } from "../core/hash.ts";
+import { joinPath } from "../core/paths.ts";
+import { isRegularFile } from "../core/read_text.ts";
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;

@@ -22,7 +22,7 @@ import { type Library, scratchPathOf } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir, stateDir } from "../core/env.ts";
 import { hashText } from "../core/hash.ts";
 import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
-import { scratchFileProblem } from "./scratch_file.ts";
+import { scratchFileProblem } from "../core/scratch_file.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
 export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {

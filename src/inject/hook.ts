@@ -13,7 +13,7 @@
 
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
-import { buildFileContext } from "../core/file_context.ts";
+import { buildFileContext } from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -27,7 +27,7 @@ import {
   loadLedger,
   pruneLedgers,
   recordInLedger,
-} from "../core/ledger.ts";
+} from "./ledger.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
 
 /** The tools whose target file gets library context, and the input key that names the file. */
