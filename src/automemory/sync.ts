@@ -23,6 +23,7 @@ import { claudeDir, type EnvReader, homeDir, stateDir } from "../core/env.ts";
 import { hashText } from "../core/hash.ts";
 import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
+import { isDirectory } from "../core/fs_probe.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
 export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {
@@ -62,14 +63,6 @@ export function encodeProjectDir(path: string): string {
   if (encoded.length <= MAX_ENCODED_LENGTH) return encoded;
   const hash = Math.abs(projectPathHash(path)).toString(36);
   return `${encoded.slice(0, MAX_ENCODED_LENGTH)}-${hash}`;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 function readSmallText(path: string, maxBytes = MAX_MEMORY_BYTES): string | null {

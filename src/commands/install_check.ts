@@ -8,6 +8,7 @@
 
 import type { EnvReader } from "../core/env.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
+import { isFile } from "../core/fs_probe.ts";
 
 /** How this process runs. */
 export interface Runtime {
@@ -69,14 +70,6 @@ async function readOptional(path: string): Promise<string | null> {
     return await Deno.readTextFile(path);
   } catch {
     return null;
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
   }
 }
 

@@ -32,6 +32,7 @@ import {
 } from "./lint_checks.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 import { scratchFindings } from "./scratch_review.ts";
+import { isDirectory } from "../core/fs_probe.ts";
 
 /** The command line of `librarian lint`. */
 export const SPEC: CommandSpec = {
@@ -49,14 +50,6 @@ export const SPEC: CommandSpec = {
   },
   positionals: [],
 };
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
 
 async function codeKind(path: string): Promise<"folder" | "file" | "missing"> {
   try {

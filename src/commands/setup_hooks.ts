@@ -38,6 +38,8 @@ import {
 } from "./hook_settings.ts";
 import { detectHookWiring } from "./hooks_wiring.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
+import { isDirectory, isFile } from "../core/fs_probe.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** The command line of `librarian setup-hooks`. */
 export const SPEC: CommandSpec = {
@@ -108,22 +110,6 @@ class SetupError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SetupError";
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
   }
 }
 
@@ -214,7 +200,7 @@ async function readSettings(path: string): Promise<{ settings: Json; existed: bo
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new SetupError(`${path} is not valid JSON (${detail}); fix it, then run this again`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -14,6 +14,7 @@ import {
   normalizePath,
   relativeInside,
 } from "./paths.ts";
+import { isDirectory } from "./fs_probe.ts";
 
 /** The folder name the Librarian looks for. */
 export const LIBRARY_DIR_NAME = "_memory_library";
@@ -40,14 +41,6 @@ export function scratchPathOf(library: Library): string {
 
 /* The hot path uses synchronous file-system calls: for a short-lived hook they cost a fraction
  * of the async ones (no thread hand-off per call). */
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The library named by `LIBRARIAN_PATH`, if that variable is set to an existing folder.

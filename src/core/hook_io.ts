@@ -8,6 +8,7 @@
  */
 
 import { readAllSync } from "./read_all.ts";
+import { messageOf } from "./errors.ts";
 
 /** The fields of a Claude Code hook event that the Librarian reads. */
 export interface HookEvent {
@@ -51,7 +52,7 @@ export function parseHookEvent(text: string): HookEvent {
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new HookInputError(`input is not JSON: ${detail}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

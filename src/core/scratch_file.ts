@@ -10,6 +10,8 @@
  * @module
  */
 
+import { messageOf } from "./errors.ts";
+
 /**
  * Why `path` is not a plain scratch file (`"scratch is a symlink, ..."`), or `null` when it is
  * one or does not exist. Checks the path itself (`lstat`): a symlink is never followed.
@@ -20,7 +22,7 @@ export function scratchFileProblem(path: string): string | null {
     info = Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    return `scratch cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    return `scratch cannot be read (${messageOf(error)})`;
   }
   if (info.isSymlink) return "scratch is a symlink, not a plain file";
   if (info.isDirectory) return "scratch is a folder";

@@ -48,6 +48,7 @@ import {
 } from "./plan.ts";
 import { parseScratch, type ScratchDocument } from "./scratch.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** Options for {@link routeScratch}. */
 export interface RouteOptions {
@@ -198,7 +199,7 @@ function readTextFile(path: string): ReadResult {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     if (error instanceof Deno.errors.IsADirectory) return { kind: "error", reason: "is a folder" };
-    return { kind: "error", reason: error instanceof Error ? error.message : String(error) };
+    return { kind: "error", reason: messageOf(error) };
   }
   try {
     return { kind: "text", text: utf8.decode(bytes) };
@@ -631,7 +632,7 @@ export async function routeLocked(
       if (!realPath) throw new Error("target was not resolved");
       writeTextAtomicSync(realPath, write.after);
     } catch (error) {
-      failures.set(write.relPath, error instanceof Error ? error.message : String(error));
+      failures.set(write.relPath, messageOf(error));
     }
   }
   const decisions = withFailedTargets(plan.decisions, failures, foldCase);
@@ -640,9 +641,7 @@ export async function routeLocked(
     await rewriteScratch(scratchPath, scratchEditsOf(decisions));
   } catch (error) {
     // The filed blocks stay in scratch; the ledger lets the next pass drop them, not refile them.
-    scratchError = `could not update scratch: ${
-      error instanceof Error ? error.message : String(error)
-    }`;
+    scratchError = `could not update scratch: ${messageOf(error)}`;
   }
   saveLedger(paths.ledger, ledger);
   const report = reportOf("routed", scratchPath, doc, plan, decisions, failures);

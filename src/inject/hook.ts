@@ -29,6 +29,7 @@ import {
   recordInLedger,
 } from "./ledger.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -81,7 +82,7 @@ function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
     try {
       recordInLedger(state, ledgerKey, context.delivered);
     } catch (error) {
-      base.ledger_error = error instanceof Error ? error.message : String(error);
+      base.ledger_error = messageOf(error);
     }
   }
   const { shown, cut, left, skipped } = context.rendered;
