@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
-import { encodeProjectDir } from "../src/automemory/sync.ts";
+import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { classifyBlock, planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
 import { coordinationPaths } from "../src/filing/route.ts";
 import { parseScratch } from "../src/filing/scratch.ts";

@@ -6,15 +6,16 @@ import { envFrom } from "../src/core/env.ts";
 import {
   canonicalGitRoot,
   encodeProjectDir,
+  memoryDirs,
+  projectPathHash,
+} from "../src/automemory/locate.ts";
+import {
   firstBodyLine,
   memoryBlock,
-  memoryDirs,
   parseMemoryFile,
-  projectPathHash,
-  scanAutoMemory,
   splitFrontMatter,
-  syncAutoMemory,
-} from "../src/automemory/sync.ts";
+} from "../src/automemory/parse.ts";
+import { scanAutoMemory, syncAutoMemory } from "../src/automemory/sync.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("project folder names: every character outside [A-Za-z0-9] becomes '-'", () => {

@@ -1,350 +1,31 @@
 /**
  * Phase 1 of the stop hook: Claude Code's own auto memory → scratch blocks.
  *
- * Claude Code keeps memories in `<config>/projects/<encoded project root>/memory/*.md`, each with
- * YAML front matter (`name`, `description`, and `type` either at the top level or under
- * `metadata:`). Every entry of type `feedback`, `project` or `reference` becomes a scratch block
- * `## [TAG: global, type: patterns|product|tech]` with `- <name>: <description>`; `user` entries
- * (personal) and `MEMORY.md` (the index) are never synced.
- *
- * Sync records in the state folder (per memory folder: each file's size, mtime, content hash and
- * the entry it produced) make each entry sync once: unchanged files are not even read, an edited
- * entry syncs again, and a long session misses nothing.
- *
- * The scan ({@link scanAutoMemory}) is cheap and loads no YAML parser; only
- * {@link syncAutoMemory}, run when a file changed, imports `yaml`.
+ * The memory folders ({@link memoryDirs}) are scanned cheaply at every turn end
+ * ({@link scanAutoMemory}: `stat` calls only, no file read, no YAML parser); only when a file
+ * changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and append its
+ * block to scratch. Sync records make each entry sync once: unchanged files are not even read, an
+ * edited entry syncs again, and a long session misses nothing. `user` entries (personal) and
+ * `MEMORY.md` (the index) are never synced.
  *
  * @module
  */
 
-import { writeTextAtomicSync } from "../core/atomic.ts";
 import { type Library, scratchPathOf } from "../core/discover.ts";
-import { claudeDir, type EnvReader, homeDir, stateDir } from "../core/env.ts";
+import { type EnvReader, stateDir } from "../core/env.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { joinPath } from "../core/paths.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
-import { isDirectory } from "../core/fs_probe.ts";
+import { listNames, memoryDirs } from "./locate.ts";
+import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
+import { loadRecord, recordPathOf, saveRecord } from "./records.ts";
 
-/** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
-export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {
-  feedback: "patterns",
-  project: "product",
-  reference: "tech",
-};
-
-/** Longest encoded project folder name before Claude Code shortens it and appends a hash. */
-export const MAX_ENCODED_LENGTH = 200;
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
 
 // ---------------------------------------------------------------------------------------------
-// Locating the memory folder.
-
-/** The 32-bit string hash Claude Code uses for long project folder names (`(h << 5) - h + c`). */
-export function projectPathHash(text: string): number {
-  let hash = 0;
-  for (let i = 0; i < text.length; i++) hash = ((hash << 5) - hash + text.charCodeAt(i)) | 0;
-  return hash;
-}
-
-/**
- * Claude Code's folder name for a project root: every character outside `[A-Za-z0-9]` becomes
- * `-` (per UTF-16 unit, no collapsing); names over 200 characters are cut to 200 and
- * `-<base-36 hash of the full path>` is appended.
- *
- * @example
- * ```ts
- * encodeProjectDir("/home/user/work/my-repo"); // "-home-user-work-my-repo"
- * encodeProjectDir("C:\\Users\\x"); // "C--Users-x"
- * ```
- */
-export function encodeProjectDir(path: string): string {
-  const encoded = path.replace(/[^a-zA-Z0-9]/g, "-");
-  if (encoded.length <= MAX_ENCODED_LENGTH) return encoded;
-  const hash = Math.abs(projectPathHash(path)).toString(36);
-  return `${encoded.slice(0, MAX_ENCODED_LENGTH)}-${hash}`;
-}
-
-function readSmallText(path: string, maxBytes = MAX_MEMORY_BYTES): string | null {
-  try {
-    const bytes = Deno.readFileSync(path);
-    if (bytes.length > maxBytes) return null;
-    return new TextDecoder().decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The main working tree of the git repository holding `start` (worktrees resolve to their main
- * checkout, as Claude Code does), or `null` outside a repository.
- */
-export function canonicalGitRoot(start: string): string | null {
-  let dir = normalizePath(start);
-  for (let depth = 0; depth < 256; depth++) {
-    const dotGit = joinPath(dir, ".git");
-    let info: Deno.FileInfo | null = null;
-    try {
-      info = Deno.statSync(dotGit);
-    } catch {
-      info = null;
-    }
-    if (info?.isDirectory) return dir;
-    if (info?.isFile) {
-      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readSmallText(dotGit, 4096) ?? "");
-      if (!pointer) return dir;
-      const gitDir = normalizePath(
-        isAbsolutePath(normalizePath(pointer[1]!))
-          ? pointer[1]!
-          : joinPath(dir, normalizePath(pointer[1]!)),
-      );
-      const common = readSmallText(joinPath(gitDir, "commondir"), 4096)?.trim();
-      if (!common) return dir; // a submodule, or a plain gitdir pointer: this folder is the root
-      const commonDir = isAbsolutePath(normalizePath(common))
-        ? normalizePath(common)
-        : normalizePath(joinPath(gitDir, common));
-      return commonDir.endsWith("/.git") ? dirnameOf(commonDir) : dir;
-    }
-    const parent = dirnameOf(dir);
-    if (parent === dir || parent === "") return null;
-    dir = parent;
-  }
-  return null;
-}
-
-function configuredMemoryDir(settingsPath: string, env: EnvReader): string | null {
-  const text = readSmallText(settingsPath, 1024 * 1024);
-  if (!text) return null;
-  try {
-    const value = (JSON.parse(text) as { autoMemoryDirectory?: unknown }).autoMemoryDirectory;
-    if (typeof value !== "string" || value.trim() === "") return null;
-    const raw = value.trim();
-    const home = homeDir(env);
-    if (raw.startsWith("~/") && home) return normalizePath(joinPath(home, raw.slice(2)));
-    return isAbsolutePath(normalizePath(raw)) ? normalizePath(raw) : null;
-  } catch {
-    return null;
-  }
-}
-
-function realPathOr(path: string): string {
-  try {
-    return normalizePath(Deno.realPathSync(path));
-  } catch {
-    return path;
-  }
-}
-
-/**
- * The auto-memory folders that exist for this library's project, most specific first:
- * `autoMemoryDirectory` from the user's or the project's local settings, the folder named by
- * `CLAUDE_CODE_PROJECT_DIR_NAME`, then the encoded git root / `CLAUDE_PROJECT_DIR` / project root.
- * (Project settings that are committed are not trusted to point Claude's memory elsewhere.)
- */
-export function memoryDirs(library: Library, env: EnvReader): string[] {
-  const claude = claudeDir(env);
-  if (!claude) return [];
-  const candidates: string[] = [];
-  for (
-    const settings of [
-      joinPath(library.projectRoot, ".claude", "settings.local.json"),
-      joinPath(claude, "settings.json"),
-    ]
-  ) {
-    const configured = configuredMemoryDir(settings, env);
-    if (configured) candidates.push(configured);
-  }
-  const projects = joinPath(claude, "projects");
-  const pinned = env("CLAUDE_CODE_PROJECT_DIR_NAME")?.trim();
-  if (pinned && !/[\\/]/.test(pinned)) candidates.push(joinPath(projects, pinned, "memory"));
-  const roots: string[] = [];
-  const projectDir = env("CLAUDE_PROJECT_DIR")?.trim();
-  for (const start of [library.projectRoot, projectDir]) {
-    if (!start) continue;
-    const root = normalizePath(start);
-    const git = canonicalGitRoot(root);
-    if (git) roots.push(git, realPathOr(git));
-    roots.push(root, realPathOr(root));
-  }
-  let listing: string[] | undefined;
-  for (const root of new Set(roots)) {
-    for (const form of new Set([root, root.normalize("NFD")])) {
-      const name = encodeProjectDir(form);
-      candidates.push(joinPath(projects, name, "memory"));
-      if (name.length > MAX_ENCODED_LENGTH && !isDirectory(joinPath(projects, name))) {
-        // Versions of Claude Code differ in the hash they append: accept one unique prefix match.
-        listing ??= listNames(projects);
-        const prefix = `${name.slice(0, MAX_ENCODED_LENGTH)}-`;
-        const matches = listing.filter((n) => n.startsWith(prefix));
-        if (matches.length === 1) candidates.push(joinPath(projects, matches[0]!, "memory"));
-      }
-    }
-  }
-  const seen = new Set<string>();
-  const found: string[] = [];
-  for (const dir of candidates) {
-    if (seen.has(dir) || !isDirectory(dir)) continue;
-    seen.add(dir);
-    const real = realPathOr(dir);
-    if (real !== dir && seen.has(real)) continue;
-    seen.add(real);
-    found.push(dir);
-  }
-  return found;
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parsing one memory file (pure; the YAML parser is passed in).
-
-/** A parsed memory entry that is synced. */
-export interface MemoryEntry {
-  /** The entry's `name` (or the file stem). */
-  name: string;
-  /** The auto-memory type (`feedback`, `project`, `reference`). */
-  type: string;
-  /** The library type it maps to. */
-  mapped: string;
-  /** The one-line summary: `description`, else the first body line. */
-  summary: string;
-}
-
-/** Why a memory file is not synced. */
-export type MemorySkip =
-  | "user"
-  | "no-front-matter"
-  | "malformed"
-  | "no-type"
-  | "unknown-type"
-  | "empty"
-  | "too-large";
-
-/** The outcome of parsing one memory file. */
-export type ParsedMemory = { kind: "entry"; entry: MemoryEntry } | {
-  kind: "skip";
-  why: MemorySkip;
-  detail?: string;
-};
-
-/** A YAML parser: text → value; throws on malformed input. */
-export type YamlParse = (text: string) => unknown;
-
-/** Splits `---` front matter from the body; `null` when the text has none. */
-export function splitFrontMatter(text: string): { yaml: string; body: string } | null {
-  const normal = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n");
-  if (!normal.startsWith("---\n")) return null;
-  const end = /^(?:---|\.\.\.)[ \t]*$/m;
-  const rest = normal.slice(4);
-  const match = end.exec(rest);
-  if (!match) return null;
-  return {
-    yaml: rest.slice(0, match.index),
-    body: rest.slice(match.index + match[0].length).replace(/^\n/, ""),
-  };
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-/** The first meaningful body line: not blank, not a heading, markers stripped. */
-export function firstBodyLine(body: string): string {
-  for (const line of body.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed === "" || /^#{1,6}(\s|$)/.test(trimmed) || /^(?:---|```|~~~)/.test(trimmed)) {
-      continue;
-    }
-    return oneLine(trimmed.replace(/^(?:[-*+>]|\d+[.)])\s+/, ""));
-  }
-  return "";
-}
-
-/** Parses one memory file's text. */
-export function parseMemoryFile(text: string, stem: string, parseYaml: YamlParse): ParsedMemory {
-  const parts = splitFrontMatter(text);
-  if (!parts) return { kind: "skip", why: "no-front-matter" };
-  let data: unknown;
-  try {
-    data = parseYaml(parts.yaml);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return { kind: "skip", why: "malformed", ...(detail ? { detail } : {}) };
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return { kind: "skip", why: "malformed", detail: "front matter is not a mapping" };
-  }
-  const fields = data as Record<string, unknown>;
-  const metadata = fields.metadata;
-  const rawType = typeof fields.type === "string"
-    ? fields.type
-    : metadata && typeof metadata === "object" &&
-        typeof (metadata as Record<string, unknown>).type === "string"
-    ? (metadata as Record<string, string>).type
-    : undefined;
-  if (rawType === undefined) return { kind: "skip", why: "no-type" };
-  const type = rawType.trim().toLowerCase();
-  if (type === "user") return { kind: "skip", why: "user" };
-  const mapped = MEMORY_TYPE_MAP[type];
-  if (!mapped) return { kind: "skip", why: "unknown-type", detail: type };
-  const rawName = fields.name;
-  const name = oneLine(
-    typeof rawName === "string" || typeof rawName === "number" ? String(rawName) : "",
-  ) || stem;
-  const description = typeof fields.description === "string" ? oneLine(fields.description) : "";
-  const summary = description || firstBodyLine(parts.body);
-  if (summary === "") return { kind: "skip", why: "empty" };
-  return { kind: "entry", entry: { name, type, mapped, summary } };
-}
-
-/** The scratch block for one entry. */
-export function memoryBlock(entry: MemoryEntry, eol = "\n"): string {
-  return `## [TAG: global, type: ${entry.mapped}]${eol}- ${entry.name}: ${entry.summary}${eol}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sync records and the cheap scan.
-
-/** What was last seen of one memory file. */
-export interface FileRecord {
-  size: number;
-  mtime: number;
-  /** Hash of the file's content. */
-  hash: string;
-  /** Hash of the block it produced (`""` when it produced none). */
-  entry: string;
-}
-
-/** The sync record of one memory folder. */
-export interface SyncRecord {
-  version: 1;
-  dir: string;
-  files: Record<string, FileRecord>;
-}
-
-/** The record file for a memory folder, in the state folder. */
-export function recordPathOf(state: string, memoryDir: string): string {
-  return joinPath(state, "automemory", `${hashText(memoryDir)}.json`);
-}
-
-function loadRecord(path: string, dir: string): SyncRecord {
-  const text = readSmallText(path, 16 * 1024 * 1024);
-  if (text) {
-    try {
-      const value = JSON.parse(text) as SyncRecord;
-      if (value?.version === 1 && value.files && typeof value.files === "object") return value;
-    } catch {
-      // damaged: start over (entries re-sync; routing skips bullets already filed)
-    }
-  }
-  return { version: 1, dir, files: {} };
-}
+// The cheap scan.
 
 /** A memory file whose size or mtime differs from its record. */
 export interface ChangedFile {
@@ -479,7 +160,7 @@ export async function syncAutoMemory(
       const mtime = info.mtime?.getTime() ?? 0;
       const seen = record.files[file.name];
       if (seen && seen.size === info.size && seen.mtime === mtime) continue; // synced meanwhile
-      const text = readSmallText(path);
+      const text = readTextBounded(path, MAX_MEMORY_BYTES);
       if (text === null) {
         report.skipped.push({ file: file.name, why: "too-large" });
         record.files[file.name] = { size: info.size, mtime, hash: "", entry: "" };
@@ -520,7 +201,7 @@ export async function syncAutoMemory(
     // Scratch first, then the record: a crash in between re-syncs (and routing skips the
     // bullet already filed) rather than losing the entry.
     if (blocks.length > 0) appendToScratch(scratch, blocks.join(""));
-    writeTextAtomicSync(recordPath, JSON.stringify(record));
+    saveRecord(recordPath, record);
   }
   return report;
 }

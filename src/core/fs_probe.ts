@@ -78,3 +78,83 @@ export function readTextIfExists(path: string): string | null {
   }
   return Deno.readTextFileSync(path);
 }
+
+/** What {@link readFileBounded} found at a path. */
+export type BoundedRead =
+  | { kind: "bytes"; bytes: Uint8Array }
+  | { kind: "missing" }
+  | { kind: "not-a-file" }
+  | { kind: "too-large"; size: number }
+  | { kind: "unreadable"; reason: string };
+
+/**
+ * The bytes of the regular file at `path` when it holds at most `maxBytes`, without ever
+ * blocking or exhausting memory: a FIFO, a device or a folder is `not-a-file` (never opened), a
+ * larger file is `too-large` (never read past `maxBytes`, even when it grows meanwhile). Never
+ * throws.
+ *
+ * @example Usage
+ * ```ts
+ * import { readFileBounded } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * const read = readFileBounded(path, 100);
+ * assert.equal(read.kind === "bytes" && new TextDecoder().decode(read.bytes), "hello");
+ * assert.deepEqual(readFileBounded(path, 3), { kind: "too-large", size: 5 });
+ * assert.deepEqual(readFileBounded(`${path}.missing`, 3), { kind: "missing" });
+ * ```
+ */
+export function readFileBounded(path: string, maxBytes: number): BoundedRead {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+    return { kind: "unreadable", reason: error instanceof Error ? error.name : String(error) };
+  }
+  if (!info.isFile) return { kind: "not-a-file" };
+  if (info.size > maxBytes) return { kind: "too-large", size: info.size };
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const buffer = new Uint8Array(maxBytes + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null || n === 0) break;
+      filled += n;
+    }
+    if (filled > maxBytes) return { kind: "too-large", size: filled };
+    return { kind: "bytes", bytes: buffer.slice(0, filled) };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+    return { kind: "unreadable", reason: error instanceof Error ? error.name : String(error) };
+  }
+}
+
+/**
+ * The UTF-8 text of the regular file at `path` (see {@link readFileBounded}), or `null` when it
+ * is missing, not a regular file, larger than `maxBytes`, unreadable or not valid UTF-8.
+ *
+ * @example Usage
+ * ```ts
+ * import { readTextBounded } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "héllo");
+ * assert.equal(readTextBounded(path, 100), "héllo");
+ * Deno.writeFileSync(path, new Uint8Array([0xff, 0xfe, 0x41, 0x00]));
+ * assert.equal(readTextBounded(path, 100), null);
+ * ```
+ */
+export function readTextBounded(path: string, maxBytes: number): string | null {
+  const read = readFileBounded(path, maxBytes);
+  if (read.kind !== "bytes") return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
+  } catch {
+    return null;
+  }
+}
