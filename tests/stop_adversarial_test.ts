@@ -13,8 +13,9 @@ import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
-import { classifyBlock, planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
-import { coordinationPaths } from "../src/filing/route.ts";
+import { classifyBlock } from "../src/filing/classify.ts";
+import { coordinationPaths } from "../src/filing/coordination.ts";
+import { planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 import { checkTagPath, checkTagType } from "../src/filing/tag_rules.ts";
 import {
@@ -410,7 +411,7 @@ Deno.test("a block that gained a final newline meanwhile is not filed twice", ()
   assert.equal(run2.scratchText, "");
 });
 
-Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one lock and ledger", () => {
+Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one lock and journal", () => {
   const library: Library = {
     root: "/work/p/_memory_library",
     projectRoot: "/work/p",
@@ -438,9 +439,9 @@ Deno.test("after a crash, only the Librarian's own temp files are swept, never a
     "_memory_library/.scratch.md": "## [TAG: global, type: tech]\n- a\n",
   });
   const library: Library = { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
-  const { ledger } = coordinationPaths(library, envFrom({ HOME: p.home }));
+  const { journal } = coordinationPaths(library, envFrom({ HOME: p.home }));
   await writeTree("/", {
-    [ledger]: JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }),
+    [journal]: JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }),
   });
   assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
   assert.equal(await exists(join(p.lib, "tech.md.tmp-4242-3-k9x2ab")), false);

@@ -1,19 +1,15 @@
 import assert from "node:assert/strict";
+import { appendLearnings, localDay } from "../src/filing/append.ts";
+import { type BlockDecision, targetsToRead } from "../src/filing/classify.ts";
+import { splitItems } from "../src/filing/items.ts";
 import {
-  appendLearnings,
-  applyScratchEdits,
-  type BlockDecision,
-  isNewlyKept,
-  localDay,
   type PlanOptions,
   planRoute,
   rawHash,
-  scratchEditsOf,
-  splitItems,
   type TargetState,
-  targetsToRead,
   withFailedTargets,
 } from "../src/filing/plan.ts";
+import { applyScratchEdits, isNewlyKept, scratchEditsOf } from "../src/filing/scratch_edits.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 
 const TODAY = "2026-11-30";

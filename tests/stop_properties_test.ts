@@ -8,12 +8,9 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { envFrom } from "../src/core/env.ts";
 import { isAbsolutePath, joinPath, normalizePath, relativeInside } from "../src/core/paths.ts";
-import {
-  applyScratchEdits,
-  planRoute,
-  type TargetState,
-  targetsToRead,
-} from "../src/filing/plan.ts";
+import { targetsToRead } from "../src/filing/classify.ts";
+import { planRoute, type TargetState } from "../src/filing/plan.ts";
+import { applyScratchEdits } from "../src/filing/scratch_edits.ts";
 import { routeLocked } from "../src/filing/route.ts";
 import { parseScratch, renderScratch } from "../src/filing/scratch.ts";
 import { tagTarget } from "../src/filing/tag_rules.ts";

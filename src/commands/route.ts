@@ -7,7 +7,8 @@
 
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
-import { type RouteReport, routeScratch } from "../filing/route.ts";
+import type { RouteReport } from "../filing/report.ts";
+import { routeScratch } from "../filing/route.ts";
 import {
   type CommandSpec,
   EXIT_OK,

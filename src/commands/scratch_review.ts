@@ -6,7 +6,8 @@
  * @module
  */
 
-import { classifyBlock, type KeepCode, NOT_A_SECRET } from "../filing/plan.ts";
+import { classifyBlock, type KeepCode } from "../filing/classify.ts";
+import { NOT_A_SECRET } from "../filing/markers.ts";
 import { parseScratch } from "../filing/scratch.ts";
 import type { Finding } from "./lint_checks.ts";
 

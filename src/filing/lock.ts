@@ -49,7 +49,22 @@ function openLockFile(path: string): Deno.FsFile {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves after `ms` milliseconds.
+ *
+ * @example Usage
+ * ```ts
+ * import { sleep } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const start = performance.now();
+ * await sleep(5);
+ * assert.ok(performance.now() - start >= 4);
+ * ```
+ */
+export function sleep(ms: number): Promise<void> {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}
 
 /**
  * Takes the exclusive lock on `path` (creating the file and its folder), polling until

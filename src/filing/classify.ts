@@ -1,0 +1,158 @@
+/**
+ * Classifying scratch blocks (pure): which route, which stay in scratch and why, which are empty,
+ * and the decision vocabulary the planner and the report share.
+ *
+ * A block stays in scratch, marked with a one-line reason, when its tag is legacy, malformed or
+ * unsafe, when it holds a likely credential, or when a code fence in it is never closed.
+ *
+ * @module
+ */
+
+import { bodyLines } from "./items.ts";
+import { NOT_SECRET_MARKER, withoutKeptMarkers } from "./markers.ts";
+import {
+  fenceMap,
+  type HeadedBlock,
+  lineContent,
+  type PreambleBlock,
+  type ScratchBlock,
+  type ScratchDocument,
+  splitLinesKeepingEnds,
+  type TaggedBlock,
+} from "./scratch.ts";
+import { describeSecrets, findSecrets } from "./secrets.ts";
+import { type TagTarget, tagTarget } from "./tag_rules.ts";
+
+/** Why a block stays in scratch. */
+export type KeepCode =
+  | "malformed"
+  | "legacy"
+  | "bad-tag"
+  | "unclosed-fence"
+  | "secret"
+  | "target"
+  | "write-failed";
+
+/** What happens to one scratch block. */
+export type BlockDecision =
+  | {
+    kind: "route";
+    block: TaggedBlock;
+    target: TagTarget;
+    /** Items (bullets, paragraphs) appended to the target. */
+    added: number;
+    /** Bullets left out because the target already has them. */
+    duplicates: number;
+  }
+  | { kind: "keep"; block: HeadedBlock; code: KeepCode; reason: string }
+  | { kind: "drop"; block: HeadedBlock; why: "empty" | "already-filed" }
+  | {
+    kind: "defer";
+    block: TaggedBlock;
+    /** Its target is beyond `PlanOptions.maxTargets`: the block waits, untouched. */
+    target: TagTarget;
+  }
+  | { kind: "stay"; block: PreambleBlock };
+
+/** The decision for a block on its own (before target files are known). */
+export type BlockClass =
+  | { kind: "route"; target: TagTarget }
+  | { kind: "keep"; code: KeepCode; reason: string }
+  | { kind: "drop"; why: "empty" }
+  | { kind: "stay" };
+
+/**
+ * Classifies one block from its own text: tag checks, empty body, open fences, secrets.
+ *
+ * @example Usage
+ * ```ts
+ * import { classifyBlock } from "./classify.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [block] = parseScratch("## [TAG: src/api, type: patterns]\n- retry twice\n").blocks;
+ * const decision = classifyBlock(block!);
+ * assert.equal(decision.kind, "route");
+ * ```
+ */
+export function classifyBlock(block: ScratchBlock): BlockClass {
+  if (block.kind === "preamble") return { kind: "stay" };
+  if (block.kind === "malformed") {
+    return { kind: "keep", code: "malformed", reason: `malformed tag: ${block.problem}` };
+  }
+  if (block.kind === "legacy") {
+    return {
+      kind: "keep",
+      code: "legacy",
+      reason: "tag has no type (legacy form); add ', type: <name>' to file it",
+    };
+  }
+  const lines = bodyLines(block.body);
+  if (lines.length === 0) return { kind: "drop", why: "empty" };
+  const notASecret = NOT_SECRET_MARKER.test(block.body);
+  // Checked before the tag rules, whose reasons quote the path: a tag becomes folder and file
+  // names in the library, so a credential in it must not get there (nor into a reason).
+  const inTag = notASecret ? undefined : findSecrets(block.tagLine)[0];
+  if (inTag) {
+    return {
+      kind: "keep",
+      code: "secret",
+      reason: `likely ${inTag.kind} in the tag line: remove it to file this block`,
+    };
+  }
+  const target = tagTarget(block.path, block.type);
+  if (!target.ok) return { kind: "keep", code: "bad-tag", reason: target.reason };
+  if (block.unclosedFenceLine !== undefined) {
+    // Counted from the tag line, without our markers, so the reason is stable across turns.
+    const body = splitLinesKeepingEnds(withoutKeptMarkers(block.body)).map(lineContent);
+    const line = (fenceMap(body).unclosed[0] ?? block.unclosedFenceLine - block.startLine - 1) + 1;
+    return {
+      kind: "keep",
+      code: "unclosed-fence",
+      reason: `code fence opened on line ${line} under the tag is never closed`,
+    };
+  }
+  if (!notASecret) {
+    // Lines count from the tag line, without our own markers, so the reason stays the same
+    // from turn to turn (the user is told once).
+    const findings = findSecrets(withoutKeptMarkers(block.body));
+    if (findings.length > 0) {
+      return {
+        kind: "keep",
+        code: "secret",
+        reason: `${describeSecrets(findings)} under the tag: remove it to file this block`,
+      };
+    }
+  }
+  return { kind: "route", target: target.value };
+}
+
+/** The key that identifies a target file: its path, lower-cased when `foldCase`. */
+export function foldKey(relPath: string, foldCase: boolean): string {
+  return foldCase ? relPath.toLowerCase() : relPath;
+}
+
+/**
+ * The target files the routable blocks of `doc` need, as library-relative paths (one spelling
+ * per file when `foldCase`), in first-use order.
+ *
+ * @example Usage
+ * ```ts
+ * import { targetsToRead } from "./classify.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("## [TAG: src, type: a]\n- x\n## [TAG: SRC, type: A]\n- y\n");
+ * assert.deepEqual(targetsToRead(doc, true), ["src/a.md"]);
+ * ```
+ */
+export function targetsToRead(doc: ScratchDocument, foldCase = false): string[] {
+  const seen = new Map<string, string>();
+  for (const block of doc.blocks) {
+    const decision = classifyBlock(block);
+    if (decision.kind !== "route") continue;
+    const key = foldKey(decision.target.relPath, foldCase);
+    if (!seen.has(key)) seen.set(key, decision.target.relPath);
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,154 @@
+/**
+ * Items, the units of a learning (pure): a bullet with its continuation lines, or a paragraph
+ * or code block; and what a target file already holds, for duplicate detection.
+ *
+ * @module
+ */
+
+import { ANY_MARKER } from "./markers.ts";
+import { BULLET, bulletText, indentOf, isBlank } from "./markdown.ts";
+import { fenceMap, lineContent, splitLinesKeepingEnds } from "./scratch.ts";
+
+/** One learning unit of a block body or target file. */
+export interface Item {
+  /** Lines without endings. */
+  lines: string[];
+  /** True for a list item (its key takes part in duplicate detection). */
+  bullet: boolean;
+  /** True when a blank line preceded the item in its source. */
+  gapBefore: boolean;
+}
+
+/**
+ * The duplicate-detection key of an item (its lines trimmed, the first without its marker).
+ *
+ * @example Usage
+ * ```ts
+ * import { itemKey } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(itemKey({ lines: ["- a ", "  b"], bullet: true, gapBefore: false }), "a\nb");
+ * ```
+ */
+export function itemKey(item: Item): string {
+  return item.lines.map((line, i) => i === 0 ? bulletText(line) : line.trim()).join("\n");
+}
+
+/**
+ * Splits lines (no endings) into items; blank lines separate items outside code fences.
+ *
+ * @example Usage
+ * ```ts
+ * import { splitItems } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const items = splitItems(["- a", "  more", "- b", "", "text"]);
+ * assert.deepEqual(items.map((i) => i.lines), [["- a", "  more"], ["- b"], ["text"]]);
+ * assert.deepEqual(items.map((i) => i.bullet), [true, true, false]);
+ * ```
+ */
+export function splitItems(lines: readonly string[]): Item[] {
+  const { fenced } = fenceMap(lines);
+  const items: Item[] = [];
+  let gap = false;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (!fenced[i] && isBlank(line)) {
+      gap = true;
+      i++;
+      continue;
+    }
+    const bulletMatch = fenced[i] ? null : BULLET.exec(line);
+    const item: string[] = [line];
+    let j = i + 1;
+    if (bulletMatch && indentOf(line) <= 3) {
+      const indent = indentOf(line);
+      while (j < lines.length) {
+        const next = lines[j]!;
+        if (fenced[j] && (fenced[j - 1] || indentOf(next) > indent)) {
+          item.push(next);
+        } else if (!isBlank(next) && indentOf(next) > indent) {
+          item.push(next);
+        } else {
+          break;
+        }
+        j++;
+      }
+      items.push({ lines: item, bullet: true, gapBefore: gap });
+    } else {
+      while (j < lines.length) {
+        const next = lines[j]!;
+        if (!fenced[j] && (isBlank(next) || (BULLET.test(next) && indentOf(next) <= 3))) break;
+        item.push(next);
+        j++;
+      }
+      items.push({ lines: item, bullet: false, gapBefore: gap });
+    }
+    gap = false;
+    i = j;
+  }
+  return items;
+}
+
+/** What a target file already has: bullet items, single bullet lines, and other items. */
+export interface PresentItems {
+  /** Keys of whole bullet items. */
+  items: Set<string>;
+  /** Keys of single bullet lines, at any indentation. */
+  lines: Set<string>;
+  /** Keys of non-bullet items (paragraphs, code). */
+  texts: Set<string>;
+}
+
+/** The items present in a target file's lines. */
+export function presentItems(lines: readonly string[]): PresentItems {
+  const { fenced } = fenceMap(lines);
+  const present: PresentItems = { items: new Set(), lines: new Set(), texts: new Set() };
+  lines.forEach((line, i) => {
+    if (!fenced[i] && BULLET.test(line)) present.lines.add(bulletText(line));
+  });
+  for (const item of splitItems(lines)) {
+    (item.bullet ? present.items : present.texts).add(itemKey(item));
+  }
+  return present;
+}
+
+/** Whether a bullet is already present (the rule for every block). */
+export function isBulletPresent(item: Item, present: PresentItems): boolean {
+  const key = itemKey(item);
+  return item.lines.length === 1 ? present.lines.has(key) : present.items.has(key);
+}
+
+/** Whether any item is already present (for blocks filed before: bullets and text alike). */
+export function isItemPresent(item: Item, present: PresentItems): boolean {
+  return item.bullet ? isBulletPresent(item, present) : present.texts.has(itemKey(item));
+}
+
+/** Adds `item` to what is present (a later identical bullet is then a duplicate). */
+export function remember(item: Item, present: PresentItems): void {
+  if (!item.bullet) {
+    present.texts.add(itemKey(item));
+    return;
+  }
+  present.items.add(itemKey(item));
+  for (const line of item.lines) if (BULLET.test(line)) present.lines.add(bulletText(line));
+}
+
+/**
+ * A block body as LF lines without marker comments and without leading/trailing blank lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { bodyLines } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(bodyLines("\n<!-- librarian: not-a-secret -->\r\n- a\n\n"), ["- a"]);
+ * ```
+ */
+export function bodyLines(body: string): string[] {
+  const lines = splitLinesKeepingEnds(body).map(lineContent).filter((l) => !ANY_MARKER.test(l));
+  while (lines.length && isBlank(lines[0]!)) lines.shift();
+  while (lines.length && isBlank(lines[lines.length - 1]!)) lines.pop();
+  return lines;
+}

@@ -1,0 +1,172 @@
+/**
+ * What a routing pass did, for the user and the log: built from the plan and the decisions
+ * that held after the writes.
+ *
+ * @module
+ */
+
+import { type BlockDecision, type KeepCode } from "./classify.ts";
+import type { RoutePlan } from "./plan.ts";
+import type { ScratchDocument } from "./scratch.ts";
+import { isNewlyKept } from "./scratch_edits.ts";
+
+/** One block filed into a target. */
+export interface RoutedEntry {
+  /** 1-based line of the block's tag line in scratch. */
+  line: number;
+  /** The tag line. */
+  tag: string;
+  /** Library-relative target path. */
+  target: string;
+  /** Items appended. */
+  added: number;
+  /** Bullets left out because the target already had them. */
+  duplicates: number;
+}
+
+/** One block that stays in scratch. */
+export interface KeptEntry {
+  line: number;
+  tag: string;
+  code: KeepCode;
+  /** One line for a person. */
+  reason: string;
+  /** False when the block already carried this reason (the user was told before). */
+  newly: boolean;
+}
+
+/** One target file written (or, in a dry run, to be written). */
+export interface TargetEntry {
+  target: string;
+  /** Items appended. */
+  added: number;
+  /** True when the file did not exist. */
+  created: boolean;
+}
+
+/** What a routing pass did (or, with `dryRun`, would do). */
+export interface RouteReport {
+  /**
+   * - `routed`: the pass ran (it may have found nothing to file);
+   * - `dry-run`: planned only;
+   * - `empty`: no scratch file, or only whitespace;
+   * - `locked`: another run held the lock past the timeout; nothing was touched;
+   * - `unreadable`: scratch is not UTF-8 text, cannot be read, or is not a plain file (a
+   *   symlink, a folder, a FIFO, a file with other hard links); nothing was touched;
+   * - `too-large`: scratch is over `RouteOptions.maxScratchBytes`; nothing was touched.
+   */
+  status: "routed" | "dry-run" | "empty" | "locked" | "unreadable" | "too-large";
+  /** The scratch file. */
+  scratchPath: string;
+  /** Blocks filed, in scratch order. */
+  routed: RoutedEntry[];
+  /** Target files written, by path. */
+  targets: TargetEntry[];
+  /** Blocks that stay in scratch, and why. */
+  kept: KeptEntry[];
+  /** How many kept blocks hold a likely credential. */
+  secretsHeld: number;
+  /** Empty tagged blocks removed from scratch. */
+  emptyDropped: number;
+  /**
+   * Blocks removed from scratch without appending, because everything in them was filed already
+   * (by an earlier run that was killed before rewriting scratch, or as an identical block above).
+   */
+  recovered: number;
+  /** Blocks left in scratch, untouched, for a later pass (see `RouteOptions.maxTargets`). */
+  deferred: number;
+  /** Non-blank lines before the first tag (never routed). */
+  untaggedLines: number;
+  /** Items appended in all. */
+  learnings: number;
+  /** Bullets skipped because their target already had them. */
+  duplicates: number;
+  /** Targets that could not be written (their blocks stay in scratch). */
+  failures: Array<{ target: string; error: string }>;
+  /** Milliseconds spent waiting for the lock. */
+  lockWaitMs?: number;
+  /**
+   * Why the pass could not run (`locked`, `unreadable`, `too-large`), or, after a pass that
+   * filed, why scratch could not be updated (its blocks are then dropped by the next pass).
+   */
+  error?: string;
+}
+
+/** A report of a pass that filed nothing (`status`, and why, when it did not run). */
+export function emptyReport(
+  status: RouteReport["status"],
+  scratchPath: string,
+  error?: string,
+): RouteReport {
+  const report: RouteReport = {
+    status,
+    scratchPath,
+    routed: [],
+    targets: [],
+    kept: [],
+    secretsHeld: 0,
+    emptyDropped: 0,
+    recovered: 0,
+    deferred: 0,
+    untaggedLines: 0,
+    learnings: 0,
+    duplicates: 0,
+    failures: [],
+  };
+  if (error !== undefined) report.error = error;
+  return report;
+}
+
+/** The report of a pass: its plan, the decisions after the writes, and the write failures. */
+export function reportOf(
+  status: RouteReport["status"],
+  scratchPath: string,
+  doc: ScratchDocument,
+  plan: RoutePlan,
+  decisions: readonly BlockDecision[],
+  failures: ReadonlyMap<string, string>,
+): RouteReport {
+  const report = emptyReport(status, scratchPath);
+  for (const block of doc.blocks) {
+    if (block.kind === "preamble") {
+      report.untaggedLines += block.raw.split("\n").filter((l) => l.trim() !== "").length;
+    }
+  }
+  for (const decision of decisions) {
+    if (decision.kind === "route") {
+      report.routed.push({
+        line: decision.block.startLine,
+        tag: decision.block.tagLine.trim(),
+        target: decision.target.relPath,
+        added: decision.added,
+        duplicates: decision.duplicates,
+      });
+      report.duplicates += decision.duplicates;
+    } else if (decision.kind === "keep") {
+      report.kept.push({
+        line: decision.block.startLine,
+        tag: decision.block.tagLine.trim(),
+        code: decision.code,
+        reason: decision.reason,
+        newly: isNewlyKept(decision),
+      });
+      if (decision.code === "secret") report.secretsHeld++;
+    } else if (decision.kind === "drop") {
+      if (decision.why === "empty") report.emptyDropped++;
+      else report.recovered++;
+    } else if (decision.kind === "defer") {
+      report.deferred++;
+    }
+  }
+  for (const write of plan.writes) {
+    if (failures.has(write.relPath)) continue;
+    report.targets.push({
+      target: write.relPath,
+      added: write.added,
+      created: write.before === null,
+    });
+    report.learnings += write.added;
+  }
+  report.failures = [...failures].map(([target, error]) => ({ target, error }));
+  return report;
+}

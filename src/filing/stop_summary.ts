@@ -1,0 +1,114 @@
+/**
+ * What the stop hook tells the user (the one `systemMessage` line) and writes to its log line.
+ *
+ * @module
+ */
+
+import type { MemoryScan, SyncReport } from "../automemory/sync.ts";
+import type { LogValue } from "../core/log.ts";
+import type { RouteReport } from "./report.ts";
+
+/** The longest user message; the rest is cut with an ellipsis. */
+export const MAX_MESSAGE_CHARS = 600;
+
+/** What the auto-memory sync did, or why it failed (its entries then sync on a later turn). */
+export type SyncOutcome = SyncReport & { error?: string };
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The one-line message for the user, or `""` when there is nothing worth saying: something was
+ * filed, synced, newly kept back in scratch, or could not be written. Blocks kept on an earlier
+ * turn (already marked in scratch) are not repeated every turn.
+ */
+export function summarize(
+  report: RouteReport | undefined,
+  sync: SyncOutcome | undefined,
+): string {
+  const parts: string[] = [];
+  if (sync && sync.synced.length > 0) {
+    parts.push(`${plural(sync.synced.length, "auto memory", "auto memories")} synced`);
+  }
+  if (sync?.error) parts.push(`auto memory not synced: ${sync.error}`);
+  if (report) {
+    if (report.learnings > 0) {
+      const names = report.targets.map((t) => t.target);
+      const where = names.length <= 3 ? names.join(", ") : plural(names.length, "file");
+      parts.push(`${plural(report.learnings, "learning")} → ${where}`);
+    }
+    if (report.duplicates > 0) {
+      parts.push(`${plural(report.duplicates, "bullet")} already in the library`);
+    }
+    const newly = report.kept.filter((k) => k.newly);
+    const secrets = newly.filter((k) => k.code === "secret");
+    // Write failures are reported on their own below.
+    const others = newly.filter((k) => k.code !== "secret" && k.code !== "write-failed");
+    if (secrets.length > 0) {
+      parts.push(
+        `${plural(secrets.length, "block")} held in scratch (${secrets[0]!.reason}${
+          secrets.length > 1 ? "; …" : ""
+        })`,
+      );
+    }
+    if (others.length > 0) {
+      parts.push(
+        `${others.length} kept in scratch (${others[0]!.reason}${others.length > 1 ? "; …" : ""})`,
+      );
+    }
+    // A failure that persists is told once, like any block kept back (its marker is in scratch).
+    const newlyFailed = new Set(
+      newly.filter((k) => k.code === "write-failed").map((k) => k.reason),
+    );
+    for (const failure of report.failures) {
+      const reason = `could not write ${failure.target}: ${failure.error}`;
+      if (newlyFailed.has(reason)) parts.push(reason);
+    }
+    if (report.deferred > 0) {
+      const verb = report.deferred === 1 ? "waits" : "wait";
+      parts.push(`${plural(report.deferred, "block")} ${verb} for the next turn`);
+    }
+    if (report.status === "unreadable" && report.error) {
+      parts.push(`${report.error}; nothing filed`);
+    } else if (report.error) parts.push(report.error);
+  }
+  if (parts.length === 0) return "";
+  const message = `Librarian: ${parts.join("; ")}`;
+  return message.length > MAX_MESSAGE_CHARS
+    ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`
+    : message;
+}
+
+/** The log fields of a routing pass. */
+export function routeFields(report: RouteReport): Record<string, LogValue> {
+  return {
+    routed: report.routed.length,
+    learnings: report.learnings,
+    files: report.targets.length,
+    dup: report.duplicates || undefined,
+    kept: report.kept.length || undefined,
+    newly_kept: report.kept.filter((k) => k.newly).length || undefined,
+    secrets: report.secretsHeld || undefined,
+    empty: report.emptyDropped || undefined,
+    recovered: report.recovered || undefined,
+    deferred: report.deferred || undefined,
+    failed: report.failures.length || undefined,
+    error: report.error,
+    lock_ms: report.lockWaitMs,
+  };
+}
+
+/** The log fields of the auto-memory scan and sync. */
+export function syncFields(
+  scan: MemoryScan,
+  sync: SyncOutcome | undefined,
+): Record<string, LogValue> {
+  const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
+  return {
+    memory_dirs: scan.dirs.length || undefined,
+    synced: sync?.synced.length || undefined,
+    memory_skipped: skipped || undefined,
+    memory_error: sync?.error,
+  };
+}

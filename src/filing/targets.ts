@@ -1,0 +1,105 @@
+/**
+ * Target resolution (effectful, read-only): a library-relative target path checked against the
+ * library through symlinks, and the target file's current text.
+ *
+ * Every target path is resolved through symlinks (nearest existing ancestor) and must stay inside
+ * the library; a target that escapes, is a folder, a special file or not UTF-8 is `blocked`, and
+ * its blocks stay in scratch.
+ *
+ * @module
+ */
+
+import { type Library, realPathOfNearest } from "../core/discover.ts";
+import { messageOf } from "../core/errors.ts";
+import { joinPath, relativeInside } from "../core/paths.ts";
+import type { TargetState } from "./plan.ts";
+
+/** A text file read whole: missing, its text, or why it cannot be read. */
+export type ReadResult = { kind: "missing" } | { kind: "text"; text: string } | {
+  kind: "error";
+  reason: string;
+};
+
+/** A strict UTF-8 decoder that keeps a BOM. */
+export const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Reads a file as UTF-8 text, keeping a BOM and line endings as they are. */
+export function readTextFile(path: string): ReadResult {
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+    if (error instanceof Deno.errors.IsADirectory) return { kind: "error", reason: "is a folder" };
+    return { kind: "error", reason: messageOf(error) };
+  }
+  try {
+    return { kind: "text", text: utf8.decode(bytes) };
+  } catch {
+    return { kind: "error", reason: "is not UTF-8 text" };
+  }
+}
+
+/** The first part of `relPath` under `root` that is a symlink which does not resolve, or null. */
+function brokenLinkOn(root: string, relPath: string): string | null {
+  const segments = relPath.split("/");
+  let path = root;
+  for (let i = 0; i < segments.length; i++) {
+    path = joinPath(path, segments[i]!);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      return null; // missing from here on
+    }
+    if (!info.isSymlink) continue;
+    try {
+      Deno.realPathSync(path);
+    } catch {
+      return segments.slice(0, i + 1).join("/");
+    }
+  }
+  return null;
+}
+
+/** A target path checked against the library through symlinks, and its current state. */
+export interface ResolvedTarget {
+  state: TargetState;
+  /** The real path to write (a symlink inside the library is written through, not replaced). */
+  realPath?: string;
+}
+
+/** Resolves `relPath` against the library (whose real path is `realRoot`) and reads it. */
+export function resolveTarget(library: Library, realRoot: string, relPath: string): ResolvedTarget {
+  const real = realPathOfNearest(joinPath(library.root, relPath));
+  const inside = real === null ? null : relativeInside(real, realRoot);
+  if (real === null || inside === null || inside === "") {
+    return {
+      state: { kind: "blocked", reason: `${relPath} resolves outside the library (symlink)` },
+    };
+  }
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = Deno.statSync(real);
+  } catch {
+    info = undefined;
+  }
+  if (info && info.isDirectory) {
+    return { state: { kind: "blocked", reason: `${relPath} is a folder` } };
+  }
+  if (info && !info.isFile) {
+    return { state: { kind: "blocked", reason: `${relPath} is not a regular file` } };
+  }
+  if (!info) {
+    // A broken symlink on the way counts as missing above; writing there would follow it.
+    const broken = brokenLinkOn(library.root, relPath);
+    if (broken !== null) {
+      return { state: { kind: "blocked", reason: `${relPath}: ${broken} is a broken symlink` } };
+    }
+    return { state: { kind: "missing" }, realPath: real };
+  }
+  const read = readTextFile(real);
+  if (read.kind === "text") return { state: { kind: "text", text: read.text }, realPath: real };
+  if (read.kind === "missing") return { state: { kind: "missing" }, realPath: real };
+  return { state: { kind: "blocked", reason: `${relPath} ${read.reason}` } };
+}
