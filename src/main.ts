@@ -7,11 +7,39 @@
  * @module
  */
 
-import denoConfig from "../deno.json" with { type: "json" };
+import { LibrarianError, messageOf } from "./core/errors.ts";
+import { VERSION as PROGRAM_VERSION } from "./version.ts";
 
 /** A command module: `run` returns the process exit code. */
 export interface CommandModule {
   run(args: string[]): Promise<number>;
+}
+
+/**
+ * The one place an error a person can act on ({@link LibrarianError}, usage errors included)
+ * becomes output and an exit status: with `--json` a JSON object on stdout, else
+ * `librarian <command>: <message>` on stderr (plus the usage line for a usage error).
+ */
+export function reportError(
+  command: string,
+  args: readonly string[],
+  error: LibrarianError,
+): number {
+  const usage = "usage" in error && typeof error.usage === "string" ? error.usage : undefined;
+  if (args.includes("--json")) {
+    console.log(JSON.stringify(
+      { version: VERSION, error: error.message, exitCode: error.exitCode },
+      null,
+      2,
+    ));
+  } else {
+    const lines = [`librarian ${command}: ${error.message}`];
+    if (usage !== undefined) {
+      lines.push(usage, `Run 'librarian ${command} --help' for details.`);
+    }
+    console.error(lines.join("\n"));
+  }
+  return error.exitCode;
 }
 
 /** Every command, by name, with a one-line summary for `--help`. */
@@ -58,10 +86,14 @@ export const COMMANDS: Readonly<
     summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
     load: () => import("./commands/import.ts"),
   },
+  "install-cli": {
+    summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
+    load: () => import("./commands/install_cli.ts"),
+  },
 };
 
 /** The program's version, from deno.json. */
-export const VERSION: string = denoConfig.version;
+export const VERSION: string = PROGRAM_VERSION;
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -123,8 +155,10 @@ export async function main(args: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     const what = name.startsWith("-") ? "option" : "command";
+    const guess = what === "command" ? closestCommand(name) : null;
     console.error(
-      `librarian: unknown ${what} '${name}'\nUsage: librarian <command> [options]\n` +
+      `librarian: unknown ${what} '${name}'` + (guess ? `; did you mean \`${guess}\`?` : "") +
+        `\nUsage: librarian <command> [options]\n` +
         `Run 'librarian --help' for the list of commands.`,
     );
     return 2;
@@ -134,7 +168,50 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const module = await command.load();
-  return await module.run(rest);
+  try {
+    return await module.run(rest);
+  } catch (error) {
+    if (error instanceof LibrarianError) return reportError(name, rest, error);
+    throw error;
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The command a mistyped name most likely meant (at most a third of its letters off, or a
+ * prefix), or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { closestCommand } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(closestCommand("stauts"), "status");
+ * assert.equal(closestCommand("xyzzy"), null);
+ * ```
+ */
+export function closestCommand(name: string): string | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of Object.keys(COMMANDS)) {
+    const distance = candidate.startsWith(name) && name.length >= 3
+      ? 0
+      : editDistance(name.toLowerCase(), candidate);
+    if (best === null || distance < best.distance) best = { name: candidate, distance };
+  }
+  if (best === null) return null;
+  return best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : null;
 }
 
 /**
@@ -157,7 +234,7 @@ if (import.meta.main) {
   } catch (error) {
     // A hook never fails the user's action: it exits 0 and stays silent on stdout.
     if (!isHook) {
-      console.error(`librarian: ${error instanceof Error ? error.message : error}`);
+      console.error(`librarian: ${messageOf(error)}`);
     }
     Deno.exitCode = isHook ? 0 : 1;
   }

@@ -6,7 +6,8 @@
  *
  * - read/write: the library, the state folder, the log and Claude Code's auto memory can live
  *   anywhere on disk, so they cannot be narrowed at build time.
- * - env: only the variables the program reads; any other variable reads as `undefined`
+ * - env: only the variables the program reads (`PATH` only to tell `librarian install-cli`'s user
+ *   whether the link's folder is on it); any other variable reads as `undefined`
  *   (`--ignore-env`) instead of throwing, so a dependency that peeks at the environment cannot crash
  *   a hook.
  * - run: `git` only (rename hints in `librarian lint`); no network, no other subprocesses.
@@ -22,6 +23,7 @@ export const ALLOWED_ENV: readonly string[] = [
   "USERPROFILE",
   "NO_COLOR",
   "TERM",
+  "PATH",
 ];
 
 /** Subprocesses the program may start. */

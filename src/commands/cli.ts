@@ -9,6 +9,7 @@
 
 import { parseArgs } from "node:util";
 import type { EnvReader } from "../core/env.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
 import { resolveLocalPath } from "../core/paths.ts";
 
 /** Everything went as asked, nothing to report. */
@@ -48,11 +49,29 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-/** A command line that does not fit the command's spec. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A command line that does not fit the command's spec: a {@link LibrarianError} with exit status 2
+ * and, once {@link runCommand} has seen it, the command's usage line (printed by `main.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import { UsageError } from "./cli.ts";
+ * import { LibrarianError } from "../core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new UsageError("unknown option '--bogus'");
+ * assert.ok(error instanceof LibrarianError);
+ * assert.equal(error.exitCode, 2);
+ * ```
+ */
+export class UsageError extends LibrarianError {
+  /** `Usage: librarian <command> ...`, when known. */
+  usage: string | undefined;
+
+  constructor(message: string, options: { usage?: string; cause?: unknown } = {}) {
+    super(message, { exitCode: EXIT_USAGE, cause: options.cause });
     this.name = "UsageError";
+    this.usage = options.usage;
   }
 }
 
@@ -100,7 +119,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? firstSentence(error.message) : String(error));
+    throw new UsageError(firstSentence(messageOf(error)), { cause: error });
   }
   const positionals = parsed.positionals;
   const required = spec.requiredPositionals ?? spec.positionals.length;
@@ -125,44 +144,33 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
   return { values: parsed.values as ParsedArgs["values"], positionals };
 }
 
+/** `node:util`'s messages in the program's voice: `unknown option '--bogus'`. */
 function firstSentence(message: string): string {
-  return message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+  const first = message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+  return first.charAt(0).toLowerCase() + first.slice(1);
 }
 
 /**
- * Runs a command body with the shared front end: `--help` prints help and exits 0, a usage error
- * prints the message and the usage line on stderr and exits 2.
+ * Runs a command body with the shared front end: `--help` prints help and exits 0. A usage error
+ * (from parsing or from the body) leaves with the command's usage line attached; `main.ts` turns
+ * it, like every {@link LibrarianError}, into output and an exit status.
  */
 export async function runCommand(
   spec: CommandSpec,
   args: string[],
   body: (parsed: ParsedArgs) => Promise<number>,
 ): Promise<number> {
-  let parsed: ParsedArgs;
   try {
-    parsed = parseCommandArgs(spec, args);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    return usageFailure(spec, error.message);
-  }
-  if (parsed.values.help === true) {
-    console.log(helpText(spec));
-    return EXIT_OK;
-  }
-  try {
+    const parsed = parseCommandArgs(spec, args);
+    if (parsed.values.help === true) {
+      console.log(helpText(spec));
+      return EXIT_OK;
+    }
     return await body(parsed);
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(spec, error.message);
+    if (error instanceof UsageError) error.usage ??= usageLine(spec);
     throw error;
   }
-}
-
-function usageFailure(spec: CommandSpec, message: string): number {
-  console.error(
-    `librarian ${spec.name}: ${message}\n${usageLine(spec)}\n` +
-      `Run 'librarian ${spec.name} --help' for details.`,
-  );
-  return EXIT_USAGE;
 }
 
 /** A string option's value, or undefined. */

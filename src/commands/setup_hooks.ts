@@ -39,7 +39,7 @@ import {
 import { detectHookWiring } from "./hooks_wiring.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 import { isDirectory, isFile } from "../core/fs_probe.ts";
-import { messageOf } from "../core/errors.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
 
 /** The command line of `librarian setup-hooks`. */
 export const SPEC: CommandSpec = {
@@ -105,10 +105,10 @@ export interface SetupReport {
   notes: string[];
 }
 
-/** A problem the user must fix before setup can run; the message says how. */
-class SetupError extends Error {
+/** A problem the user must fix before setup can run; the message says how (exit 1). */
+class SetupError extends LibrarianError {
   constructor(message: string) {
-    super(message);
+    super(message, { exitCode: EXIT_PROBLEMS });
     this.name = "SetupError";
   }
 }
@@ -384,16 +384,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if (request.user && request.libraryPath !== undefined) {
       throw new UsageError("LIBRARIAN_PATH belongs to one project: use --project, not --user");
     }
-    let report: SetupReport;
-    try {
-      report = await setupHooks(request, env, normalizePath(Deno.cwd()));
-    } catch (error) {
-      if (!(error instanceof SetupError)) throw error;
-      const message = error.message;
-      if (flag(parsed, "json")) printJson({ error: message });
-      else console.error(`librarian setup-hooks: ${message}`);
-      return EXIT_PROBLEMS;
-    }
+    const report = await setupHooks(request, env, normalizePath(Deno.cwd()));
     if (flag(parsed, "json")) printJson(report);
     else printReport(report, env);
     return EXIT_OK;

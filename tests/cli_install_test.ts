@@ -1,0 +1,117 @@
+/**
+ * Getting the `librarian` command: `librarian install-cli` links the launcher into a bin folder
+ * (idempotent, `--remove`), and the README's quick start works on a fresh HOME.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { denoDir, LAUNCHER, REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+
+Deno.test("install-cli links ~/.local/bin/librarian to the launcher, and the link runs", async () => {
+  await using home = await tempDir();
+  const result = await runLibrarian(["install-cli"], { home: home.path });
+  assert.equal(result.code, 0, result.stderr);
+  const link = join(home.path, ".local", "bin", "librarian");
+  assert.equal(Deno.readLinkSync(link), LAUNCHER);
+  assert.match(result.stdout, /^Linked .*\.local\/bin\/librarian → .*bin\/librarian$/m);
+  assert.match(result.stdout, /is not on your PATH/);
+  const version = await runLibrarian(["--version"], { launcher: link, home: home.path });
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^librarian \d/);
+});
+
+Deno.test("install-cli run twice changes nothing the second time", async () => {
+  await using home = await tempDir();
+  await runLibrarian(["install-cli"], { home: home.path });
+  const again = await runLibrarian(["install-cli", "--json"], { home: home.path });
+  assert.equal(again.code, 0, again.stderr);
+  const report = JSON.parse(again.stdout);
+  assert.equal(report.action, "unchanged");
+  assert.equal(typeof report.version, "string");
+});
+
+Deno.test("install-cli --dir links into that folder and says nothing about PATH when it is on it", async () => {
+  await using dir = await tempDir();
+  const bin = join(dir.path, "mybin");
+  const result = await runLibrarian(["install-cli", "--dir", bin], {
+    env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(Deno.readLinkSync(join(bin, "librarian")), LAUNCHER);
+  assert.doesNotMatch(result.stdout, /PATH/);
+});
+
+Deno.test("install-cli replaces a link to another Librarian launcher (an older plugin version)", async () => {
+  await using dir = await tempDir();
+  Deno.symlinkSync("/old/plugin/1.0.0/bin/librarian", join(dir.path, "librarian"));
+  const result = await runLibrarian(["install-cli", "--dir", dir.path]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^Updated /);
+  assert.equal(Deno.readLinkSync(join(dir.path, "librarian")), LAUNCHER);
+});
+
+Deno.test("install-cli leaves someone else's librarian file alone and says how to go on", async () => {
+  await using dir = await tempDir();
+  Deno.writeTextFileSync(join(dir.path, "librarian"), "mine\n");
+  const result = await runLibrarian(["install-cli", "--dir", dir.path]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^librarian install-cli: .* is not a link to a Librarian launcher/);
+  assert.match(result.stderr, /--dir <folder>/);
+  assert.equal(Deno.readTextFileSync(join(dir.path, "librarian")), "mine\n");
+  const removal = await runLibrarian(["install-cli", "--dir", dir.path, "--remove", "--json"]);
+  assert.equal(removal.code, 1);
+  assert.equal(JSON.parse(removal.stdout).exitCode, 1);
+  assert.equal(Deno.readTextFileSync(join(dir.path, "librarian")), "mine\n");
+});
+
+Deno.test("install-cli --remove removes the link, and a second --remove is fine", async () => {
+  await using home = await tempDir();
+  await runLibrarian(["install-cli"], { home: home.path });
+  const removed = await runLibrarian(["install-cli", "--remove"], { home: home.path });
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.match(removed.stdout, /^Removed /);
+  assert.throws(() => Deno.lstatSync(join(home.path, ".local", "bin", "librarian")));
+  const again = await runLibrarian(["install-cli", "--remove"], { home: home.path });
+  assert.equal(again.code, 0);
+  assert.match(again.stdout, /^Nothing to remove/);
+});
+
+/** The README's fenced block that follows a heading, as shell lines. */
+function readmeBlockAfter(heading: string): string {
+  const readme = Deno.readTextFileSync(join(REPO_ROOT, "README.md"));
+  const at = readme.indexOf(heading);
+  assert.ok(at >= 0, `README has no '${heading}'`);
+  const block = readme.slice(at).match(/```sh\n([\s\S]*?)```/);
+  assert.ok(block, `no sh block after '${heading}'`);
+  return block[1]!;
+}
+
+Deno.test("the README's install step and first library in three steps work on a fresh HOME", async () => {
+  await using home = await tempDir();
+  const repo = join(home.path, "work", "repo");
+  await Deno.mkdir(join(repo, "src", "api"), { recursive: true });
+  const git = await new Deno.Command("git", { args: ["init", "-q", repo] }).output();
+  assert.equal(git.code, 0);
+  // Install step: the README runs the plugin's launcher from the plugin cache; here the
+  // repository's launcher stands in for the plugin.
+  const install = readmeBlockAfter("## Install");
+  assert.match(install, /bin\/librarian install-cli/);
+  const installed = await runLibrarian(["install-cli"], { home: home.path });
+  assert.equal(installed.code, 0, installed.stderr);
+  const steps = readmeBlockAfter("## Your first library in three steps");
+  const bin = join(home.path, ".local", "bin");
+  const out = await new Deno.Command("sh", {
+    args: ["-euc", steps],
+    cwd: repo,
+    env: {
+      HOME: home.path,
+      PATH: `${bin}:${Deno.env.get("PATH")}`,
+      LIBRARIAN_LOG: "off",
+      DENO_DIR: await denoDir(),
+    },
+    clearEnv: true,
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.ok(Deno.statSync(join(repo, "_memory_library", ".scratch.md")).isFile);
+  assert.match(stdout, /Money is integer cents/);
+});
