@@ -82,6 +82,10 @@ export const COMMANDS: Readonly<
     summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
     load: () => import("./commands/lint.ts"),
   },
+  export: {
+    summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
+    load: () => import("./commands/export.ts"),
+  },
   import: {
     summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
     load: () => import("./commands/import.ts"),
