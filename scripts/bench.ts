@@ -22,6 +22,8 @@ try {
 } catch (error) {
   console.log(`stop benchmark unavailable: ${error instanceof Error ? error.message : error}`);
 }
+console.log("export: timing...");
+rows.push(...await (await import("./bench_export.ts")).benchExport());
 console.log(
   `\nDeno ${Deno.version.deno}, ${Deno.build.target}, ${navigator.hardwareConcurrency} cores\n`,
 );

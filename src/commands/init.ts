@@ -21,7 +21,10 @@ import {
   pathArgument,
   printJson,
   runCommand,
+  stringOption,
 } from "./cli.ts";
+import { parseFormats } from "./export.ts";
+import { recordExportFormats } from "../export/record.ts";
 
 /** The `.gitignore` line that keeps pending learnings out of git. */
 export const GITIGNORE_LINE = `${LIBRARY_DIR_NAME}/${SCRATCH_FILE_NAME}`;
@@ -37,7 +40,7 @@ export const GITATTRIBUTES_LINE = `${LIBRARY_DIR_NAME}/**/*.md merge=union`;
 /** The command line of `librarian init`. */
 export const SPEC: CommandSpec = {
   name: "init",
-  synopsis: "[<folder>] [--json]",
+  synopsis: "[<folder>] [--export <formats>] [--json]",
   summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
   details: [
     "Sets up the project in <folder> (default: the project of the library above the current",
@@ -48,6 +51,11 @@ export const SPEC: CommandSpec = {
     "a nested library in a sub-project.",
   ],
   options: {
+    export: {
+      type: "string",
+      valueName: "<formats>",
+      description: "record export formats the Stop hook keeps current (see 'librarian export')",
+    },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
   positionals: ["<folder>"],
@@ -172,6 +180,8 @@ async function chooseProjectRoot(folder: string | undefined, cwd: string): Promi
 /** Runs `librarian init`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
+    const exportOption = stringOption(parsed, "export");
+    const formats = exportOption === undefined ? undefined : parseFormats(exportOption);
     const cwd = normalizePath(Deno.cwd());
     const projectRoot = await chooseProjectRoot(parsed.positionals[0], cwd);
     try {
@@ -183,6 +193,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       return EXIT_PROBLEMS;
     }
     const actions = await initProject(projectRoot);
+    if (formats) actions.push(...await recordExportFormats(projectRoot, formats));
     const changed = actions.some((a) => a.action !== "unchanged");
     const library = joinPath(projectRoot, LIBRARY_DIR_NAME);
     if (flag(parsed, "json")) {

@@ -19,7 +19,7 @@ import {
   runCommand,
 } from "./cli.ts";
 import { gitRenames } from "./git_renames.ts";
-import { scanLibrary, type ScannedFolder } from "./library_scan.ts";
+import { scanLibrary, type ScannedFolder } from "../core/library_scan.ts";
 import {
   type BulletFile,
   bulletsOf,

@@ -23,7 +23,7 @@ import {
   type Style,
 } from "./cli.ts";
 import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
-import { scanLibrary } from "./library_scan.ts";
+import { scanLibrary } from "../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 import { describeRecord, readLogTail } from "./log_tail.ts";
 import { type BlockReview, reviewScratch } from "./scratch_review.ts";

@@ -12,7 +12,7 @@ import { messageOf } from "../core/errors.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 import { basenameOf, dirnameOf, joinPath, relativeInside } from "../core/paths.ts";
 import { readLibraryText } from "../core/read_text.ts";
-import { scanLibrary, type ScannedFolder } from "../commands/library_scan.ts";
+import { scanLibrary, type ScannedFolder } from "../core/library_scan.ts";
 import {
   type ExportFormat,
   FORMAT_LIMITS,

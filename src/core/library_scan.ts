@@ -5,8 +5,8 @@
  * @module
  */
 
-import { joinPath } from "../core/paths.ts";
-import { compareNames, isServedName } from "../core/walk.ts";
+import { joinPath } from "./paths.ts";
+import { compareNames, isServedName } from "./walk.ts";
 
 /** A file in the library. */
 export interface ScannedFile {

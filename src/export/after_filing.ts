@@ -1,0 +1,73 @@
+/**
+ * Keeping exports current without anyone running a command: after the Stop hook files learnings,
+ * the folders it filed into are exported again in the formats recorded in the library's
+ * settings (`librarian init --export <formats>`). Off unless formats are recorded; costs one
+ * `stat` when they are not.
+ *
+ * @module
+ */
+
+import type { Library } from "../core/discover.ts";
+import { messageOf } from "../core/errors.ts";
+import { isFile } from "../core/fs_probe.ts";
+import { joinPath } from "../core/paths.ts";
+import { CONFIG_FILE_NAME } from "./config.ts";
+
+/** What the re-export did, for the hook's log line and its message. */
+export interface ReexportOutcome {
+  /** Files written or removed. */
+  changed: number;
+  /** Set when the export could not run or a write failed: shown to the user. */
+  error?: string;
+}
+
+/**
+ * The library folders of the files filed into (`src/api/edge.md` → `src/api`, `tech.md` → the
+ * root `""`), each once.
+ *
+ * @example Usage
+ * ```ts
+ * import { foldersOfTargets } from "./after_filing.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(foldersOfTargets(["src/api/edge.md", "tech.md", "src/api/x.md"]), [
+ *   "src/api",
+ *   "",
+ * ]);
+ * ```
+ */
+export function foldersOfTargets(targets: readonly string[]): string[] {
+  const folders = targets.map((t) => (t.includes("/") ? t.slice(0, t.lastIndexOf("/")) : ""));
+  return [...new Set(folders)];
+}
+
+/**
+ * Re-exports the folders of `targets` (library-relative files just filed into), or does nothing
+ * when the library records no export formats. Never throws.
+ */
+export async function reexportFiled(
+  library: Library,
+  targets: readonly string[],
+): Promise<ReexportOutcome | null> {
+  if (targets.length === 0 || !isFile(joinPath(library.root, CONFIG_FILE_NAME))) return null;
+  try {
+    const [{ readLibraryConfig }, { runExport }] = await Promise.all([
+      import("./config.ts"),
+      import("./run.ts"),
+    ]);
+    const formats = readLibraryConfig(library.root).export;
+    if (formats.length === 0) return null;
+    const report = await runExport(library, { formats, folders: foldersOfTargets(targets) });
+    const changed = report.actions.filter((a) => a.kind !== "unchanged" && a.kind !== "collision")
+      .length;
+    const problems = [
+      ...report.failures.map((f) => `${f.path}: ${f.error}`),
+      ...report.actions.flatMap((a) => (a.kind === "collision" ? [`${a.path}: ${a.reason}`] : [])),
+    ];
+    return problems.length === 0
+      ? { changed }
+      : { changed, error: `export not updated for ${problems.join("; ")}` };
+  } catch (error) {
+    return { changed: 0, error: `export not updated: ${messageOf(error)}` };
+  }
+}
