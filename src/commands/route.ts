@@ -20,6 +20,7 @@ import {
   runCommand,
   type Style,
 } from "./cli.ts";
+import { reexportFiled } from "../export/after_filing.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 
 /** The command line of `librarian route`. */
@@ -98,6 +99,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       return EXIT_PROBLEMS;
     }
     const report = await routeScratch(library, { dryRun: flag(parsed, "dry-run"), env });
+    const exported = report.status === "routed"
+      ? await reexportFiled(library, report.targets.map((t) => t.target))
+      : null;
     const failed = report.status === "locked" || report.status === "unreadable";
     const exit = failed || report.kept.length > 0 || report.failures.length > 0
       ? EXIT_PROBLEMS
@@ -111,6 +115,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       return exit;
     }
     printReport(report, makeStyle(env));
-    return exit;
+    if (exported?.changed) console.log(`Exports updated: ${plural(exported.changed, "file")}.`);
+    if (exported?.error) console.error(`librarian route: ${exported.error}`);
+    return exported?.error ? EXIT_PROBLEMS : exit;
   });
 }

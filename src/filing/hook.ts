@@ -106,10 +106,23 @@ async function onStop(
     maxTargets: MAX_TARGETS_PER_TURN,
   });
   report.lockWaitMs = held.waitedMs;
-  return {
-    fields: { result: report.status, ...syncFields(scan, sync), ...routeFields(report) },
-    message: summarize(report, sync),
+  const fields: Record<string, LogValue> = {
+    result: report.status,
+    ...syncFields(scan, sync),
+    ...routeFields(report),
   };
+  let message = summarize(report, sync);
+  if (report.status === "routed" && report.targets.length > 0) {
+    // Keeps the exports `librarian init --export` recorded current (nothing when none are).
+    const { reexportFiled } = await import("../export/after_filing.ts");
+    const exported = await reexportFiled(library, report.targets.map((t) => t.target));
+    if (exported?.changed) fields.exported = exported.changed;
+    if (exported?.error) {
+      fields.export_error = exported.error;
+      message = message === "" ? `Librarian: ${exported.error}.` : `${message} ${exported.error}.`;
+    }
+  }
+  return { fields, message };
 }
 
 /** Runs the stop hook on the event read from stdin. Always resolves to exit code 0. */
