@@ -1,0 +1,300 @@
+/**
+ * A small shell tokenizer (pure): splits a Bash command line into simple commands, their words
+ * and redirections, the way Bash would, without running anything.
+ *
+ * Quotes, escapes, `~`, `$HOME`, `$PWD` (at a word's start), brace lists and here-documents are
+ * handled as Bash does; what is only known at run time (other variables, substitutions) makes the
+ * word unknown (`value: null`): skipped, never guessed. Substituted commands come back as nested
+ * scripts; glob words keep their pattern for the caller to expand.
+ *
+ * @module
+ */
+
+import {
+  ANSI_ESCAPES,
+  expandBraces,
+  type ParsedScript,
+  readHeredocBody,
+  type ScriptStep,
+  ShellSyntaxError,
+  type ShellWord,
+  type SimpleCommand,
+  skipBackticks,
+  skipParens,
+  unescapePattern,
+} from "./shell_scan.ts";
+
+/** What the tokenizer needs to know about the environment. */
+export interface ShellEnv {
+  /** `$HOME`, for `~` and `$HOME`; unknown when missing. */
+  home?: string | undefined;
+}
+
+const GLOB_CHARS = "*?[";
+const ESCAPE_IN_PATTERN = "*?[]{},\\";
+/** Control and redirection operators, longest first. */
+const OPERATORS = "&& || ;; ;& |& &>> &> >> >| >& <<< <<- << <> <& > < | & ;".split(" ");
+
+/**
+ * Tokenizes `src` as Bash would.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const parsed = parseShell("cd src && cat 'a b.ts' > ~/out", { home: "/home/me" });
+ * assert.ok(parsed.ok);
+ * const [cd, cat] = parsed.steps.map((s) => s.kind === "command" ? s.command : null);
+ * assert.deepEqual(cd?.words.map((w) => w.value), ["cd", "src"]);
+ * assert.deepEqual(cat?.words.map((w) => w.value), ["cat", "a b.ts"]);
+ * assert.deepEqual(cat?.redirects, [{ op: ">", target: { value: "/home/me/out" } }]);
+ * ```
+ */
+export function parseShell(src: string, env: ShellEnv = {}): ParsedScript {
+  try {
+    return { ok: true, steps: new Tokenizer(src, env).run() };
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+class Tokenizer {
+  i = 0;
+  steps: ScriptStep[] = [];
+  current: SimpleCommand = Tokenizer.blank();
+  pendingHeredocs: { delimiter: string; stripTabs: boolean; command: SimpleCommand }[] = [];
+  nextIsSubshell = false;
+
+  constructor(readonly src: string, readonly env: ShellEnv) {}
+
+  static blank(): SimpleCommand {
+    return { words: [], redirects: [], heredocs: [], nested: [], subshell: false };
+  }
+
+  run(): ScriptStep[] {
+    const src = this.src;
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (c === " " || c === "\t") this.i++;
+      else if (c === "\\" && src[this.i + 1] === "\n") this.i += 2;
+      else if (c === "#") this.skipComment();
+      else if (c === "\n") this.i++, this.endCommand(false), this.readHeredocs();
+      else if (c === "(" || c === ")") {
+        this.endCommand(false);
+        this.steps.push({ kind: c === "(" ? "open" : "close" });
+        this.i++;
+      } else if (/[0-9]/.test(c) && this.skipFdNumber()) continue;
+      else if (!this.operator()) this.readWords();
+    }
+    this.endCommand(false);
+    return this.steps;
+  }
+
+  skipComment(): void {
+    const end = this.src.indexOf("\n", this.i);
+    this.i = end < 0 ? this.src.length : end;
+  }
+
+  /** Skips the `2` of `2>file`; false when the digits are a word of their own. */
+  skipFdNumber(): boolean {
+    const m = /^[0-9]+(?=[<>][^(])/.exec(this.src.slice(this.i, this.i + 12));
+    if (m !== null) this.i += m[0].length;
+    return m !== null;
+  }
+
+  operator(): boolean {
+    const src = this.src;
+    if ((src[this.i] === "<" || src[this.i] === ">") && src[this.i + 1] === "(") return false;
+    const op = OPERATORS.find((o) => src.startsWith(o, this.i));
+    if (op === undefined) return false;
+    this.i += op.length;
+    if (op === "|" || op === "|&") this.current.subshell = true, this.endCommand(true);
+    else if (op === "&") this.current.subshell = true, this.endCommand(false);
+    else if (/^[;&|]/.test(op)) this.endCommand(false);
+    else this.redirect(op);
+    return true;
+  }
+
+  redirect(op: string): void {
+    while (this.src[this.i] === " " || this.src[this.i] === "\t") this.i++;
+    const target = this.readWord()[0] ?? { value: null };
+    if (this.lastRawWord === "") throw new ShellSyntaxError(`nothing after ${op}`);
+    if (op === "<<" || op === "<<-") {
+      const delimiter = this.lastRawWord.replace(/["'\\]/g, "");
+      this.pendingHeredocs.push({ delimiter, stripTabs: op === "<<-", command: this.current });
+    } else if (op === ">&" && !/^([0-9]+-?|-)$/.test(target.value ?? "0")) {
+      this.current.redirects.push({ op: "&>", target }); // `>&file`: both streams to a file
+    } else if (op !== "<<<" && op !== "<&" && op !== ">&") {
+      this.current.redirects.push({ op, target });
+    }
+  }
+
+  readHeredocs(): void {
+    for (const doc of this.pendingHeredocs) {
+      const { body, next } = readHeredocBody(this.src, this.i, doc.delimiter, doc.stripTabs);
+      doc.command.heredocs.push(body);
+      this.i = next;
+    }
+    this.pendingHeredocs = [];
+  }
+
+  endCommand(pipedToNext: boolean): void {
+    const c = this.current;
+    if (this.nextIsSubshell) c.subshell = true;
+    this.nextIsSubshell = pipedToNext;
+    if (c.words.length || c.redirects.length || c.nested.length) {
+      this.steps.push({ kind: "command", command: c });
+    }
+    this.current = Tokenizer.blank();
+  }
+
+  readWords(): void {
+    const words = this.readWord();
+    const atStart = this.current.words.every((w) => w.assignment);
+    if (atStart && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(this.lastRawWord)) {
+      this.current.words.push({
+        value: words.length === 1 ? words[0]!.value : null,
+        assignment: true,
+      });
+    } else this.current.words.push(...words);
+  }
+
+  lastRawWord = "";
+  /** The word being read: literal specials `\`-escaped, unquoted ones raw. */
+  pattern = "";
+  unknown = false;
+  hasGlob = false;
+
+  literal(text: string): void {
+    for (const ch of text) this.pattern += ESCAPE_IN_PATTERN.includes(ch) ? `\\${ch}` : ch;
+  }
+
+  /** Reads one word at `this.i`; a brace list may make it several. */
+  readWord(): ShellWord[] {
+    const src = this.src;
+    const start = this.i;
+    this.pattern = "";
+    this.unknown = false;
+    this.hasGlob = false;
+    if (src[this.i] === "~") this.tilde();
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (/[\s;&|<>()]/.test(c)) {
+        if ((c === "<" || c === ">") && src[this.i + 1] === "(" && this.i === start) {
+          this.substitution(this.i + 2);
+          continue;
+        }
+        break;
+      }
+      if (c === "\\") {
+        if (src[this.i + 1] !== "\n") this.literal(src[this.i + 1] ?? "");
+        this.i += 2;
+      } else if (c === "'") {
+        const end = src.indexOf("'", this.i + 1);
+        if (end < 0) throw new ShellSyntaxError("unterminated single quote");
+        this.literal(src.slice(this.i + 1, end));
+        this.i = end + 1;
+      } else if (c === '"') this.doubleQuoted();
+      else if (c === "`") this.backticks();
+      else if (c === "$") this.dollar(false);
+      else {
+        if (GLOB_CHARS.includes(c)) this.hasGlob = true;
+        this.pattern += c;
+        this.i++;
+      }
+    }
+    this.lastRawWord = src.slice(start, this.i);
+    if (this.unknown) return [{ value: null }];
+    return expandBraces(this.pattern).map((p) =>
+      this.hasGlob && /(^|[^\\])(\\\\)*[*?[]/.test(p)
+        ? { value: unescapePattern(p), glob: p }
+        : { value: unescapePattern(p) }
+    );
+  }
+
+  /** `~` and `~/...` become `$HOME`; `~user`, `~+` and the like are not guessed. */
+  tilde(): void {
+    const m = /^~[^/\s;&|<>()]*/.exec(this.src.slice(this.i, this.i + 256))!;
+    if (m[0] === "~") {
+      if (this.env.home === undefined) this.unknown = true;
+      else this.literal(this.env.home);
+      this.i++;
+    } else {
+      this.unknown = true;
+      this.i += m[0].length;
+    }
+  }
+
+  /** A `$(...)` / `<(...)` / `>(...)` whose body starts at `bodyStart`: a nested script. */
+  substitution(bodyStart: number): void {
+    const end = skipParens(this.src, bodyStart);
+    if (this.src[bodyStart] !== "(") this.current.nested.push(this.src.slice(bodyStart, end - 1));
+    this.i = end;
+    this.unknown = true;
+  }
+
+  backticks(): void {
+    const end = skipBackticks(this.src, this.i + 1);
+    this.current.nested.push(this.src.slice(this.i + 1, end - 1).replace(/\\([`\\$])/g, "$1"));
+    this.i = end;
+    this.unknown = true;
+  }
+
+  dollar(inQuotes: boolean): void {
+    const src = this.src;
+    const next = src[this.i + 1];
+    if (next === "(") this.substitution(this.i + 2);
+    else if (next === "'" && !inQuotes) {
+      this.i += 2;
+      while (this.i < src.length && src[this.i] !== "'") {
+        if (src[this.i] === "\\" && this.i + 1 < src.length) {
+          const e = src[this.i + 1]!;
+          this.literal(ANSI_ESCAPES[e] ?? `\\${e}`);
+          this.i += 2;
+        } else this.literal(src[this.i++]!);
+      }
+      if (this.i >= src.length) throw new ShellSyntaxError("unterminated $'");
+      this.i++;
+    } else if (next === "{") {
+      const end = src.indexOf("}", this.i + 2);
+      if (end < 0) throw new ShellSyntaxError("unterminated ${");
+      this.variable(src.slice(this.i + 2, end));
+      this.i = end + 1;
+    } else {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9?#$!@*-]/.exec(src.slice(this.i + 1, this.i + 200));
+      if (m === null || (next === '"' && !inQuotes)) {
+        if (next !== '"' || inQuotes) this.literal("$");
+        this.i++;
+        return;
+      }
+      this.variable(m[0]);
+      this.i += 1 + m[0].length;
+    }
+  }
+
+  doubleQuoted(): void {
+    const src = this.src;
+    this.i++;
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (c === '"') {
+        this.i++;
+        return;
+      }
+      if (c === "\\" && '$`"\\\n'.includes(src[this.i + 1] ?? "")) {
+        if (src[this.i + 1] !== "\n") this.literal(src[this.i + 1]!);
+        this.i += 2;
+      } else if (c === "$") this.dollar(true);
+      else if (c === "`") this.backticks();
+      else this.literal(c), this.i++;
+    }
+    throw new ShellSyntaxError("unterminated double quote");
+  }
+
+  /** Expands `$name` / `${name}`: `HOME`, and `PWD` at a word's start (as `.`); else unknown. */
+  variable(name: string): void {
+    if (name === "HOME" && this.env.home !== undefined) this.literal(this.env.home);
+    else if (name === "PWD" && this.pattern === "") this.literal(".");
+    else this.unknown = true;
+  }
+}
