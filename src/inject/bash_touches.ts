@@ -94,12 +94,12 @@ class Collector {
   }
 
   add(word: ShellWord, role: TouchRole, cwd: string | null): void {
-    const path = this.resolve(word, cwd);
-    if (path === null) return;
     if (this.touches.length >= MAX_TOUCHES) {
       this.truncated = true;
       return;
     }
+    const path = this.resolve(word, cwd);
+    if (path === null) return;
     if (word.glob === undefined) this.touches.push({ path, role });
     else {
       const glob = isAbsolutePath(word.value!)

@@ -64,6 +64,34 @@ function awk(args: ShellWord[]): CommandUse {
   };
 }
 
+/**
+ * `perl`: with `-e` code the files are read, or written with `-i` (`-pi`, `-i.bak`); without
+ * it the first positional is the script it runs.
+ */
+function perl(args: ShellWord[]): CommandUse {
+  let inPlace = false;
+  let code = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const text = args[i]!.value;
+    if (text === null || !text.startsWith("-") || text === "-") break;
+    if (text === "--") {
+      i++;
+      break;
+    }
+    for (let k = 1; k < text.length; k++) {
+      const letter = text[k]!;
+      if (letter === "i") inPlace = true;
+      if (letter === "e" || letter === "E") code = true;
+      if ("eEIMmx".includes(letter) && k + 1 === text.length) i++; // its value is the next word
+      if ("ieEIMmxl0C".includes(letter)) break; // the rest of the cluster is its value
+    }
+  }
+  const rest = args.slice(i);
+  if (!code) return { touches: touches(rest.slice(0, 1), "read") };
+  return { touches: touches(rest, inPlace ? "write" : "read") };
+}
+
 /** `find`: the paths before the first expression word, or the working folder. */
 function find(args: ShellWord[]): CommandUse {
   const paths: ShellWord[] = [];
@@ -117,6 +145,7 @@ export const FILE_COMMANDS: Readonly<Record<string, CommandRule>> = {
   mawk: awk,
   nawk: awk,
   find,
+  perl,
   sort,
   jq,
   head: readsAll({ short: "nc", long: "lines bytes" }),

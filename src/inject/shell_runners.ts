@@ -125,7 +125,6 @@ export const RUNNER_COMMANDS: Readonly<Record<string, CommandRule>> = {
   bun,
   go,
   ruby: interpreter({ short: "IrCE" }, ["e"]),
-  perl: interpreter({ short: "IMmCx" }, ["e", "E"]),
   php: interpreter({ short: "cdr" }, ["r"]),
   ...each("lua Rscript", interpreter({}, ["e"])),
   ...each("tsx ts-node esno vite-node source .", interpreter({}, [])),

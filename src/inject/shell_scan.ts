@@ -41,7 +41,11 @@ export type ScriptStep =
 
 /** The outcome of tokenizing a script. */
 export type ParsedScript =
-  | { ok: true; steps: ScriptStep[] }
+  | {
+    ok: true;
+    steps: ScriptStep[]; /** True when only the first words were read. */
+    truncated: boolean;
+  }
   | { ok: false; reason: string };
 
 /** A command line Bash itself would reject (an unterminated quote or substitution). */
@@ -150,16 +154,20 @@ export function readHeredocBody(
   delimiter: string,
   stripTabs: boolean,
 ): { body: string; next: number } {
-  const lines: string[] = [];
   let i = start;
+  let bodyEnd = start;
+  const tabbed: string[] = [];
   while (i < src.length) {
     let end = src.indexOf("\n", i);
     if (end < 0) end = src.length;
     let line = src.slice(i, end);
-    i = end + 1;
     if (stripTabs) line = line.replace(/^\t+/, "");
-    if (line === delimiter) break;
-    lines.push(line);
+    if (line === delimiter) {
+      return { body: stripTabs ? tabbed.join("\n") : src.slice(start, bodyEnd), next: end + 1 };
+    }
+    if (stripTabs) tabbed.push(line);
+    bodyEnd = end;
+    i = end + 1;
   }
-  return { body: lines.join("\n"), next: Math.min(i, src.length) };
+  return { body: stripTabs ? tabbed.join("\n") : src.slice(start, bodyEnd), next: src.length };
 }

@@ -30,7 +30,10 @@ export interface ShellEnv {
   home?: string | undefined;
 }
 
-const GLOB_CHARS = "*?[";
+/** A run of characters that stand for themselves in a word. */
+const PLAIN_RUN = /[^\s;&|<>()\\'"`$]+/y;
+/** At most this many words are read; the rest of a longer command line is not looked at. */
+export const MAX_WORDS = 4_000;
 const ESCAPE_IN_PATTERN = "*?[]{},\\";
 /** Control and redirection operators, longest first. */
 const OPERATORS = "&& || ;; ;& |& &>> &> >> >| >& <<< <<- << <> <& > < | & ;".split(" ");
@@ -51,7 +54,9 @@ const OPERATORS = "&& || ;; ;& |& &>> &> >> >| >& <<< <<- << <> <& > < | & ;".sp
  */
 export function parseShell(src: string, env: ShellEnv = {}): ParsedScript {
   try {
-    return { ok: true, steps: new Tokenizer(src, env).run() };
+    const tokenizer = new Tokenizer(src, env);
+    const steps = tokenizer.run();
+    return { ok: true, steps, truncated: tokenizer.words >= MAX_WORDS };
   } catch (error) {
     if (error instanceof ShellSyntaxError) return { ok: false, reason: error.message };
     throw error;
@@ -64,6 +69,8 @@ class Tokenizer {
   current: SimpleCommand = Tokenizer.blank();
   pendingHeredocs: { delimiter: string; stripTabs: boolean; command: SimpleCommand }[] = [];
   nextIsSubshell = false;
+  /** Words read so far. */
+  words = 0;
 
   constructor(readonly src: string, readonly env: ShellEnv) {}
 
@@ -73,7 +80,7 @@ class Tokenizer {
 
   run(): ScriptStep[] {
     const src = this.src;
-    while (this.i < src.length) {
+    while (this.i < src.length && this.words < MAX_WORDS) {
       const c = src[this.i]!;
       if (c === " " || c === "\t") this.i++;
       else if (c === "\\" && src[this.i + 1] === "\n") this.i += 2;
@@ -149,8 +156,9 @@ class Tokenizer {
   }
 
   readWords(): void {
+    this.words++;
     const words = this.readWord();
-    const atStart = this.current.words.every((w) => w.assignment);
+    const atStart = this.current.words.at(-1)?.assignment ?? true;
     if (atStart && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(this.lastRawWord)) {
       this.current.words.push({
         value: words.length === 1 ? words[0]!.value : null,
@@ -198,13 +206,18 @@ class Tokenizer {
       else if (c === "`") this.backticks();
       else if (c === "$") this.dollar(false);
       else {
-        if (GLOB_CHARS.includes(c)) this.hasGlob = true;
-        this.pattern += c;
-        this.i++;
+        PLAIN_RUN.lastIndex = this.i;
+        const run = PLAIN_RUN.exec(src)?.[0] ?? c;
+        if (/[*?[]/.test(run)) this.hasGlob = true;
+        this.pattern += run;
+        this.i += run.length;
       }
     }
     this.lastRawWord = src.slice(start, this.i);
     if (this.unknown) return [{ value: null }];
+    if (!/[\\{]/.test(this.pattern)) {
+      return [this.hasGlob ? { value: this.pattern, glob: this.pattern } : { value: this.pattern }];
+    }
     return expandBraces(this.pattern).map((p) =>
       this.hasGlob && /(^|[^\\])(\\\\)*[*?[]/.test(p)
         ? { value: unescapePattern(p), glob: p }

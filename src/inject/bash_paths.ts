@@ -1,0 +1,188 @@
+/**
+ * From the paths a Bash command names to the project folders it touches: expand globs as Bash
+ * would, keep what exists (or is the target of a write), place each in its library's project,
+ * and gather the library files that apply, merged most specific first, each once.
+ *
+ * Bounded: at most {@link MAX_PROBES} file-system look-ups per command, however many files it
+ * names.
+ *
+ * @module
+ */
+
+import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { dirnameOf, joinPath } from "../core/paths.ts";
+import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
+import { type ShellTouch, touchesOfCommand } from "./bash_touches.ts";
+
+/** A project path a command touches. */
+export interface ProjectTouch {
+  library: Library;
+  /** Project-relative path of the file or folder. */
+  relPath: string;
+  /** True for a folder (its own mirror folder applies), false for a file (its folder's does). */
+  folder: boolean;
+}
+
+/** What a command touches in projects with a library. */
+export type CommandProjectTouches =
+  | { ok: true; touches: ProjectTouch[]; truncated: boolean }
+  | { ok: false; reason: string };
+
+/** At most this many file-system look-ups (stat, directory listing) per command. */
+export const MAX_PROBES = 256;
+/** A glob stops after this many matches. */
+const MAX_MATCHES = 64;
+
+/** Paths never worth a look-up: devices, process and kernel files. */
+const SYSTEM_PATH = /^\/(dev|proc|sys)(\/|$)/;
+
+class Prober {
+  probes = 0;
+  truncated = false;
+
+  spend(): boolean {
+    if (this.probes >= MAX_PROBES) {
+      this.truncated = true;
+      return false;
+    }
+    this.probes++;
+    return true;
+  }
+
+  /** "folder", "file", or null when it does not exist (or the look-up budget is spent). */
+  kind(path: string): "folder" | "file" | null {
+    if (SYSTEM_PATH.test(path) || !this.spend()) return null;
+    try {
+      const stat = Deno.statSync(path);
+      return stat.isDirectory ? "folder" : stat.isFile ? "file" : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The paths matching an absolute glob pattern, segment by segment, as Bash expands it. */
+  expand(pattern: string): string[] {
+    const segments = splitPattern(pattern);
+    let found = ["/"];
+    for (const segment of segments) {
+      const next: string[] = [];
+      for (const base of found) {
+        if (!/(^|[^\\])[*?[]/.test(segment)) {
+          next.push(joinPath(base, unescape(segment)));
+          continue;
+        }
+        if (!this.spend()) return [];
+        const regex = globRegex(segment);
+        try {
+          for (const entry of Deno.readDirSync(base)) {
+            if (entry.name.startsWith(".") && !segment.startsWith(".")) continue;
+            if (regex.test(entry.name)) next.push(joinPath(base, entry.name));
+            if (next.length >= MAX_MATCHES) break;
+          }
+        } catch {
+          // not a folder: no match below it
+        }
+      }
+      found = next.slice(0, MAX_MATCHES);
+      if (found.length === 0) break;
+    }
+    return found.sort();
+  }
+}
+
+/** Splits a pattern at unescaped `/`. */
+function splitPattern(pattern: string): string[] {
+  return pattern.split("/").filter((s) => s !== "");
+}
+
+function unescape(segment: string): string {
+  return segment.replace(/\\(.)/g, "$1");
+}
+
+/** A regular expression for one glob segment (`*`, `?`, `[...]`, `\`-escapes). */
+export function globRegex(segment: string): RegExp {
+  let out = "";
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === "\\") out += (segment[++i] ?? "\\").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    else if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "[") {
+      const end = segment.indexOf("]", i + 2);
+      if (end < 0) out += "\\[";
+      else {
+        const body = segment.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        out += `[${body}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${out}$`, "u");
+  } catch {
+    return /$^/; // an odd bracket expression: matches nothing
+  }
+}
+
+/**
+ * The project paths a Bash command line touches, given the folder it runs in: every named path
+ * that exists (or that the command creates), inside a project with a library, outside the
+ * library itself. The project root as a folder (a listing or search at the top) adds nothing.
+ */
+export function projectTouchesOfCommand(
+  command: string,
+  cwd: string,
+  env: EnvReader,
+): CommandProjectTouches {
+  const named = touchesOfCommand(command, { cwd, home: env("HOME") });
+  if (!named.ok) return named;
+  const prober = new Prober();
+  const seen = new Set<string>();
+  const out: ProjectTouch[] = [];
+  const consider = (path: string, touch: ShellTouch) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const kind = prober.kind(path);
+    const folder = kind === "folder" || (kind === null && touch.role === "folder");
+    if (kind === null && touch.role === "read") return;
+    const library = findLibraryForFile(folder ? joinPath(path, "x") : path, env);
+    if (!library) return;
+    const placement = placeFileResolved(path, library);
+    if (placement.kind !== "project") return; // outside, the root itself, or in the library
+    out.push({ library, relPath: placement.relPath, folder });
+  };
+  for (const touch of named.touches) {
+    if (touch.glob === undefined) consider(touch.path, touch);
+    else {
+      const matches = prober.expand(touch.glob);
+      if (matches.length === 0) consider(touch.path, touch); // no match: Bash keeps the word
+      for (const match of matches) consider(match, touch);
+    }
+  }
+  return { ok: true, touches: out, truncated: named.truncated || prober.truncated };
+}
+
+/** The mirror folder depth of a library file (`a/b/x.md` → 2, a root file → 0). */
+function depthOf(file: LibraryFile): number {
+  return file.relPath.split("/").length - 1;
+}
+
+/**
+ * The library files that apply to several touched paths of one library: each path's walk-up,
+ * merged most specific first (deeper folders first; among equals, in the order touched), each
+ * file once.
+ */
+export function mergedLibraryFiles(library: Library, touches: ProjectTouch[]): LibraryFile[] {
+  const byPath = new Map<string, { file: LibraryFile; order: number }>();
+  let order = 0;
+  const folders = new Set(touches.map((t) => t.folder ? t.relPath : dirnameOf(t.relPath)));
+  for (const folder of folders) {
+    for (const file of collectLibraryFiles(library.root, folder)) {
+      if (!byPath.has(file.absPath)) byPath.set(file.absPath, { file, order: order++ });
+    }
+  }
+  return [...byPath.values()]
+    .sort((a, b) => depthOf(b.file) - depthOf(a.file) || a.order - b.order)
+    .map((entry) => entry.file);
+}
