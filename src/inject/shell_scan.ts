@@ -96,8 +96,15 @@ export function skipBackticks(src: string, start: number): number {
   throw new ShellSyntaxError("unterminated backquote");
 }
 
+/** A run of characters that stand for themselves in a word. */
+export const PLAIN_RUN = /[^\s;&|<>()\\'"`$]+/y;
+/** Characters escaped in a word's pattern when they were quoted (so they match literally). */
+export const ESCAPE_IN_PATTERN = "*?[]{},\\";
+/** Control and redirection operators, longest first. */
+export const OPERATORS = "&& || ;; ;& |& &>> &> >> >| >& <<< <<- << <> <& > < | & ;".split(" ");
+
 /** The escapes of `$'...'` strings. */
-export const ANSI_ESCAPES: Record<string, string> = {
+const ANSI_ESCAPES: Record<string, string> = {
   n: "\n",
   t: "\t",
   r: "\r",
@@ -170,4 +177,19 @@ export function readHeredocBody(
     i = end + 1;
   }
   return { body: stripTabs ? tabbed.join("\n") : src.slice(start, bodyEnd), next: src.length };
+}
+
+/** The text of a `$'...'` string whose body starts at `start`, and the index after it. */
+export function readAnsiQuoted(src: string, start: number): { text: string; next: number } {
+  let text = "";
+  let i = start;
+  while (i < src.length && src[i] !== "'") {
+    if (src[i] === "\\" && i + 1 < src.length) {
+      const e = src[i + 1]!;
+      text += ANSI_ESCAPES[e] ?? `\\${e}`;
+      i += 2;
+    } else text += src[i++];
+  }
+  if (i >= src.length) throw new ShellSyntaxError("unterminated $'");
+  return { text, next: i + 1 };
 }

@@ -1,19 +1,20 @@
 /**
- * A small shell tokenizer (pure): splits a Bash command line into simple commands, their words
- * and redirections, the way Bash would, without running anything.
- *
- * Quotes, escapes, `~`, `$HOME`, `$PWD` (at a word's start), brace lists and here-documents are
- * handled as Bash does; what is only known at run time (other variables, substitutions) makes the
- * word unknown (`value: null`): skipped, never guessed. Substituted commands come back as nested
- * scripts; glob words keep their pattern for the caller to expand.
+ * A small shell tokenizer (pure): splits a Bash command line into simple commands, words and
+ * redirections as Bash would. Quotes, escapes, `~`, `$HOME`, `$PWD` (at a word's start), brace
+ * lists and here-documents are handled; what is only known at run time (other variables,
+ * substitutions) makes a word unknown (`value: null`): skipped, never guessed. Substituted
+ * commands come back as nested scripts; glob words keep their pattern for the caller to expand.
  *
  * @module
  */
 
 import {
-  ANSI_ESCAPES,
+  ESCAPE_IN_PATTERN,
   expandBraces,
+  OPERATORS,
   type ParsedScript,
+  PLAIN_RUN,
+  readAnsiQuoted,
   readHeredocBody,
   type ScriptStep,
   ShellSyntaxError,
@@ -30,13 +31,8 @@ export interface ShellEnv {
   home?: string | undefined;
 }
 
-/** A run of characters that stand for themselves in a word. */
-const PLAIN_RUN = /[^\s;&|<>()\\'"`$]+/y;
 /** At most this many words are read; the rest of a longer command line is not looked at. */
 export const MAX_WORDS = 4_000;
-const ESCAPE_IN_PATTERN = "*?[]{},\\";
-/** Control and redirection operators, longest first. */
-const OPERATORS = "&& || ;; ;& |& &>> &> >> >| >& <<< <<- << <> <& > < | & ;".split(" ");
 
 /**
  * Tokenizes `src` as Bash would.
@@ -228,14 +224,9 @@ class Tokenizer {
   /** `~` and `~/...` become `$HOME`; `~user`, `~+` and the like are not guessed. */
   tilde(): void {
     const m = /^~[^/\s;&|<>()]*/.exec(this.src.slice(this.i, this.i + 256))!;
-    if (m[0] === "~") {
-      if (this.env.home === undefined) this.unknown = true;
-      else this.literal(this.env.home);
-      this.i++;
-    } else {
-      this.unknown = true;
-      this.i += m[0].length;
-    }
+    if (m[0] === "~" && this.env.home !== undefined) this.literal(this.env.home);
+    else this.unknown = true;
+    this.i += m[0].length;
   }
 
   /** A `$(...)` / `<(...)` / `>(...)` whose body starts at `bodyStart`: a nested script. */
@@ -258,16 +249,9 @@ class Tokenizer {
     const next = src[this.i + 1];
     if (next === "(") this.substitution(this.i + 2);
     else if (next === "'" && !inQuotes) {
-      this.i += 2;
-      while (this.i < src.length && src[this.i] !== "'") {
-        if (src[this.i] === "\\" && this.i + 1 < src.length) {
-          const e = src[this.i + 1]!;
-          this.literal(ANSI_ESCAPES[e] ?? `\\${e}`);
-          this.i += 2;
-        } else this.literal(src[this.i++]!);
-      }
-      if (this.i >= src.length) throw new ShellSyntaxError("unterminated $'");
-      this.i++;
+      const { text, next } = readAnsiQuoted(src, this.i + 2);
+      this.literal(text);
+      this.i = next;
     } else if (next === "{") {
       const end = src.indexOf("}", this.i + 2);
       if (end < 0) throw new ShellSyntaxError("unterminated ${");
@@ -275,7 +259,7 @@ class Tokenizer {
       this.i = end + 1;
     } else {
       const m = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9?#$!@*-]/.exec(src.slice(this.i + 1, this.i + 200));
-      if (m === null || (next === '"' && !inQuotes)) {
+      if (m === null) {
         if (next !== '"' || inQuotes) this.literal("$");
         this.i++;
         return;
