@@ -113,7 +113,7 @@ class Tokenizer {
     this.i += op.length;
     if (op === "|" || op === "|&") this.current.subshell = true, this.endCommand(true);
     else if (op === "&") this.current.subshell = true, this.endCommand(false);
-    else if (/^[;&|]/.test(op)) this.endCommand(false);
+    else if (/^[;&|]/.test(op) && !op.includes(">")) this.endCommand(false);
     else this.redirect(op);
     return true;
   }
@@ -154,7 +154,8 @@ class Tokenizer {
   readWords(): void {
     this.words++;
     const words = this.readWord();
-    const atStart = this.current.words.at(-1)?.assignment ?? true;
+    const last = this.current.words.at(-1);
+    const atStart = last === undefined || last.assignment === true;
     if (atStart && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(this.lastRawWord)) {
       this.current.words.push({
         value: words.length === 1 ? words[0]!.value : null,
