@@ -265,7 +265,5 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** `1 file`, `2 files`. */
-export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : pluralNoun}`;
-}
+/** `1 file`, `2 files` (one definition, shared with the Stop hook). */
+export { plural } from "../core/words.ts";

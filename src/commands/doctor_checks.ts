@@ -17,6 +17,8 @@ import {
   type Runtime,
 } from "./install_check.ts";
 import { describeFoundBy, locateLibrary } from "./locate.ts";
+import { joinPath, normalizePath } from "../core/paths.ts";
+import { shSingleQuote } from "./hook_command.ts";
 import { ageOf, readLogTail } from "./log_tail.ts";
 
 /** One check's outcome. */
@@ -126,9 +128,40 @@ async function scratchCheck(library: Library): Promise<Check> {
   }
 }
 
-async function hooksChecks(wiring: HookWiring, target: string): Promise<Check[]> {
-  const checks = wiring.unreadable.map((file) =>
-    warn("settings", `${file} is not valid JSON, so Claude Code ignores it`, `fix ${file}`)
+/**
+ * The plugin and a settings file both run the hooks: every event runs two hook processes, so the
+ * model is sent everything twice. The fix removes the settings entries (the plugin is the one
+ * that updates itself), naming the exact command for each file.
+ */
+export function doubleWiring(wiring: HookWiring, projectRoot: string): Check | undefined {
+  const { ids, enabled } = wiring.plugin;
+  if (ids.length === 0 || enabled === false || wiring.settings.length === 0) return undefined;
+  const fixes = wiring.settings.map(({ file }) => {
+    const normalized = normalizePath(file);
+    if (normalized === joinPath(projectRoot, ".claude", "settings.local.json")) {
+      return `librarian setup-hooks --remove --project ${shSingleQuote(projectRoot)}`;
+    }
+    if (normalized.endsWith("/.claude/settings.json") && !normalized.startsWith(projectRoot)) {
+      return "librarian setup-hooks --remove --user";
+    }
+    return `delete the hooks that run librarian from ${file}`;
+  });
+  return fail(
+    "hooks",
+    `wired twice: ${describeWiring(wiring)}; every hook runs twice, so the model gets the ` +
+      "library context and the reminder twice",
+    `keep the plugin and remove the settings entries: ${fixes.join("; ")} ` +
+      `(or keep the settings and /plugin disable ${ids[0]})`,
+  );
+}
+
+async function hooksChecks(
+  wiring: HookWiring,
+  target: string,
+  projectRoot: string,
+): Promise<Check[]> {
+  const checks = wiring.unreadable.map(({ file, problem }) =>
+    warn("settings", `${file} ${problem}, so Claude Code ignores it`, `fix ${file}`)
   );
   if (!wiring.wired) {
     const id = wiring.plugin.ids[0];
@@ -138,7 +171,8 @@ async function hooksChecks(wiring: HookWiring, target: string): Promise<Check[]>
     checks.push(fail("hooks", describeWiring(wiring), fix));
     return checks;
   }
-  checks.push(ok("hooks", describeWiring(wiring)));
+  const double = doubleWiring(wiring, projectRoot);
+  checks.push(double ?? ok("hooks", describeWiring(wiring)));
   for (const installPath of wiring.plugin.installPaths) {
     const problem = pluginFilesProblem(await inspectPluginRoot(installPath, target));
     if (problem) {
@@ -215,7 +249,11 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     ...(await installChecks(env, runtime)),
     ...libraryChecks(library, envProblem, cwd),
     ...(library ? [await scratchCheck(library)] : []),
-    ...(await hooksChecks(await detectHookWiring(env, projectRoot), runtime.target)),
+    ...(await hooksChecks(
+      await detectHookWiring(env, projectRoot),
+      runtime.target,
+      normalizePath(projectRoot),
+    )),
     await logCheck(env),
     budgetCheck(env),
   ];

@@ -12,20 +12,16 @@
  */
 
 import pluginHooks from "../../hooks/hooks.json" with { type: "json" };
-import { normalizePath, type PathOs } from "../core/paths.ts";
+import type { PathOs } from "../core/paths.ts";
+import { isObject, type Json } from "./claude_json.ts";
+import { hookCommand } from "./hook_command.ts";
 
-/** A JSON object. */
-export type Json = Record<string, unknown>;
+export { hookCommand, powershellQuote, shSingleQuote } from "./hook_command.ts";
 
-/** How a hook command starts the program. */
-export type HookShell = "sh" | "powershell";
+export type { Json } from "./claude_json.ts";
 
-/** What the hook commands run: the sh launcher, or a compiled binary directly. */
-export interface HookProgram {
-  kind: "launcher" | "binary";
-  /** Absolute path (any separators; written with `/`). */
-  path: string;
-}
+export type { HookProgram, HookShell } from "./hook_command.ts";
+import type { HookProgram, HookShell } from "./hook_command.ts";
 
 /** One hook handler the Librarian wants in the settings. */
 export interface DesiredHook {
@@ -49,42 +45,6 @@ export class SettingsShapeError extends Error {
     super(message);
     this.name = "SettingsShapeError";
   }
-}
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** Quotes a word for a POSIX shell (single quotes, so nothing in it expands). */
-export function shSingleQuote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Quotes a word for PowerShell (single quotes; a quote inside is doubled). */
-export function powershellQuote(word: string): string {
-  return `'${word.replaceAll("'", "''")}'`;
-}
-
-/**
- * The shell command a settings hook runs for `subcommand`.
- *
- * @example
- * ```ts
- * hookCommand({ kind: "launcher", path: "C:\\Tools\\librarian\\bin\\librarian" }, "inject", "sh", "windows");
- * // "sh 'C:/Tools/librarian/bin/librarian' inject"
- * ```
- */
-export function hookCommand(
-  program: HookProgram,
-  subcommand: string,
-  shell: HookShell,
-  os?: PathOs,
-): string {
-  const path = normalizePath(program.path, os);
-  if (shell === "powershell") return `& ${powershellQuote(path)} ${subcommand}`;
-  return program.kind === "launcher"
-    ? `sh ${shSingleQuote(path)} ${subcommand}`
-    : `${shSingleQuote(path)} ${subcommand}`;
 }
 
 const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+)\s*$/;
@@ -229,6 +189,56 @@ function mergeEvent(
     changes.push({ event, matcher: want.matcher, command: commandOf(handler), action: "added" });
   }
   return rebuilt;
+}
+
+/**
+ * Removes every Librarian hook handler (what {@link mergeHooks} writes, for any install path)
+ * from a settings object; a group or event left empty goes too, and so does `hooks` when nothing
+ * is left in it. Everything else is kept as it was. Removing from its own output changes nothing.
+ *
+ * @example Usage
+ * ```ts
+ * import { removeLibrarianHooks } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const ours = { type: "command", command: "sh '/opt/librarian/bin/librarian' stop" };
+ * const theirs = { type: "command", command: "lint.sh" };
+ * const settings = { model: "x", hooks: { Stop: [{ hooks: [ours, theirs] }] } };
+ * const { settings: after, changes } = removeLibrarianHooks(settings);
+ * assert.deepEqual(after, { model: "x", hooks: { Stop: [{ hooks: [theirs] }] } });
+ * assert.equal(changes[0]?.action, "removed");
+ * ```
+ */
+export function removeLibrarianHooks(settings: Json): { settings: Json; changes: HookChange[] } {
+  if (!isObject(settings.hooks)) return { settings, changes: [] };
+  const changes: HookChange[] = [];
+  const hooks: Json = {};
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) {
+      hooks[event] = groups;
+      continue;
+    }
+    const kept: unknown[] = [];
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) {
+        kept.push(group);
+        continue;
+      }
+      const matcher = typeof group.matcher === "string" ? group.matcher : undefined;
+      const handlers = group.hooks.filter((handler) => {
+        if (!isLibrarianHandler(handler)) return true;
+        changes.push({ event, matcher, command: commandOf(handler as Json), action: "removed" });
+        return false;
+      });
+      if (handlers.length === group.hooks.length) kept.push(group);
+      else if (handlers.length > 0) kept.push({ ...group, hooks: handlers });
+    }
+    if (kept.length > 0 || groups.length === 0) hooks[event] = kept;
+  }
+  if (changes.length === 0) return { settings, changes };
+  const result: Json = { ...settings, hooks };
+  if (Object.keys(hooks).length === 0) delete result.hooks;
+  return { settings: result, changes };
 }
 
 function commandOf(handler: Json): string {

@@ -11,6 +11,13 @@
 import { claudeDir, type EnvReader } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
 import { isRegularFile } from "../core/read_text.ts";
+import {
+  installedPluginsProblems,
+  isObject,
+  type Json,
+  parseChecked,
+  settingsProblems,
+} from "./claude_json.ts";
 
 /** The plugin's name in Claude Code (`librarian@<marketplace>`). */
 export const PLUGIN_NAME = "librarian";
@@ -37,21 +44,26 @@ export interface HookWiring {
     enabledBy?: string;
   };
   settings: SettingsHooks[];
-  /** Files that exist but could not be read as JSON. */
-  unreadable: string[];
+  /** Files that exist but are not valid JSON of the shape Claude Code reads. */
+  unreadable: UnreadableFile[];
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/** A settings or plugin file Claude Code would reject, and why. */
+export interface UnreadableFile {
+  file: string;
+  problem: string;
 }
 
 function isPluginId(id: string): boolean {
   return id === PLUGIN_NAME || id.startsWith(`${PLUGIN_NAME}@`);
 }
 
-async function readJson(path: string, unreadable: string[]): Promise<Json | null> {
+/** A JSON file checked by its validator; a missing file is null, a bad one is noted. */
+async function readJson(
+  path: string,
+  problemsOf: (value: unknown) => string[],
+  unreadable: UnreadableFile[],
+): Promise<Json | null> {
   if (!isRegularFile(path)) return null; // missing, or a FIFO that would block the read
   let text: string;
   try {
@@ -59,13 +71,9 @@ async function readJson(path: string, unreadable: string[]): Promise<Json | null
   } catch {
     return null;
   }
-  try {
-    const value = JSON.parse(text);
-    if (isObject(value)) return value;
-  } catch {
-    // reported below
-  }
-  unreadable.push(path);
+  const parsed = parseChecked(text, problemsOf);
+  if (parsed.ok) return parsed.value;
+  unreadable.push({ file: path, problem: parsed.problem });
   return null;
 }
 
@@ -133,18 +141,22 @@ export async function detectHookWiring(
   env: EnvReader,
   projectRoot: string | undefined,
 ): Promise<HookWiring> {
-  const unreadable: string[] = [];
+  const unreadable: UnreadableFile[] = [];
   const claude = claudeDir(env);
   const installed = installedPlugin(
     claude
-      ? await readJson(joinPath(claude, "plugins", "installed_plugins.json"), unreadable)
+      ? await readJson(
+        joinPath(claude, "plugins", "installed_plugins.json"),
+        installedPluginsProblems,
+        unreadable,
+      )
       : null,
   );
   const settings: SettingsHooks[] = [];
   let enabled: boolean | null = null;
   let enabledBy: string | undefined;
   for (const file of settingsFiles(env, projectRoot)) {
-    const data = await readJson(file, unreadable);
+    const data = await readJson(file, settingsProblems, unreadable);
     const events = librarianHookEvents(data);
     if (events.length > 0) settings.push({ file, events });
     const value = enabledIn(data);

@@ -12,6 +12,7 @@ import { writeTextAtomic } from "../core/atomic.ts";
 import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
+import { readTextIfExists } from "../core/fs_probe.ts";
 import {
   type CommandSpec,
   EXIT_OK,
@@ -82,22 +83,13 @@ export function appendLines(text: string, lines: readonly string[]): string {
   return `${text}${sep}${gap}${lines.join("\n")}\n`;
 }
 
-async function readOptional(path: string): Promise<string | null> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-
 async function ensureLine(
   path: string,
   relPath: string,
   accepted: readonly string[],
   block: readonly string[],
 ): Promise<InitAction> {
-  const text = await readOptional(path);
+  const text = readTextIfExists(path);
   if (text !== null && hasPatternLine(text, accepted)) {
     return { path: relPath, action: "unchanged" };
   }

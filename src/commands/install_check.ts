@@ -7,8 +7,9 @@
  */
 
 import type { EnvReader } from "../core/env.ts";
+import { hooksFileProblems, parseChecked } from "./claude_json.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
-import { isFile } from "../core/fs_probe.ts";
+import { isFile, readTextIfExists } from "../core/fs_probe.ts";
 
 /** How this process runs. */
 export interface Runtime {
@@ -65,9 +66,10 @@ export interface PluginFiles {
   source: boolean;
 }
 
-async function readOptional(path: string): Promise<string | null> {
+/** The file's text, or null when it is missing or cannot be read (a folder, no permission). */
+function readOrNull(path: string): string | null {
   try {
-    return await Deno.readTextFile(path);
+    return readTextIfExists(path);
   } catch {
     return null;
   }
@@ -75,23 +77,20 @@ async function readOptional(path: string): Promise<string | null> {
 
 /** Looks at the files in a plugin root that make the hooks run. */
 export async function inspectPluginRoot(root: string, target: string): Promise<PluginFiles> {
-  const launcherText = await readOptional(joinPath(root, "bin", "librarian"));
+  const launcherText = readOrNull(joinPath(root, "bin", "librarian"));
   const launcher = launcherText === null
     ? "missing"
     : launcherText.startsWith("#!/bin/sh")
     ? "ok"
     : "not-sh";
-  const hooksText = await readOptional(joinPath(root, "hooks", "hooks.json"));
+  const hooksText = readOrNull(joinPath(root, "hooks", "hooks.json"));
   let hooksFile: PluginFiles["hooksFile"] = "missing";
   if (hooksText !== null) {
-    try {
-      const parsed = JSON.parse(hooksText);
-      hooksFile = parsed && typeof parsed.hooks === "object"
-        ? (hooksText.includes("bin/librarian") ? "ok" : "no-launcher")
-        : "invalid";
-    } catch {
-      hooksFile = "invalid";
-    }
+    hooksFile = !parseChecked(hooksText, hooksFileProblems).ok
+      ? "invalid"
+      : hooksText.includes("bin/librarian")
+      ? "ok"
+      : "no-launcher";
   }
   const binaryPath = joinPath(root, "bin", binaryName(target));
   return {

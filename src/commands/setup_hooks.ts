@@ -11,13 +11,13 @@
  */
 
 import { writeTextAtomic } from "../core/atomic.ts";
-import { findLibraryAbove } from "../core/discover.ts";
 import { claudeDir, type EnvReader, processEnv } from "../core/env.ts";
-import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isDirectory } from "../core/fs_probe.ts";
+import { joinPath, normalizePath } from "../core/paths.ts";
 import {
   type CommandSpec,
   EXIT_OK,
-  EXIT_PROBLEMS,
   flag,
   makeStyle,
   printJson,
@@ -31,22 +31,24 @@ import {
   type HookChange,
   type HookProgram,
   type HookShell,
-  type Json,
   mergeHooks,
+  removeLibrarianHooks,
   setLibraryPath,
   SettingsShapeError,
 } from "./hook_settings.ts";
+import { absolute, chooseProgram, chooseProject } from "./hook_program.ts";
 import { detectHookWiring } from "./hooks_wiring.ts";
-import { binaryName, currentRuntime } from "./install_check.ts";
-import { isDirectory, isFile } from "../core/fs_probe.ts";
-import { LibrarianError, messageOf } from "../core/errors.ts";
+import { EXCLUDE_LINE, excludeFromGit, readSettings } from "./settings_file.ts";
+import { VERSION } from "../version.ts";
+
+export { isPluginCachePath } from "./hook_program.ts";
 
 /** The command line of `librarian setup-hooks`. */
 export const SPEC: CommandSpec = {
   name: "setup-hooks",
   synopsis:
     "[--project <dir>|--user] [--library-path <dir>] [--env-only] [--shell sh|powershell] " +
-    "[--launcher <path>] [--dry-run] [--json]",
+    "[--launcher <path>] [--remove] [--dry-run] [--json]",
   summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
   details: [
     "Merges the Librarian's hooks (PreToolUse, UserPromptSubmit, SessionStart, Stop) into the",
@@ -56,6 +58,9 @@ export const SPEC: CommandSpec = {
     "--library-path <dir> --env-only to save LIBRARIAN_PATH.",
     "On Windows without Git Bash, Claude Code runs hooks with PowerShell: use --shell powershell",
     "(needs the compiled librarian-<target>.exe).",
+    "--remove takes out exactly the hook entries setup-hooks writes (any install path) and keeps",
+    "everything else, LIBRARIAN_PATH included; a rerun changes nothing. It is the fix when the",
+    "plugin and settings both run the hooks.",
   ],
   options: {
     project: {
@@ -83,6 +88,7 @@ export const SPEC: CommandSpec = {
       valueName: "<path>",
       description: "the launcher or binary the hooks run (default: this installation)",
     },
+    remove: { type: "boolean", description: "remove the Librarian's hooks from the settings" },
     "dry-run": { type: "boolean", description: "show the changes without writing" },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
@@ -91,6 +97,7 @@ export const SPEC: CommandSpec = {
 
 /** What `setup-hooks` did (or, with `--dry-run`, would do). */
 export interface SetupReport {
+  version: string;
   settingsFile: string;
   /** The file did not exist before. */
   created: boolean;
@@ -105,136 +112,8 @@ export interface SetupReport {
   notes: string[];
 }
 
-/** A problem the user must fix before setup can run; the message says how (exit 1). */
-class SetupError extends LibrarianError {
-  constructor(message: string) {
-    super(message, { exitCode: EXIT_PROBLEMS });
-    this.name = "SetupError";
-  }
-}
-
-function absolute(path: string, cwd: string): string {
-  const resolved = resolveLocalPath(path, cwd);
-  if (resolved === null) throw new SetupError(`'${path}' is not a path on this machine`);
-  return resolved;
-}
-
-/** The project: `--project`, else `CLAUDE_PROJECT_DIR`, else the library's, else git's root. */
-async function chooseProject(
-  option: string | undefined,
-  env: EnvReader,
-  cwd: string,
-): Promise<string> {
-  if (option !== undefined) return absolute(option, cwd);
-  const fromEnv = env("CLAUDE_PROJECT_DIR")?.trim();
-  if (fromEnv) return absolute(fromEnv, cwd);
-  const library = await findLibraryAbove(cwd, "cwd");
-  if (library) return library.projectRoot;
-  for (let dir = cwd; dir !== "" && dirnameOf(dir) !== dir; dir = dirnameOf(dir)) {
-    if (await isDirectory(joinPath(dir, ".git")) || await isFile(joinPath(dir, ".git"))) return dir;
-  }
-  return cwd;
-}
-
-/** True for a path inside Claude Code's plugin cache, which changes with every plugin update. */
-export function isPluginCachePath(path: string): boolean {
-  return /\/plugins\/(cache|marketplaces)\//i.test(normalizePath(path));
-}
-
-/** What the hooks should run: `--launcher`, else this installation's launcher or binary. */
-async function chooseProgram(
-  option: string | undefined,
-  shell: HookShell,
-  env: EnvReader,
-  cwd: string,
-): Promise<HookProgram> {
-  let program: HookProgram;
-  if (option !== undefined) {
-    const path = absolute(option, cwd);
-    if (!(await isFile(path))) throw new SetupError(`--launcher ${path} is not a file`);
-    program = { kind: /[\\/]librarian$/.test(path) ? "launcher" : "binary", path };
-  } else {
-    const launcher = env("LIBRARIAN_LAUNCHER")?.trim();
-    const runtime = currentRuntime();
-    if (launcher) program = { kind: "launcher", path: absolute(launcher, cwd) };
-    else if (runtime.compiled) program = { kind: "binary", path: runtime.execPath };
-    else {
-      const url = new URL("../../bin/librarian", import.meta.url);
-      program = { kind: "launcher", path: normalizePath(decodeURIComponent(url.pathname)) };
-      program.path = program.path.replace(/^\/([A-Za-z]:)/, "$1");
-    }
-    if (isPluginCachePath(program.path)) {
-      throw new SetupError(
-        `this is the plugin's copy of the Librarian (${program.path}), which moves with every ` +
-          "plugin update, and the plugin already runs these hooks; use --library-path <dir> " +
-          "--env-only to save LIBRARIAN_PATH only, or --launcher <path> of a separate install",
-      );
-    }
-  }
-  if (shell === "powershell" && program.kind === "launcher") {
-    const exe = joinPath(
-      dirnameOf(normalizePath(program.path)),
-      binaryName(currentRuntime().target),
-    );
-    if (!(await isFile(exe))) {
-      throw new SetupError(
-        `PowerShell hooks run the compiled binary, and there is none at ${exe}; download it ` +
-          "from the release, or pass --launcher <path to librarian-<target>.exe>",
-      );
-    }
-    program = { kind: "binary", path: exe };
-  }
-  return program;
-}
-
-async function readSettings(path: string): Promise<{ settings: Json; existed: boolean }> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { settings: {}, existed: false };
-    throw error;
-  }
-  if (text.trim() === "") return { settings: {}, existed: true };
-  let value: unknown;
-  try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    const detail = messageOf(error);
-    throw new SetupError(`${path} is not valid JSON (${detail}); fix it, then run this again`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new SetupError(`${path} does not hold a JSON object; fix it, then run this again`);
-  }
-  return { settings: value as Json, existed: true };
-}
-
-const EXCLUDE_LINE = ".claude/settings.local.json";
-
-/** Keeps a new per-developer settings file out of git via `.git/info/exclude` (local only). */
-async function excludeFromGit(project: string, dryRun: boolean): Promise<boolean> {
-  if (!(await isDirectory(joinPath(project, ".git")))) return false;
-  const exclude = joinPath(project, ".git", "info", "exclude");
-  for (const file of [joinPath(project, ".gitignore"), exclude]) {
-    try {
-      if ((await Deno.readTextFile(file)).includes("settings.local.json")) return false;
-    } catch {
-      // no such file
-    }
-  }
-  if (dryRun) return true;
-  let text = "";
-  try {
-    text = await Deno.readTextFile(exclude);
-  } catch {
-    // created below
-  }
-  const sep = text === "" || text.endsWith("\n") ? "" : "\n";
-  await writeTextAtomic(exclude, `${text}${sep}${EXCLUDE_LINE}\n`);
-  return true;
-}
-
 interface SetupRequest {
+  remove?: boolean;
   project: string | undefined;
   user: boolean;
   libraryPath: string | undefined;
@@ -254,12 +133,14 @@ export async function setupHooks(
   let project: string | undefined;
   if (request.user) {
     const claude = claudeDir(env);
-    if (!claude) throw new SetupError("no home folder (HOME or USERPROFILE) to find ~/.claude in");
+    if (!claude) {
+      throw new LibrarianError("no home folder (HOME or USERPROFILE) to find ~/.claude in");
+    }
     settingsFile = joinPath(claude, "settings.json");
   } else {
     project = await chooseProject(request.project, env, cwd);
-    if (!(await isDirectory(project))) {
-      throw new SetupError(`the project folder ${project} does not exist`);
+    if (!(isDirectory(project))) {
+      throw new LibrarianError(`the project folder ${project} does not exist`);
     }
     settingsFile = joinPath(project, ".claude", "settings.local.json");
   }
@@ -267,7 +148,7 @@ export async function setupHooks(
     return await setupSettingsFile(request, env, cwd, settingsFile, project);
   } catch (error) {
     if (!(error instanceof SettingsShapeError)) throw error;
-    throw new SetupError(
+    throw new LibrarianError(
       `in ${settingsFile}, ${error.message}; fix it by hand, then run this again`,
     );
   }
@@ -281,12 +162,16 @@ async function setupSettingsFile(
   project: string | undefined,
 ): Promise<SetupReport> {
   const notes: string[] = [];
-  const { settings: before, existed } = await readSettings(settingsFile);
+  const { settings: before, existed } = readSettings(settingsFile);
   let after = before;
   let hooks: HookChange[] = [];
   let program: HookProgram | null = null;
-  if (!request.envOnly) {
-    program = await chooseProgram(request.launcher, request.shell, env, cwd);
+  if (request.remove) {
+    const removed = removeLibrarianHooks(after);
+    after = removed.settings;
+    hooks = removed.changes;
+  } else if (!request.envOnly) {
+    program = chooseProgram(request.launcher, request.shell, env, cwd);
     const merged = mergeHooks(after, desiredHooks(program, request.shell));
     after = merged.settings;
     hooks = merged.changes;
@@ -301,8 +186,8 @@ async function setupSettingsFile(
   let libraryPath: SetupReport["libraryPath"];
   if (request.libraryPath !== undefined) {
     const value = absolute(request.libraryPath, cwd);
-    if (!(await isDirectory(value))) {
-      throw new SetupError(
+    if (!(isDirectory(value))) {
+      throw new LibrarianError(
         `the library ${value} does not exist; create it with 'librarian init', then run this again`,
       );
     }
@@ -310,9 +195,11 @@ async function setupSettingsFile(
     after = set.settings;
     libraryPath = { value, action: set.action };
   }
-  const changed = !existed || formatSettings(after) !== formatSettings(before);
+  const changed = request.remove
+    ? existed && formatSettings(after) !== formatSettings(before)
+    : !existed || formatSettings(after) !== formatSettings(before);
   if (changed && !request.dryRun) await writeTextAtomic(settingsFile, formatSettings(after));
-  const excludedFromGit = !existed && project !== undefined
+  const excludedFromGit = !existed && project !== undefined && !request.remove
     ? await excludeFromGit(project, request.dryRun)
     : false;
   if (Deno.build.os === "windows" && request.shell === "sh" && !request.envOnly) {
@@ -321,8 +208,9 @@ async function setupSettingsFile(
     );
   }
   return {
+    version: VERSION,
     settingsFile,
-    created: !existed,
+    created: !existed && changed,
     changed,
     written: changed && !request.dryRun,
     dryRun: request.dryRun,
@@ -367,6 +255,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       throw new UsageError(`--shell must be sh or powershell, got '${shell}'`);
     }
     const request: SetupRequest = {
+      remove: flag(parsed, "remove"),
       project: stringOption(parsed, "project"),
       user: flag(parsed, "user"),
       libraryPath: stringOption(parsed, "library-path"),
@@ -377,6 +266,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     };
     if (request.user && request.project !== undefined) {
       throw new UsageError("--user and --project exclude each other");
+    }
+    if (request.remove && (request.envOnly || request.libraryPath !== undefined)) {
+      throw new UsageError("--remove takes no --env-only or --library-path");
     }
     if (request.envOnly && request.libraryPath === undefined) {
       throw new UsageError("--env-only needs --library-path <dir>");

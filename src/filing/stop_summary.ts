@@ -7,16 +7,13 @@
 import type { MemoryScan, SyncReport } from "../automemory/sync.ts";
 import type { LogValue } from "../core/log.ts";
 import type { RouteReport } from "./report.ts";
+import { plural } from "../core/words.ts";
 
 /** The longest user message; the rest is cut with an ellipsis. */
 export const MAX_MESSAGE_CHARS = 600;
 
 /** What the auto-memory sync did, or why it failed (its entries then sync on a later turn). */
 export type SyncOutcome = SyncReport & { error?: string };
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /**
  * The one-line message for the user, or `""` when there is nothing worth saying: something was

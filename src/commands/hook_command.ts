@@ -1,0 +1,57 @@
+/**
+ * The shell command a settings hook runs to start the Librarian, quoted for `sh` or PowerShell.
+ *
+ * Pure.
+ *
+ * @module
+ */
+
+import { normalizePath, type PathOs } from "../core/paths.ts";
+
+/** How a hook command starts the program. */
+export type HookShell = "sh" | "powershell";
+
+/** What the hook commands run: the sh launcher, or a compiled binary directly. */
+export interface HookProgram {
+  kind: "launcher" | "binary";
+  /** Absolute path (any separators; written with `/`). */
+  path: string;
+}
+
+/** Quotes a word for a POSIX shell (single quotes, so nothing in it expands). */
+export function shSingleQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Quotes a word for PowerShell (single quotes; a quote inside is doubled). */
+export function powershellQuote(word: string): string {
+  return `'${word.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The shell command a settings hook runs for `subcommand`.
+ *
+ * @example Usage
+ * ```ts
+ * import { hookCommand } from "./hook_command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const program = { kind: "launcher" as const, path: "C:\\Tools\\librarian\\bin\\librarian" };
+ * assert.equal(
+ *   hookCommand(program, "inject", "sh", "windows"),
+ *   "sh 'C:/Tools/librarian/bin/librarian' inject",
+ * );
+ * ```
+ */
+export function hookCommand(
+  program: HookProgram,
+  subcommand: string,
+  shell: HookShell,
+  os?: PathOs,
+): string {
+  const path = normalizePath(program.path, os);
+  if (shell === "powershell") return `& ${powershellQuote(path)} ${subcommand}`;
+  return program.kind === "launcher"
+    ? `sh ${shSingleQuote(path)} ${subcommand}`
+    : `${shSingleQuote(path)} ${subcommand}`;
+}
