@@ -15,9 +15,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { LogRecord } from "../../src/core/log.ts";
-import { CLAUDE_CODE_VERSION, ensureClaudeCode } from "../../scripts/install_claude.ts";
-import { REPO_ROOT } from "../helpers.ts";
-import { type ClaudeRun, createProject, type E2EProject } from "./harness.ts";
+import { CLAUDE_CODE_VERSION } from "../../scripts/install_claude.ts";
+import type { ClaudeRun } from "./harness.ts";
+import { clientDurations, hookRecords, scenario } from "./scenario.ts";
 import { action, type ScriptedTurn, text, toolUse } from "./model_server.ts";
 import {
   contextSections,
@@ -28,63 +28,7 @@ import {
   textsOf,
   toolSteps,
 } from "./requests.ts";
-import { type HookDuration, hookDurations, systemMessages } from "./transcript.ts";
-
-const ENABLED = Deno.env.get("LIBRARIAN_E2E") === "1";
-/** The plugin tree under test: this repository unless `LIBRARIAN_E2E_PLUGIN_DIR` names another. */
-const PLUGIN_DIR = Deno.env.get("LIBRARIAN_E2E_PLUGIN_DIR") || REPO_ROOT;
-const IN_CI = !["", "0", "false"].includes((Deno.env.get("CI") ?? "").trim().toLowerCase());
-
-let claudeBin: string | null = null;
-let installError = "";
-if (ENABLED) {
-  try {
-    claudeBin = await ensureClaudeCode((line) => console.error(`e2e: ${line}`));
-  } catch (error) {
-    installError = error instanceof Error ? error.message : String(error);
-    console.error(
-      `e2e: the pinned Claude Code CLI (${CLAUDE_CODE_VERSION}) is not available: ${installError}\n` +
-        (IN_CI
-          ? "e2e: CI is set, so every scenario FAILS."
-          : "e2e: SKIPPING the end-to-end suite (outside CI; in CI this is a failure)."),
-    );
-  }
-}
-
-/** Every hook log line of every scenario, for the timing summary. */
-const hookRecords: LogRecord[] = [];
-/** Every hook run the client timed, in every scenario. */
-const clientDurations: HookDuration[] = [];
-
-type Open = (files: Record<string, string | Uint8Array>) => Promise<E2EProject>;
-
-/** Registers a scenario; `open` makes projects that are disposed (and their logs kept) after it. */
-function scenario(name: string, fn: (open: Open) => Promise<void>): void {
-  Deno.test({
-    name: `e2e: ${name}`,
-    ignore: !ENABLED || (claudeBin === null && !IN_CI),
-    async fn() {
-      const bin = claudeBin;
-      if (bin === null) {
-        throw new Error(`the pinned Claude Code CLI could not be installed: ${installError}`);
-      }
-      const projects: E2EProject[] = [];
-      try {
-        await fn(async (files) => {
-          const project = await createProject(bin, files, PLUGIN_DIR);
-          projects.push(project);
-          return project;
-        });
-      } finally {
-        for (const project of projects) {
-          hookRecords.push(...await project.log());
-          clientDurations.push(...hookDurations(await project.transcripts()));
-          await project[Symbol.asyncDispose]();
-        }
-      }
-    },
-  });
-}
+import { hookDurations, systemMessages } from "./transcript.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: a library that mirrors app/core/net/{http,ws}, four folders deep.
