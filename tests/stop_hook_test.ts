@@ -398,7 +398,7 @@ Deno.test("auto memory: both front-matter forms sync, 'user' and MEMORY.md never
   );
   assert.match(
     await read(join(p.lib, "patterns.md")),
-    /- dbt-build: Always run dbt build after creating models\n$/,
+    /- dbt-build: Always run dbt build after creating models\n  Body\.\n$/,
   );
   assert.match(await read(join(p.lib, "product.md")), /- launch-date: Launch is in March\n$/);
   assert.match(
@@ -448,6 +448,38 @@ Deno.test("auto memory: an old entry is synced even if the session was long (no 
   assert.equal(
     messageOf(await stop(p)),
     "Librarian: 1 auto memory synced; 1 learning → patterns.md",
+  );
+});
+
+Deno.test("auto memory: a UTF-16 scratch is left alone and the user is told, every turn", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path);
+  const mem = await memoryDir(p);
+  await Deno.writeTextFile(
+    join(mem, "feedback_pnpm.md"),
+    "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\nAlways use pnpm, never npm.\n",
+  );
+  const scratch = join(p.lib, ".scratch.md");
+  const utf16 = new Uint8Array([
+    0xff,
+    0xfe,
+    ...[..."# notes\n"].flatMap((c) => [c.charCodeAt(0), 0]),
+  ]);
+  await Deno.writeFile(scratch, utf16);
+  for (let turn = 0; turn < 2; turn++) {
+    const message = messageOf(await stop(p)) ?? "";
+    assert.match(message, /auto memory not synced: scratch is saved as UTF-16.*save it as UTF-8/);
+    assert.deepEqual(await Deno.readFile(scratch), utf16, "never appended to");
+  }
+  await Deno.writeTextFile(scratch, "# notes\n");
+  assert.equal(
+    messageOf(await stop(p)),
+    "Librarian: 1 auto memory synced; 1 learning → patterns.md",
+    "synced once scratch is UTF-8 again",
+  );
+  assert.match(
+    await read(join(p.lib, "patterns.md")),
+    /- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/,
   );
 });
 

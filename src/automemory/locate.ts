@@ -1,6 +1,9 @@
 /**
  * Where Claude Code keeps this project's auto memory: `<config>/projects/<encoded root>/memory/`,
- * or the folder `autoMemoryDirectory` names in settings.
+ * or the folder `autoMemoryDirectory` names in settings; and which files in it are memories.
+ *
+ * Every file read here (settings, `.git` pointers) is read bounded: a FIFO or a huge file is
+ * skipped, never waited on.
  *
  * @module
  */
@@ -8,16 +11,26 @@
 import { type Library } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
 import { isDirectory, readTextBounded } from "../core/fs_probe.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { canonicalGitRoot, realPathOr } from "./git_root.ts";
 
 /** Longest encoded project folder name before Claude Code shortens it and appends a hash. */
 export const MAX_ENCODED_LENGTH = 200;
 /** The largest settings file read (larger ones are ignored). */
 export const MAX_SETTINGS_BYTES = 1024 * 1024;
-/** The largest `.git` pointer or `commondir` file read. */
-const MAX_POINTER_BYTES = 4096;
 
-/** The 32-bit string hash Claude Code uses for long project folder names (`(h << 5) - h + c`). */
+/**
+ * The 32-bit string hash Claude Code 2.1.197 appends to long project folder names, as in its
+ * bundle: `t = (t << 5) - t + charCodeAt(n) | 0` over UTF-16 units.
+ *
+ * @example Usage
+ * ```ts
+ * import { projectPathHash } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(projectPathHash("abc"), 96354);
+ * ```
+ */
 export function projectPathHash(text: string): number {
   let hash = 0;
   for (let i = 0; i < text.length; i++) hash = ((hash << 5) - hash + text.charCodeAt(i)) | 0;
@@ -29,10 +42,13 @@ export function projectPathHash(text: string): number {
  * `-` (per UTF-16 unit, no collapsing); names over 200 characters are cut to 200 and
  * `-<base-36 hash of the full path>` is appended.
  *
- * @example
+ * @example Usage
  * ```ts
- * encodeProjectDir("/home/user/work/my-repo"); // "-home-user-work-my-repo"
- * encodeProjectDir("C:\\Users\\x"); // "C--Users-x"
+ * import { encodeProjectDir } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(encodeProjectDir("/home/user/work/my-repo"), "-home-user-work-my-repo");
+ * assert.equal(encodeProjectDir("C:\\Users\\x"), "C--Users-x");
  * ```
  */
 export function encodeProjectDir(path: string): string {
@@ -43,66 +59,67 @@ export function encodeProjectDir(path: string): string {
 }
 
 /**
- * The main working tree of the git repository holding `start` (worktrees resolve to their main
- * checkout, as Claude Code does), or `null` outside a repository.
+ * An `autoMemoryDirectory` setting as Claude Code takes it: `~/` (or `~\`) expanded to the home
+ * folder (never above it), otherwise an absolute path of at least 3 characters that is not a
+ * network share; trailing separators removed, NFC. `null` when Claude Code ignores the value.
+ *
+ * @example Usage
+ * ```ts
+ * import { memoryDirSetting } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(memoryDirSetting("~/notes/mem/", "/home/me"), "/home/me/notes/mem");
+ * assert.equal(memoryDirSetting("relative/mem", "/home/me"), null);
+ * assert.equal(memoryDirSetting("~/../etc", "/home/me"), null);
+ * ```
  */
-export function canonicalGitRoot(start: string): string | null {
-  let dir = normalizePath(start);
-  for (let depth = 0; depth < 256; depth++) {
-    const dotGit = joinPath(dir, ".git");
-    let info: Deno.FileInfo | null = null;
-    try {
-      info = Deno.statSync(dotGit);
-    } catch {
-      info = null;
-    }
-    if (info?.isDirectory) return dir;
-    if (info?.isFile) {
-      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(
-        readTextBounded(dotGit, MAX_POINTER_BYTES) ?? "",
-      );
-      if (!pointer) return dir;
-      const gitDir = normalizePath(
-        isAbsolutePath(normalizePath(pointer[1]!))
-          ? pointer[1]!
-          : joinPath(dir, normalizePath(pointer[1]!)),
-      );
-      const common = readTextBounded(joinPath(gitDir, "commondir"), MAX_POINTER_BYTES)?.trim();
-      if (!common) return dir; // a submodule, or a plain gitdir pointer: this folder is the root
-      const commonDir = isAbsolutePath(normalizePath(common))
-        ? normalizePath(common)
-        : normalizePath(joinPath(gitDir, common));
-      return commonDir.endsWith("/.git") ? dirnameOf(commonDir) : dir;
-    }
-    const parent = dirnameOf(dir);
-    if (parent === dir || parent === "") return null;
-    dir = parent;
+export function memoryDirSetting(value: unknown, home: string | undefined): string | null {
+  if (typeof value !== "string" || value.trim() === "" || value.includes("\0")) return null;
+  let raw = value.trim();
+  if (raw.startsWith("~/") || raw.startsWith("~\\")) {
+    const rest = normalizePath(raw.slice(2) || ".");
+    if (!home || rest === "." || rest === ".." || rest.startsWith("../")) return null;
+    raw = joinPath(normalizePath(home), rest);
   }
-  return null;
+  if (/^[\\/]{2}/.test(raw)) return null; // a network share
+  const path = normalizePath(raw);
+  if (!isAbsolutePath(path) || path.length < 3) return null;
+  return path.normalize("NFC");
 }
 
 function configuredMemoryDir(settingsPath: string, env: EnvReader): string | null {
   const text = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
   if (!text) return null;
   try {
-    const value = (JSON.parse(text) as { autoMemoryDirectory?: unknown }).autoMemoryDirectory;
-    if (typeof value !== "string" || value.trim() === "") return null;
-    const raw = value.trim();
-    const home = homeDir(env);
-    if (raw.startsWith("~/") && home) return normalizePath(joinPath(home, raw.slice(2)));
-    return isAbsolutePath(normalizePath(raw)) ? normalizePath(raw) : null;
+    const settings = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+    if (typeof settings !== "object" || settings === null) return null;
+    const value = (settings as { autoMemoryDirectory?: unknown }).autoMemoryDirectory;
+    return memoryDirSetting(value, homeDir(env));
   } catch {
     return null;
   }
 }
 
-/** The real path of `path` (links resolved), or `path` itself when it cannot be resolved. */
-export function realPathOr(path: string): string {
-  try {
-    return normalizePath(Deno.realPathSync(path));
-  } catch {
-    return path;
+/**
+ * The `autoMemoryDirectory` Claude Code uses for this project, in its order: the project's
+ * `.claude/settings.local.json`, its committed `.claude/settings.json`, then the user's
+ * `settings.json`; the first usable value wins.
+ */
+export function configuredAutoMemoryDir(
+  projectRoots: readonly string[],
+  claude: string | undefined,
+  env: EnvReader,
+): string | null {
+  const files = [
+    ...projectRoots.map((root) => joinPath(root, ".claude", "settings.local.json")),
+    ...projectRoots.map((root) => joinPath(root, ".claude", "settings.json")),
+    ...(claude ? [joinPath(claude, "settings.json")] : []),
+  ];
+  for (const file of files) {
+    const configured = configuredMemoryDir(file, env);
+    if (configured) return configured;
   }
+  return null;
 }
 
 /** The names in a folder, or none when it cannot be listed. */
@@ -114,37 +131,79 @@ export function listNames(dir: string): string[] {
   }
 }
 
+const MAX_LISTED_FILES = 5000;
+const MAX_FOLDER_DEPTH = 8;
+
+function isMemoryFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith(".md") && lower !== "memory.md";
+}
+
 /**
- * The auto-memory folders that exist for this library's project, most specific first:
- * `autoMemoryDirectory` from the user's or the project's local settings, the folder named by
- * `CLAUDE_CODE_PROJECT_DIR_NAME`, then the encoded git root / `CLAUDE_PROJECT_DIR` / project root.
- * (Project settings that are committed are not trusted to point Claude's memory elsewhere.)
+ * The memory files under a memory folder, recursively (team memory lives in `memory/team/`), as
+ * sorted `/`-separated paths relative to it: `.md` files other than `MEMORY.md` (the index);
+ * hidden names and symlinks are skipped. At most 8 levels and 5,000 files.
+ */
+export function listMemoryFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (rel: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(rel === "" ? dir : joinPath(dir, rel))];
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      if (found.length >= MAX_LISTED_FILES) return;
+      if (entry.name.startsWith(".")) continue;
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory && depth < MAX_FOLDER_DEPTH) walk(path, depth + 1);
+      else if (entry.isFile && isMemoryFileName(entry.name)) found.push(path);
+    }
+  };
+  walk("", 0);
+  return found;
+}
+
+/**
+ * The auto-memory folders that exist for this library's project, most specific first: the
+ * `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` folder, the `autoMemoryDirectory` Claude Code uses (see
+ * {@link configuredAutoMemoryDir}), the folder named by `CLAUDE_CODE_PROJECT_DIR_NAME`, then
+ * `<config>/projects/<encoded root>/memory` for the canonical git root / `CLAUDE_PROJECT_DIR` /
+ * project root (under `CLAUDE_CODE_REMOTE_MEMORY_DIR` too when it is set).
  */
 export function memoryDirs(library: Library, env: EnvReader): string[] {
   const claude = claudeDir(env);
-  if (!claude) return [];
   const candidates: string[] = [];
-  for (
-    const settings of [
-      joinPath(library.projectRoot, ".claude", "settings.local.json"),
-      joinPath(claude, "settings.json"),
-    ]
-  ) {
-    const configured = configuredMemoryDir(settings, env);
-    if (configured) candidates.push(configured);
-  }
-  const projects = joinPath(claude, "projects");
-  const pinned = env("CLAUDE_CODE_PROJECT_DIR_NAME")?.trim();
-  if (pinned && !/[\\/]/.test(pinned)) candidates.push(joinPath(projects, pinned, "memory"));
-  const roots: string[] = [];
+  const override = memoryDirSetting(env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"), undefined);
+  if (override) candidates.push(override);
   const projectDir = env("CLAUDE_PROJECT_DIR")?.trim();
-  for (const start of [library.projectRoot, projectDir]) {
-    if (!start) continue;
+  const starts = [
+    ...new Set([library.projectRoot, ...(projectDir ? [normalizePath(projectDir)] : [])]),
+  ];
+  const configured = configuredAutoMemoryDir(starts, claude, env);
+  if (configured) candidates.push(configured);
+  const remote = memoryDirSetting(env("CLAUDE_CODE_REMOTE_MEMORY_DIR"), undefined);
+  for (const base of [claude, remote]) {
+    if (!base) continue;
+    const projects = joinPath(base, "projects");
+    const pinned = env("CLAUDE_CODE_PROJECT_DIR_NAME")?.trim();
+    if (pinned && !/[\\/]/.test(pinned)) candidates.push(joinPath(projects, pinned, "memory"));
+    candidates.push(...encodedMemoryDirs(projects, starts));
+  }
+  return existingDistinct(candidates);
+}
+
+function encodedMemoryDirs(projects: string, starts: readonly string[]): string[] {
+  const roots: string[] = [];
+  for (const start of starts) {
     const root = normalizePath(start);
     const git = canonicalGitRoot(root);
     if (git) roots.push(git, realPathOr(git));
     roots.push(root, realPathOr(root));
   }
+  const candidates: string[] = [];
   let listing: string[] | undefined;
   for (const root of new Set(roots)) {
     for (const form of new Set([root, root.normalize("NFD")])) {
@@ -159,6 +218,10 @@ export function memoryDirs(library: Library, env: EnvReader): string[] {
       }
     }
   }
+  return candidates;
+}
+
+function existingDistinct(candidates: readonly string[]): string[] {
   const seen = new Set<string>();
   const found: string[] = [];
   for (const dir of candidates) {

@@ -2,22 +2,29 @@
  * Sync records: per memory folder, what was last seen of each memory file (size, mtime, content
  * hash and the entry it produced), kept as JSON in the state folder so each entry syncs once.
  *
+ * A record is parsed by a complete validator ({@link parseSyncRecord}); one that fails it is
+ * damaged: it is set aside (renamed, kept for inspection), reported, and never trusted.
+ *
  * @module
  */
 
-import { writeTextAtomicSync } from "../core/atomic.ts";
-import { readTextBounded } from "../core/fs_probe.ts";
+import { setAsideSync, writeTextAtomicSync } from "../core/atomic.ts";
+import { readFileBounded } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 
-/** The largest record file read. */
+/** The largest record file read; a larger one is damaged. */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** The record format this version writes and reads. */
+export const RECORD_VERSION = 1;
 
 /** What was last seen of one memory file. */
 export interface FileRecord {
+  /** Size in bytes. */
   size: number;
+  /** Modification time, ms since the epoch (0 when unknown). */
   mtime: number;
-  /** Hash of the file's content. */
+  /** Hash of the file's content (`""` when it was not read). */
   hash: string;
   /** Hash of the block it produced (`""` when it produced none). */
   entry: string;
@@ -26,7 +33,9 @@ export interface FileRecord {
 /** The sync record of one memory folder. */
 export interface SyncRecord {
   version: 1;
+  /** The memory folder this record is about. */
   dir: string;
+  /** Memory file path relative to `dir` (`/`-separated) → what was seen of it. */
   files: Record<string, FileRecord>;
 }
 
@@ -35,18 +44,142 @@ export function recordPathOf(state: string, memoryDir: string): string {
   return joinPath(state, "automemory", `${hashText(memoryDir)}.json`);
 }
 
-/** Loads the record of `dir`; a missing or damaged record starts empty. */
-export function loadRecord(path: string, dir: string): SyncRecord {
-  const text = readTextBounded(path, MAX_RECORD_BYTES);
-  if (text) {
-    try {
-      const value = JSON.parse(text) as SyncRecord;
-      if (value?.version === 1 && value.files && typeof value.files === "object") return value;
-    } catch {
-      // damaged: start over (entries re-sync; routing skips bullets already filed)
-    }
+/** An empty record for `dir`. */
+export function emptyRecord(dir: string): SyncRecord {
+  return { version: RECORD_VERSION, dir, files: {} };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function fileRecordProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return "is not an object";
+  if (!isCount(value.size)) return "has no whole, non-negative size";
+  if (typeof value.mtime !== "number" || !Number.isFinite(value.mtime)) return "has no mtime";
+  if (typeof value.hash !== "string" || value.hash.length > 256) return "has no content hash";
+  if (typeof value.entry !== "string" || value.entry.length > 256) return "has no entry hash";
+  return null;
+}
+
+function namePathProblem(name: string): string | null {
+  if (name === "" || name.length > 4096) return "a file name is empty or too long";
+  const parts = name.split("/");
+  if (name.startsWith("/") || parts.some((p) => p === "" || p === "." || p === "..")) {
+    return `file name ${JSON.stringify(name.slice(0, 80))} is not a relative path`;
   }
-  return { version: 1, dir, files: {} };
+  return null;
+}
+
+/**
+ * Validates a record's text completely: JSON, version, the folder it belongs to, and every file
+ * entry's fields and types. Returns the record, or why it is damaged.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseSyncRecord } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const good = { version: 1, dir: "/m", files: { "a.md": { size: 1, mtime: 2, hash: "h", entry: "" } } };
+ * assert.deepEqual(parseSyncRecord(JSON.stringify(good), "/m"), { ok: true, record: good });
+ * assert.deepEqual(parseSyncRecord('{"version":1,"dir":"/m","files":[1]}', "/m"), {
+ *   ok: false,
+ *   reason: "files is not an object",
+ * });
+ * ```
+ */
+export function parseSyncRecord(
+  text: string,
+  dir: string,
+): { ok: true; record: SyncRecord } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: "not valid JSON" };
+  }
+  if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
+  if (value.version !== RECORD_VERSION) {
+    return { ok: false, reason: `version is ${JSON.stringify(value.version)}, not 1` };
+  }
+  if (value.dir !== dir) return { ok: false, reason: "it belongs to another memory folder" };
+  if (!isPlainObject(value.files)) return { ok: false, reason: "files is not an object" };
+  const files: Record<string, FileRecord> = {};
+  for (const [name, entry] of Object.entries(value.files)) {
+    const nameProblem = namePathProblem(name);
+    if (nameProblem) return { ok: false, reason: nameProblem };
+    const problem = fileRecordProblem(entry);
+    if (problem) return { ok: false, reason: `entry for ${name} ${problem}` };
+    const { size, mtime, hash, entry: produced } = entry as unknown as FileRecord;
+    files[name] = { size, mtime, hash, entry: produced };
+  }
+  return { ok: true, record: { version: RECORD_VERSION, dir, files } };
+}
+
+/** A record as loaded: fine, missing (a first sync), or damaged (and why). */
+export type LoadedRecord =
+  | { kind: "ok" | "missing"; record: SyncRecord }
+  | { kind: "damaged"; record: SyncRecord; reason: string };
+
+/**
+ * Reads and validates the record at `path` for memory folder `dir`. Never throws, never blocks
+ * (a FIFO or a folder there is damaged, not opened). A damaged record comes with an empty one in
+ * its place: every entry is then read again (routing skips bullets already filed).
+ */
+export function readRecord(path: string, dir: string): LoadedRecord {
+  const read = readFileBounded(path, MAX_RECORD_BYTES);
+  switch (read.kind) {
+    case "missing":
+      return { kind: "missing", record: emptyRecord(dir) };
+    case "not-a-file":
+      return { kind: "damaged", record: emptyRecord(dir), reason: "not a regular file" };
+    case "too-large":
+      return { kind: "damaged", record: emptyRecord(dir), reason: `${read.size} bytes, too large` };
+    case "unreadable":
+      return { kind: "damaged", record: emptyRecord(dir), reason: `unreadable (${read.reason})` };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
+  } catch {
+    return { kind: "damaged", record: emptyRecord(dir), reason: "not UTF-8 text" };
+  }
+  const parsed = parseSyncRecord(text, dir);
+  return parsed.ok
+    ? { kind: "ok", record: parsed.record }
+    : { kind: "damaged", record: emptyRecord(dir), reason: parsed.reason };
+}
+
+/** A damaged record that was set aside. */
+export interface DamagedRecord {
+  /** The record file. */
+  path: string;
+  /** Why it failed validation. */
+  reason: string;
+  /** Where it was moved (`null` when it vanished meanwhile). */
+  setAside: string | null;
+}
+
+/**
+ * Loads the record at `path` for `dir`, setting a damaged one aside (renamed next to it) so that
+ * it is reported once and a fresh record takes its place.
+ *
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors when a damaged record cannot be
+ * moved: the caller reports it, and writes no record over it.
+ */
+export function loadRecord(
+  path: string,
+  dir: string,
+  now: Date = new Date(),
+): { record: SyncRecord; damaged?: DamagedRecord } {
+  const loaded = readRecord(path, dir);
+  if (loaded.kind !== "damaged") return { record: loaded.record };
+  const setAside = setAsideSync(path, now);
+  return { record: loaded.record, damaged: { path, reason: loaded.reason, setAside } };
 }
 
 /** Writes a record atomically. */

@@ -2,34 +2,75 @@
  * Phase 1 of the stop hook: Claude Code's own auto memory → scratch blocks.
  *
  * The memory folders ({@link memoryDirs}) are scanned cheaply at every turn end
- * ({@link scanAutoMemory}: `stat` calls only, no file read, no YAML parser); only when a file
- * changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and append its
- * block to scratch. Sync records make each entry sync once: unchanged files are not even read, an
- * edited entry syncs again, and a long session misses nothing. `user` entries (personal) and
- * `MEMORY.md` (the index) are never synced.
+ * ({@link scanAutoMemory}: `stat` calls only, no memory file read, no YAML parser); only when a
+ * file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and append
+ * its block to scratch. Sync records make each entry sync once: unchanged files are not even
+ * read, an edited entry syncs again, and a long session misses nothing. `user` entries (personal)
+ * and `MEMORY.md` (the index) are never synced. Folders are read recursively (team memory lives
+ * in `memory/team/`).
+ *
+ * `LIBRARIAN_AUTOMEMORY` chooses what happens: `sync` (the default) appends entries to scratch to
+ * be filed at once, `review` appends them as blocks kept in scratch until a person accepts them
+ * (`librarian route --accept`), `off` does not look at auto memory at all.
  *
  * @module
  */
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
-import { readTextBounded } from "../core/fs_probe.ts";
+import { readFileBounded } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
-import { scratchFileProblem } from "../core/scratch_file.ts";
-import { listNames, memoryDirs } from "./locate.ts";
+import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
-import { loadRecord, recordPathOf, saveRecord } from "./records.ts";
+import {
+  type DamagedRecord,
+  loadRecord,
+  readRecord,
+  recordPathOf,
+  saveRecord,
+  type SyncRecord,
+} from "./records.ts";
+import { appendToScratch, scratchTarget } from "./scratch_append.ts";
+import { reviewBlock } from "./review.ts";
 
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
+
+/** What `LIBRARIAN_AUTOMEMORY` asks for. */
+export type AutoMemoryMode = "sync" | "review" | "off";
+
+/**
+ * The auto-memory mode from `LIBRARIAN_AUTOMEMORY` (`sync`, `review` or `off`, any case; unset
+ * means `sync`), with a warning when the value is not one of them (then `sync` is used).
+ *
+ * @example Usage
+ * ```ts
+ * import { autoMemoryMode } from "./sync.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(autoMemoryMode(() => undefined), { mode: "sync" });
+ * assert.deepEqual(autoMemoryMode(() => " Review "), { mode: "review" });
+ * assert.equal(autoMemoryMode(() => "maybe").mode, "sync");
+ * ```
+ */
+export function autoMemoryMode(env: EnvReader): { mode: AutoMemoryMode; warning?: string } {
+  const raw = env("LIBRARIAN_AUTOMEMORY")?.trim();
+  if (!raw) return { mode: "sync" };
+  const value = raw.toLowerCase();
+  if (value === "sync" || value === "review" || value === "off") return { mode: value };
+  const shown = JSON.stringify(raw.slice(0, 40));
+  return { mode: "sync", warning: `LIBRARIAN_AUTOMEMORY=${shown} is not sync, review or off` };
+}
 
 // ---------------------------------------------------------------------------------------------
 // The cheap scan.
 
 /** A memory file whose size or mtime differs from its record. */
 export interface ChangedFile {
+  /** The memory folder. */
   dir: string;
+  /** The file's path relative to `dir` (`/`-separated). */
   name: string;
   size: number;
   mtime: number;
@@ -41,53 +82,56 @@ export interface MemoryScan {
   dirs: string[];
   /** Files new or changed since they were last seen. */
   changed: ChangedFile[];
-  /** Folders whose record lists files that no longer exist. */
+  /** Folders whose record lists files that no longer exist, or whose record is damaged. */
   stale: string[];
-  /** Why no scan was possible (no config folder, no state folder). */
+  /** Why no scan was made (no state folder, `LIBRARIAN_AUTOMEMORY=off`). */
   skipped?: string;
+  /** The mode the scan was made for. */
+  mode?: AutoMemoryMode;
+  /** Why `LIBRARIAN_AUTOMEMORY` was not used as given. */
+  warning?: string;
 }
 
-function isMemoryFileName(name: string): boolean {
-  return name.toLowerCase().endsWith(".md") && name.toLowerCase() !== "memory.md" &&
-    !name.startsWith(".");
+function statFile(path: string): { size: number; mtime: number } | null {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile ? { size: info.size, mtime: info.mtime?.getTime() ?? 0 } : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Lists the memory folders' entries and compares size and mtime with the sync records. Reads no
+ * Lists the memory folders' files and compares size and mtime with the sync records. Reads no
  * memory file and loads no YAML parser: this runs at the end of every turn.
  */
 export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
+  const { mode, warning } = autoMemoryMode(env);
+  const extra = warning ? { mode, warning } : { mode };
+  if (mode === "off") {
+    return { dirs: [], changed: [], stale: [], skipped: "LIBRARIAN_AUTOMEMORY=off", ...extra };
+  }
   const state = stateDir(env);
-  if (!state) return { dirs: [], changed: [], stale: [], skipped: "no state folder" };
+  if (!state) return { dirs: [], changed: [], stale: [], skipped: "no state folder", ...extra };
   const dirs = memoryDirs(library, env);
   const changed: ChangedFile[] = [];
   const stale: string[] = [];
   for (const dir of dirs) {
-    const record = loadRecord(recordPathOf(state, dir), dir);
+    const loaded = readRecord(recordPathOf(state, dir), dir);
+    const files = loaded.record.files;
     const present = new Set<string>();
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      continue;
+    for (const name of listMemoryFiles(dir)) {
+      present.add(name);
+      const info = statFile(joinPath(dir, name));
+      if (!info) continue;
+      const seen = files[name];
+      if (seen && seen.size === info.size && seen.mtime === info.mtime) continue;
+      changed.push({ dir, name, ...info });
     }
-    for (const entry of entries) {
-      if (!entry.isFile || !isMemoryFileName(entry.name)) continue;
-      present.add(entry.name);
-      let info: Deno.FileInfo;
-      try {
-        info = Deno.statSync(joinPath(dir, entry.name));
-      } catch {
-        continue;
-      }
-      const mtime = info.mtime?.getTime() ?? 0;
-      const seen = record.files[entry.name];
-      if (seen && seen.size === info.size && seen.mtime === mtime) continue;
-      changed.push({ dir, name: entry.name, size: info.size, mtime });
-    }
-    if (Object.keys(record.files).some((name) => !present.has(name))) stale.push(dir);
+    const gone = Object.keys(files).some((name) => !present.has(name));
+    if (gone || loaded.kind === "damaged") stale.push(dir);
   }
-  return { dirs, changed, stale };
+  return { dirs, changed, stale, ...extra };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,113 +139,144 @@ export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
 
 /** What a sync did. */
 export interface SyncReport {
-  /** Entries appended to scratch. */
+  /** Entries appended to scratch (in `review` mode: kept there for review). */
   synced: Array<{ file: string; name: string; type: string; mapped: string }>;
   /** Files not synced, and why (`user`, `malformed`, ...). */
   skipped: Array<{ file: string; why: MemorySkip; detail?: string }>;
   /** Files whose content changed but produced the same entry as before (e.g. a new `modified`). */
   unchanged: number;
+  /** `review` when the entries wait in scratch for a person to accept them. */
+  mode?: AutoMemoryMode;
+  /** Sync records found damaged, set aside and started afresh. */
+  damaged?: DamagedRecord[];
+  /** Why `LIBRARIAN_AUTOMEMORY` was not used as given. */
+  warning?: string;
+  /** Why nothing was synced (entries wait for a later turn); the fix is in the text. */
+  error?: string;
 }
 
-/** Appends text to scratch (creating it), starting on a fresh line. */
-function appendToScratch(path: string, text: string): void {
-  let prefix = "";
-  try {
-    const current = Deno.readTextFileSync(path);
-    if (current !== "" && !current.endsWith("\n")) {
-      prefix = current.includes("\r\n") ? "\r\n" : "\n";
+interface DirOutcome {
+  blocks: string[];
+  record: SyncRecord;
+}
+
+async function syncDir(
+  dir: string,
+  files: readonly ChangedFile[],
+  record: SyncRecord,
+  block: (text: string, stem: string) => Promise<ReturnType<typeof parseMemoryFile>>,
+  eol: string,
+  review: boolean,
+  report: SyncReport,
+): Promise<DirOutcome> {
+  const blocks: string[] = [];
+  for (const file of [...files].sort((a, b) => a.name < b.name ? -1 : 1)) {
+    const path = joinPath(dir, file.name);
+    const info = statFile(path);
+    if (!info) continue;
+    const seen = record.files[file.name];
+    if (seen && seen.size === info.size && seen.mtime === info.mtime) continue; // synced meanwhile
+    const read = readFileBounded(path, MAX_MEMORY_BYTES);
+    if (read.kind !== "bytes") {
+      if (read.kind === "too-large") {
+        report.skipped.push({ file: file.name, why: "too-large" });
+        record.files[file.name] = { ...info, hash: "", entry: "" };
+      }
+      continue; // gone or replaced meanwhile: looked at again next turn
     }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const text = new TextDecoder().decode(read.bytes);
+    const hash = hashText(text);
+    if (seen && seen.hash === hash) {
+      record.files[file.name] = { ...seen, ...info };
+      continue;
+    }
+    const stem = (file.name.split("/").pop() ?? file.name).replace(/\.md$/i, "");
+    const parsed = await block(text, stem);
+    if (parsed.kind === "skip") {
+      const detail = parsed.detail ? { detail: parsed.detail } : {};
+      report.skipped.push({ file: file.name, why: parsed.why, ...detail });
+      record.files[file.name] = { ...info, hash, entry: "" };
+      continue;
+    }
+    const plain = memoryBlock(parsed.entry);
+    const entryHash = hashText(plain);
+    record.files[file.name] = { ...info, hash, entry: entryHash };
+    if (seen && seen.entry === entryHash) {
+      report.unchanged++;
+      continue;
+    }
+    const chosen = review ? reviewBlock(plain) : plain;
+    blocks.push(eol === "\n" ? chosen : chosen.replaceAll("\n", eol));
+    const { name, type, mapped } = parsed.entry;
+    report.synced.push({ file: file.name, name, type, mapped });
   }
-  Deno.writeTextFileSync(path, prefix + text, { append: true, create: true });
+  const present = new Set(listMemoryFiles(dir));
+  for (const name of Object.keys(record.files)) {
+    if (!present.has(name)) delete record.files[name];
+  }
+  return { blocks, record };
 }
 
 /**
  * Syncs the changed memory files of a scan into scratch and updates the sync records.
  * Call it while holding the library's lock (the stop hook does); it re-checks each file, so a
- * scan made before the lock was taken is fine. When scratch is not a plain file (a symlink, a
- * folder, ...: see `scratchFileProblem`), nothing is synced and no record changes, so the entries
- * sync once scratch is fixed.
+ * scan made before the lock was taken is fine. When scratch cannot take an append (a symlink, a
+ * folder, UTF-16 text, ...), nothing is synced, no record changes, and `error` says why: the
+ * entries sync once scratch is fixed. A damaged sync record is set aside and reported.
  */
 export async function syncAutoMemory(
   library: Library,
   env: EnvReader,
   scan: MemoryScan,
 ): Promise<SyncReport> {
+  const { mode, warning } = autoMemoryMode(env);
   const report: SyncReport = { synced: [], skipped: [], unchanged: 0 };
+  if (mode === "review") report.mode = "review";
+  if (warning) report.warning = warning;
   const state = stateDir(env);
-  if (!state || (scan.changed.length === 0 && scan.stale.length === 0)) return report;
-  let parseYaml: YamlParse | undefined;
+  if (mode === "off" || !state || (scan.changed.length === 0 && scan.stale.length === 0)) {
+    return report;
+  }
   const scratch = scratchPathOf(library);
-  if (scratchFileProblem(scratch)) return report;
-  let eol = "\n";
-  try {
-    if (Deno.readTextFileSync(scratch).includes("\r\n")) eol = "\r\n";
-  } catch {
-    // no scratch yet
-  }
-  const byDir = new Map<string, ChangedFile[]>();
+  const target = scratchTarget(scratch);
+  if (!target.ok) return { ...report, error: `${target.problem}; auto memories wait` };
+  let parseYaml: YamlParse | undefined;
+  const parse = async (text: string, stem: string) => {
+    parseYaml ??= (await import("yaml")).parse as YamlParse;
+    return parseMemoryFile(text, stem, parseYaml);
+  };
+  let prefix = target.prefix;
   for (const dir of new Set([...scan.changed.map((c) => c.dir), ...scan.stale])) {
-    byDir.set(dir, scan.changed.filter((c) => c.dir === dir));
-  }
-  for (const [dir, files] of byDir) {
     const recordPath = recordPathOf(state, dir);
-    const record = loadRecord(recordPath, dir);
-    const blocks: string[] = [];
-    for (const file of [...files].sort((a, b) => a.name < b.name ? -1 : 1)) {
-      const path = joinPath(dir, file.name);
-      let info: Deno.FileInfo;
-      try {
-        info = Deno.statSync(path);
-      } catch {
-        continue;
-      }
-      const mtime = info.mtime?.getTime() ?? 0;
-      const seen = record.files[file.name];
-      if (seen && seen.size === info.size && seen.mtime === mtime) continue; // synced meanwhile
-      const text = readTextBounded(path, MAX_MEMORY_BYTES);
-      if (text === null) {
-        report.skipped.push({ file: file.name, why: "too-large" });
-        record.files[file.name] = { size: info.size, mtime, hash: "", entry: "" };
-        continue;
-      }
-      const hash = hashText(text);
-      if (seen && seen.hash === hash) {
-        record.files[file.name] = { ...seen, size: info.size, mtime };
-        continue;
-      }
-      parseYaml ??= (await import("yaml")).parse as YamlParse;
-      const stem = file.name.replace(/\.md$/i, "");
-      const parsed = parseMemoryFile(text, stem, parseYaml);
-      if (parsed.kind === "skip") {
-        report.skipped.push({
-          file: file.name,
-          why: parsed.why,
-          ...(parsed.detail ? { detail: parsed.detail } : {}),
-        });
-        record.files[file.name] = { size: info.size, mtime, hash, entry: "" };
-        continue;
-      }
-      const block = memoryBlock(parsed.entry, eol);
-      const entryHash = hashText(block.replaceAll("\r\n", "\n"));
-      record.files[file.name] = { size: info.size, mtime, hash, entry: entryHash };
-      if (seen && seen.entry === entryHash) {
-        report.unchanged++;
-        continue;
-      }
-      blocks.push(block);
-      const { name, type, mapped } = parsed.entry;
-      report.synced.push({ file: file.name, name, type, mapped });
-    }
-    const present = new Set(listNames(dir));
-    for (const name of Object.keys(record.files)) {
-      if (!present.has(name)) delete record.files[name];
-    }
+    const loaded = loadRecord(recordPath, dir);
+    if (loaded.damaged) (report.damaged ??= []).push(loaded.damaged);
+    // A damaged record was set aside: every file of the folder is looked at again.
+    const files = loaded.damaged ? changedFilesOf(dir) : scan.changed.filter((c) => c.dir === dir);
+    const outcome = await syncDir(
+      dir,
+      files,
+      loaded.record,
+      parse,
+      target.eol,
+      mode === "review",
+      report,
+    );
     // Scratch first, then the record: a crash in between re-syncs (and routing skips the
     // bullet already filed) rather than losing the entry.
-    if (blocks.length > 0) appendToScratch(scratch, blocks.join(""));
-    saveRecord(recordPath, record);
+    if (outcome.blocks.length > 0) {
+      appendToScratch(scratch, { prefix }, outcome.blocks.join(""));
+      prefix = "";
+    }
+    saveRecord(recordPath, outcome.record);
   }
   return report;
+}
+
+function changedFilesOf(dir: string): ChangedFile[] {
+  const files: ChangedFile[] = [];
+  for (const name of listMemoryFiles(dir)) {
+    const info = statFile(joinPath(dir, name));
+    if (info) files.push({ dir, name, ...info });
+  }
+  return files;
 }

@@ -59,3 +59,43 @@ export function writeTextAtomic(path: string, text: string): Promise<void> {
     return Promise.reject(error);
   }
 }
+
+/**
+ * Moves a damaged file out of the way, keeping it for inspection: renames `path` to
+ * `<path>.damaged-<UTC time>` (a unique name) and returns that name, or `null` when nothing was
+ * there. Persisted state that fails validation is set aside this way, never trusted, never
+ * silently overwritten.
+ *
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors when the rename fails.
+ *
+ * @example Usage
+ * ```ts
+ * import { setAsideSync } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * const aside = setAsideSync(path, new Date("2026-01-02T03:04:05Z"));
+ * assert.ok(aside?.startsWith(`${path}.damaged-20260102T030405Z`));
+ * assert.equal(setAsideSync(path), null);
+ * ```
+ */
+export function setAsideSync(path: string, now: Date = new Date()): string | null {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const aside = `${path}.damaged-${stamp}${attempt === 0 ? "" : `-${attempt}`}`;
+    try {
+      Deno.lstatSync(aside);
+      continue; // taken: try the next name
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    try {
+      Deno.renameSync(path, aside);
+      return aside;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw error;
+    }
+  }
+  throw new Deno.errors.AlreadyExists(`no free name to set ${path} aside`);
+}

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { syncLogFields, syncMessages } from "../automemory/report.ts";
 import type { MemoryScan, SyncReport } from "../automemory/sync.ts";
 import type { LogValue } from "../core/log.ts";
 import type { RouteReport } from "./report.ts";
@@ -25,10 +26,7 @@ export function summarize(
   sync: SyncOutcome | undefined,
 ): string {
   const parts: string[] = [];
-  if (sync && sync.synced.length > 0) {
-    parts.push(`${plural(sync.synced.length, "auto memory", "auto memories")} synced`);
-  }
-  if (sync?.error) parts.push(`auto memory not synced: ${sync.error}`);
+  parts.push(...syncMessages(sync));
   if (report) {
     if (report.learnings > 0) {
       const names = report.targets.map((t) => t.target);
@@ -101,11 +99,5 @@ export function syncFields(
   scan: MemoryScan,
   sync: SyncOutcome | undefined,
 ): Record<string, LogValue> {
-  const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
-  return {
-    memory_dirs: scan.dirs.length || undefined,
-    synced: sync?.synced.length || undefined,
-    memory_skipped: skipped || undefined,
-    memory_error: sync?.error,
-  };
+  return syncLogFields(scan, sync);
 }

@@ -1,0 +1,61 @@
+/**
+ * What the stop hook tells the user and logs about an auto-memory sync.
+ *
+ * @module
+ */
+
+import type { MemoryScan, SyncReport } from "./sync.ts";
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The parts of the user's one-line message about a sync (none when there is nothing to say):
+ * entries synced or waiting for review, damaged records set aside, why nothing was synced.
+ *
+ * @example Usage
+ * ```ts
+ * import { syncMessages } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const synced = [{ file: "a.md", name: "a", type: "feedback", mapped: "patterns" }];
+ * assert.deepEqual(syncMessages({ synced, skipped: [], unchanged: 0 }), ["1 auto memory synced"]);
+ * assert.deepEqual(syncMessages({ synced: [], skipped: [], unchanged: 0 }), []);
+ * ```
+ */
+export function syncMessages(sync: SyncReport | undefined): string[] {
+  if (!sync) return [];
+  const parts: string[] = [];
+  const n = sync.synced.length;
+  if (n > 0 && sync.mode === "review") {
+    parts.push(
+      `${count(n, "auto memory awaits", "auto memories await")} review in scratch ` +
+        "(edit, then `librarian route --accept`)",
+    );
+  } else if (n > 0) parts.push(`${count(n, "auto memory", "auto memories")} synced`);
+  for (const damaged of sync.damaged ?? []) {
+    const where = damaged.setAside ? `; set aside as ${damaged.setAside}` : "";
+    parts.push(`auto-memory sync record was damaged (${damaged.reason})${where}; rebuilt`);
+  }
+  if (sync.warning && (n > 0 || sync.error)) parts.push(`${sync.warning}; using sync`);
+  if (sync.error) parts.push(`auto memory not synced: ${sync.error}`);
+  return parts;
+}
+
+/** The log fields of a scan and its sync. */
+export function syncLogFields(
+  scan: MemoryScan,
+  sync: SyncReport | undefined,
+): Record<string, string | number | undefined> {
+  const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
+  return {
+    memory_dirs: scan.dirs.length || undefined,
+    memory_mode: scan.mode === "sync" ? undefined : scan.mode,
+    memory_warning: scan.warning,
+    synced: sync?.synced.length || undefined,
+    memory_skipped: skipped || undefined,
+    memory_damaged: sync?.damaged?.map((d) => d.reason).join(",") || undefined,
+    memory_error: sync?.error,
+  };
+}

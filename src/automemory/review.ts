@@ -1,0 +1,36 @@
+/**
+ * `LIBRARIAN_AUTOMEMORY=review`: synced entries arrive in scratch as blocks kept there, marked
+ * as awaiting review, until a person edits and accepts them (`librarian route --accept`) or
+ * deletes them.
+ *
+ * @module
+ */
+
+import { keptMarker } from "../filing/plan.ts";
+
+/** Why a synced entry stays in scratch in review mode (the text of its kept marker). */
+export const REVIEW_REASON =
+  "auto memory awaiting review: edit it if needed, then file it with `librarian route --accept`";
+
+/** The marker line of a block awaiting review. */
+export const REVIEW_MARKER: string = keptMarker(REVIEW_REASON);
+
+/**
+ * The review form of a synced block: its marker right under the tag line (where the router puts
+ * a kept block's marker, so routing leaves the block exactly as it is).
+ *
+ * @example Usage
+ * ```ts
+ * import { REVIEW_MARKER, reviewBlock } from "./review.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   reviewBlock("## [TAG: global, type: tech]\n- a: b\n"),
+ *   `## [TAG: global, type: tech]\n${REVIEW_MARKER}\n- a: b\n`,
+ * );
+ * ```
+ */
+export function reviewBlock(block: string): string {
+  const end = block.indexOf("\n") + 1;
+  return `${block.slice(0, end)}${REVIEW_MARKER}\n${block.slice(end)}`;
+}

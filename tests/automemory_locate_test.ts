@@ -1,0 +1,218 @@
+/**
+ * Finding Claude Code's auto-memory folder for a project, as Claude Code 2.1.197 lays it out:
+ * `<config>/projects/<encoded git root>/memory/`, or `autoMemoryDirectory` from settings.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Library } from "../src/core/discover.ts";
+import { envFrom } from "../src/core/env.ts";
+import { canonicalGitRoot } from "../src/automemory/git_root.ts";
+import {
+  encodeProjectDir,
+  listMemoryFiles,
+  memoryDirs,
+  memoryDirSetting,
+  projectPathHash,
+} from "../src/automemory/locate.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+function libraryAt(projectRoot: string): Library {
+  return { root: join(projectRoot, "_memory_library"), projectRoot, foundBy: "cwd" };
+}
+
+Deno.test("project folder names: every character outside [A-Za-z0-9] becomes '-'", () => {
+  assert.equal(encodeProjectDir("/home/user/work/my-repo"), "-home-user-work-my-repo");
+  assert.equal(encodeProjectDir("/home/u/my_project.v2"), "-home-u-my-project-v2");
+  assert.equal(encodeProjectDir("C:\\Users\\x"), "C--Users-x");
+  assert.equal(encodeProjectDir("/tmp/文档/a b"), "-tmp----a-b");
+  assert.equal(encodeProjectDir("/x/😀"), "-x---", "one '-' per UTF-16 unit");
+});
+
+Deno.test("project folder names over 200 characters: cut, then '-' and a base-36 hash", () => {
+  const long = "/" + "a".repeat(250);
+  const name = encodeProjectDir(long);
+  assert.equal(name.slice(0, 201), "-" + "a".repeat(199) + "-");
+  assert.equal(name, `${"-" + "a".repeat(199)}-${Math.abs(projectPathHash(long)).toString(36)}`);
+  assert.notEqual(encodeProjectDir(long + "b"), name, "different paths, different names");
+  assert.equal(projectPathHash("abc"), 96354, "(h << 5) - h + c over UTF-16 units");
+});
+
+Deno.test("long project folder names match Claude Code 2.1.197's own function", () => {
+  // Computed by running `$E` (and its hash `jCe`) extracted from the 2.1.197 bundle.
+  const cases: ReadonlyArray<[string, string]> = [
+    ["/" + "a".repeat(250), "feo44x"],
+    ["/home/user/" + "x".repeat(200) + "/repo", "25vpby"],
+    ["/tmp/" + "é".repeat(210), "jvwydj"],
+    ["/x/" + "😀".repeat(120), "rq304y"],
+  ];
+  for (const [path, hash] of cases) {
+    const expected = `${path.replace(/[^a-zA-Z0-9]/g, "-").slice(0, 200)}-${hash}`;
+    assert.equal(encodeProjectDir(path), expected, path.slice(0, 20));
+  }
+});
+
+Deno.test("canonicalGitRoot: a repository, a worktree of it, and a submodule", async () => {
+  await using dir = await tempDir();
+  const main = join(dir.path, "main");
+  const wt = join(dir.path, "wt");
+  const sub = join(main, "vendor", "lib");
+  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  await Deno.mkdir(join(main, ".git", "modules", "lib"), { recursive: true });
+  await writeTree(dir.path, {
+    "main/.git/worktrees/wt/commondir": "../..\n",
+    "main/.git/worktrees/wt/gitdir": `${join(wt, ".git")}\n`,
+    "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`,
+    "main/vendor/lib/.git": "gitdir: ../../.git/modules/lib\n",
+  });
+  await Deno.mkdir(join(wt, "src"), { recursive: true });
+  assert.equal(canonicalGitRoot(join(main, "a", "b")), main);
+  assert.equal(canonicalGitRoot(join(wt, "src")), main, "worktrees share the main checkout's");
+  assert.equal(canonicalGitRoot(sub), sub);
+  assert.equal(canonicalGitRoot("/"), null);
+});
+
+Deno.test("canonicalGitRoot: a worktree of a bare repository maps to the bare git folder", async () => {
+  // The `.bare` layout: proj/.bare (bare repository), proj/.git = "gitdir: ./.bare",
+  // proj/main (a linked worktree). Claude Code names the memory after proj/.bare.
+  await using dir = await tempDir();
+  const proj = join(dir.path, "proj");
+  const bare = join(proj, ".bare");
+  const main = join(proj, "main");
+  await Deno.mkdir(join(bare, "worktrees", "main"), { recursive: true });
+  await Deno.mkdir(join(main, "src"), { recursive: true });
+  await writeTree(proj, {
+    ".git": "gitdir: ./.bare\n",
+    ".bare/HEAD": "ref: refs/heads/main\n",
+    ".bare/worktrees/main/commondir": "../..\n",
+    ".bare/worktrees/main/gitdir": `${join(main, ".git")}\n`,
+    "main/.git": `gitdir: ${join(bare, "worktrees", "main")}\n`,
+  });
+  assert.equal(canonicalGitRoot(join(main, "src")), bare);
+  assert.equal(canonicalGitRoot(proj), proj, "the top folder's own pointer has no commondir");
+});
+
+Deno.test("canonicalGitRoot: a worktree whose gitdir does not point back is its own root", async () => {
+  await using dir = await tempDir();
+  const main = join(dir.path, "main");
+  const wt = join(dir.path, "wt");
+  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  await writeTree(dir.path, {
+    "main/.git/worktrees/wt/commondir": "../..\n",
+    "main/.git/worktrees/wt/gitdir": `${join(dir.path, "other", ".git")}\n`,
+    "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`,
+  });
+  assert.equal(canonicalGitRoot(wt), wt);
+});
+
+Deno.test("canonicalGitRoot never waits on a FIFO commondir", async () => {
+  if (Deno.build.os === "windows") return;
+  await using dir = await tempDir();
+  const main = join(dir.path, "main");
+  const wt = join(dir.path, "wt");
+  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  await writeTree(dir.path, { "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n` });
+  const mkfifo = new Deno.Command("mkfifo", {
+    args: [join(main, ".git", "worktrees", "wt", "commondir")],
+  });
+  assert.equal((await mkfifo.output()).code, 0);
+  assert.equal(canonicalGitRoot(wt), wt);
+});
+
+Deno.test("autoMemoryDirectory values are taken as Claude Code takes them", () => {
+  const home = "/home/me";
+  assert.equal(memoryDirSetting("/srv/mem", home), "/srv/mem");
+  assert.equal(memoryDirSetting("/srv/mem///", home), "/srv/mem");
+  assert.equal(memoryDirSetting("~/mem", home), "/home/me/mem");
+  assert.equal(memoryDirSetting("~\\mem", home), "/home/me/mem");
+  assert.equal(memoryDirSetting("/srv/cafe\u0301", home), "/srv/caf\u00e9", "NFC");
+  for (const ignored of ["mem", "./mem", "~", "~/", "~/..", "~/../x", "/", "//server/share", 7]) {
+    assert.equal(memoryDirSetting(ignored, home), null, String(ignored));
+  }
+  assert.equal(memoryDirSetting("~/mem", undefined), null, "no home folder: no expansion");
+});
+
+Deno.test("memoryDirs finds the encoded folder, a long-name folder and autoMemoryDirectory", async () => {
+  await using dir = await tempDir();
+  const claude = join(dir.path, "claude");
+  const project = join(dir.path, "p".repeat(220));
+  await Deno.mkdir(join(project, "_memory_library"), { recursive: true });
+  const prefix = encodeProjectDir(project).slice(0, 200);
+  // A different Claude Code version appended another hash: one unique prefix match is accepted.
+  const longDir = join(claude, "projects", `${prefix}-otherhash`, "memory");
+  const custom = join(dir.path, "custom-memory");
+  await Deno.mkdir(longDir, { recursive: true });
+  await Deno.mkdir(custom, { recursive: true });
+  await writeTree(project, {
+    ".claude/settings.local.json": JSON.stringify({ autoMemoryDirectory: custom }),
+  });
+  const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
+  assert.deepEqual(memoryDirs(libraryAt(project), env), [custom, longDir]);
+
+  const short = join(dir.path, "short");
+  await Deno.mkdir(join(short, "_memory_library"), { recursive: true });
+  const shortDir = join(claude, "projects", encodeProjectDir(short), "memory");
+  await Deno.mkdir(shortDir, { recursive: true });
+  assert.deepEqual(memoryDirs(libraryAt(short), env), [shortDir]);
+  assert.deepEqual(memoryDirs(libraryAt(join(dir.path, "none")), env), []);
+});
+
+Deno.test("autoMemoryDirectory: local settings, then the committed project settings, then the user's", async () => {
+  await using dir = await tempDir();
+  const claude = join(dir.path, "claude");
+  const project = join(dir.path, "proj");
+  const local = join(dir.path, "local");
+  const committed = join(dir.path, "committed");
+  const user = join(dir.path, "user");
+  for (const d of [local, committed, user, join(project, "_memory_library")]) {
+    await Deno.mkdir(d, { recursive: true });
+  }
+  const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
+  const library = libraryAt(project);
+  await writeTree(claude, { "settings.json": JSON.stringify({ autoMemoryDirectory: user }) });
+  assert.deepEqual(memoryDirs(library, env), [user]);
+  await writeTree(project, {
+    ".claude/settings.json": JSON.stringify({ autoMemoryDirectory: committed }),
+  });
+  assert.deepEqual(memoryDirs(library, env), [committed], "the project's committed settings");
+  await writeTree(project, {
+    ".claude/settings.local.json": JSON.stringify({ autoMemoryDirectory: local }),
+  });
+  assert.deepEqual(memoryDirs(library, env), [local]);
+});
+
+Deno.test("memoryDirs never waits on a FIFO or reads a huge settings file", async () => {
+  if (Deno.build.os === "windows") return;
+  await using dir = await tempDir();
+  const claude = join(dir.path, "claude");
+  const project = join(dir.path, "proj");
+  await Deno.mkdir(join(project, ".claude"), { recursive: true });
+  await Deno.mkdir(claude, { recursive: true });
+  for (
+    const fifo of [join(project, ".claude", "settings.local.json"), join(claude, "settings.json")]
+  ) {
+    assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  }
+  const huge = JSON.stringify({ autoMemoryDirectory: dir.path, pad: "x".repeat(2_000_000) });
+  await writeTree(project, { ".claude/settings.json": huge });
+  const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
+  assert.deepEqual(memoryDirs(libraryAt(project), env), []);
+});
+
+Deno.test("memory files are found recursively; MEMORY.md, hidden names and other files are not", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "MEMORY.md": "- index\n",
+    "feedback_a.md": "a",
+    "team/MEMORY.md": "- team index\n",
+    "team/project_b.md": "b",
+    "team/deep/reference_c.md": "c",
+    ".hidden/x.md": "x",
+    ".draft.md": "x",
+    "notes.txt": "x",
+  });
+  assert.deepEqual(listMemoryFiles(dir.path), [
+    "feedback_a.md",
+    "team/deep/reference_c.md",
+    "team/project_b.md",
+  ]);
+});

@@ -1,0 +1,201 @@
+/**
+ * The auto-memory sync: each entry once, edits again, nested folders, the modes of
+ * LIBRARIAN_AUTOMEMORY, and a scratch or record it must not trust.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Library } from "../src/core/discover.ts";
+import { envFrom, type EnvReader } from "../src/core/env.ts";
+import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { recordPathOf } from "../src/automemory/records.ts";
+import { REVIEW_MARKER } from "../src/automemory/review.ts";
+import { syncMessages } from "../src/automemory/report.ts";
+import { autoMemoryMode, scanAutoMemory, syncAutoMemory } from "../src/automemory/sync.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+interface Setup {
+  library: Library;
+  memory: string;
+  scratch: string;
+  state: string;
+  env: EnvReader;
+}
+
+async function setup(root: string, extraEnv: Record<string, string> = {}): Promise<Setup> {
+  const project = join(root, "proj");
+  const library: Library = {
+    root: join(project, "_memory_library"),
+    projectRoot: project,
+    foundBy: "cwd",
+  };
+  await Deno.mkdir(library.root, { recursive: true });
+  const claude = join(root, "claude");
+  const memory = join(claude, "projects", encodeProjectDir(project), "memory");
+  await Deno.mkdir(memory, { recursive: true });
+  const state = join(root, "state");
+  const env = envFrom({ CLAUDE_CONFIG_DIR: claude, LIBRARIAN_STATE_DIR: state, ...extraEnv });
+  return { library, memory, scratch: join(library.root, ".scratch.md"), state, env };
+}
+
+const FEEDBACK_A = "---\nname: a\ndescription: first\ntype: feedback\n---\n";
+
+Deno.test("scan and sync: each entry once, edits again, nothing read when nothing changed", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  await writeTree(memory, {
+    "MEMORY.md": "- [a](feedback_a.md)\n",
+    "feedback_a.md": FEEDBACK_A,
+    "user_me.md": "---\nname: me\ndescription: personal\ntype: user\n---\n",
+  });
+  await Deno.writeTextFile(scratch, "notes without a final newline");
+
+  const scan = scanAutoMemory(library, env);
+  assert.deepEqual(scan.changed.map((c) => c.name).sort(), ["feedback_a.md", "user_me.md"]);
+  const report = await syncAutoMemory(library, env, scan);
+  assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
+  assert.deepEqual(report.skipped, [{ file: "user_me.md", why: "user" }]);
+  assert.equal(
+    await Deno.readTextFile(scratch),
+    "notes without a final newline\n## [TAG: global, type: patterns]\n- a: first\n",
+  );
+  assert.deepEqual(scanAutoMemory(library, env).changed, [], "recorded: not even read again");
+
+  await Deno.writeTextFile(
+    join(memory, "feedback_a.md"),
+    "---\nname: a\ndescription: second\ntype: feedback\n---\n",
+  );
+  const again = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.deepEqual(again.synced.map((s) => s.name), ["a"]);
+  assert.match(
+    await Deno.readTextFile(scratch),
+    /- a: first\n## \[TAG: global, type: patterns\]\n- a: second\n$/,
+  );
+
+  await Deno.remove(join(memory, "user_me.md"));
+  const pruned = scanAutoMemory(library, env);
+  assert.equal(pruned.stale.length, 1);
+  await syncAutoMemory(library, env, pruned);
+  assert.deepEqual(scanAutoMemory(library, env).stale, []);
+});
+
+Deno.test("team memory in a nested folder is synced", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  await writeTree(memory, {
+    "team/MEMORY.md": "- index\n",
+    "team/project_release.md":
+      "---\nname: release\ndescription: release on Tuesdays\nmetadata:\n  type: project\n---\nNever on Fridays.\n",
+  });
+  const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.deepEqual(report.synced, [
+    { file: "team/project_release.md", name: "release", type: "project", mapped: "product" },
+  ]);
+  assert.equal(
+    await Deno.readTextFile(scratch),
+    "## [TAG: global, type: product]\n- release: release on Tuesdays\n  Never on Fridays.\n",
+  );
+});
+
+Deno.test("a UTF-16 scratch is never appended to: the user is told, the entry waits", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
+  const utf16 = new Uint8Array([
+    0xff,
+    0xfe,
+    ...[..."## notes\n"].flatMap((c) => [c.charCodeAt(0), 0]),
+  ]);
+  await Deno.writeFile(scratch, utf16);
+
+  const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.deepEqual(report.synced, []);
+  assert.match(report.error ?? "", /UTF-16.*save it as UTF-8/);
+  assert.deepEqual(await Deno.readFile(scratch), utf16, "scratch untouched");
+  assert.match(
+    syncMessages(report).join("; "),
+    /^auto memory not synced: scratch is saved as UTF-16/,
+  );
+  assert.equal(scanAutoMemory(library, env).changed.length, 1, "not marked synced");
+
+  await Deno.writeTextFile(scratch, "## notes\n");
+  const later = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.deepEqual(later.synced.map((s) => s.name), ["a"], "synced once scratch is UTF-8");
+});
+
+Deno.test("a damaged sync record is set aside and reported; its entries sync again", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, state, env } = await setup(dir.path);
+  await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
+  await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  await Deno.remove(scratch);
+  const record = recordPathOf(state, memory);
+  await Deno.writeTextFile(
+    record,
+    JSON.stringify({ version: 1, dir: memory, files: { "feedback_a.md": 1 } }),
+  );
+
+  const scan = scanAutoMemory(library, env);
+  assert.deepEqual(scan.stale, [memory], "a damaged record makes the sync look again");
+  const report = await syncAutoMemory(library, env, scan);
+  assert.equal(report.damaged?.length, 1);
+  assert.match(report.damaged![0]!.reason, /feedback_a\.md is not an object/);
+  assert.ok(report.damaged![0]!.setAside?.startsWith(`${record}.damaged-`));
+  assert.match(syncMessages(report).join("; "), /sync record was damaged .*set aside as/);
+  assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
+  assert.match(await Deno.readTextFile(scratch), /- a: first/);
+  assert.deepEqual(scanAutoMemory(library, env).changed, [], "a fresh record was written");
+});
+
+Deno.test("LIBRARIAN_AUTOMEMORY=off: auto memory is not looked at", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path, { LIBRARIAN_AUTOMEMORY: "off" });
+  await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
+  const scan = scanAutoMemory(library, env);
+  assert.deepEqual(scan.changed, []);
+  assert.equal(scan.skipped, "LIBRARIAN_AUTOMEMORY=off");
+  await syncAutoMemory(library, env, scan);
+  assert.equal(await Deno.stat(scratch).catch(() => null), null);
+});
+
+Deno.test("LIBRARIAN_AUTOMEMORY=review: entries arrive in scratch marked as awaiting review", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path, {
+    LIBRARIAN_AUTOMEMORY: "review",
+  });
+  await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
+  const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.equal(
+    await Deno.readTextFile(scratch),
+    `## [TAG: global, type: patterns]\n${REVIEW_MARKER}\n- a: first\n`,
+  );
+  assert.deepEqual(syncMessages(report), [
+    "1 auto memory awaits review in scratch (edit, then `librarian route --accept`)",
+  ]);
+});
+
+Deno.test("LIBRARIAN_AUTOMEMORY: sync, review or off; anything else is sync, with a warning", () => {
+  assert.deepEqual(autoMemoryMode(envFrom({})), { mode: "sync" });
+  assert.deepEqual(autoMemoryMode(envFrom({ LIBRARIAN_AUTOMEMORY: "OFF" })), { mode: "off" });
+  const odd = autoMemoryMode(envFrom({ LIBRARIAN_AUTOMEMORY: "never" }));
+  assert.equal(odd.mode, "sync");
+  assert.match(odd.warning ?? "", /LIBRARIAN_AUTOMEMORY="never" is not sync, review or off/);
+});
+
+Deno.test("a memory file replaced by a FIFO is never opened", async () => {
+  if (Deno.build.os === "windows") return;
+  await using dir = await tempDir();
+  const { library, memory, env } = await setup(dir.path);
+  await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
+  const scan = scanAutoMemory(library, env);
+  await Deno.remove(join(memory, "feedback_a.md"));
+  const fifo = join(memory, "feedback_a.md");
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  const report = await syncAutoMemory(library, env, scan);
+  assert.deepEqual(report.synced, []);
+});
+
+Deno.test("scan without a state folder syncs nothing (it could not remember what it synced)", () => {
+  const library = { root: "/nowhere/_memory_library", projectRoot: "/nowhere", foundBy: "cwd" };
+  const scan = scanAutoMemory(library as Library, envFrom({}));
+  assert.equal(scan.skipped, "no state folder");
+});
