@@ -13,7 +13,7 @@ import {
   splitFrontMatter,
 } from "../src/automemory/parse.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
-import { bodyLines as scratchBodyLines, splitItems } from "../src/filing/plan.ts";
+import { bodyLines as scratchBodyLines, splitItems } from "../src/filing/items.ts";
 
 function entryOf(text: string, stem = "stem"): MemoryEntry {
   const parsed = parseMemoryFile(text, stem, parseYaml);

@@ -121,6 +121,35 @@ Deno.test("route with bad arguments exits 2 with a usage line", async () => {
   for (const args of [["route", "src/api"], ["route", "--force"]]) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian route \[--dry-run\] \[--json\]$/m);
+    assert.match(result.stderr, /^Usage: librarian route \[--dry-run\] \[--accept\] \[--json\]$/m);
   }
+});
+
+Deno.test("route keeps auto memories awaiting review; route --accept files them with their body", async () => {
+  await using dir = await tempDir();
+  const { REVIEW_MARKER } = await import("../src/filing/markers.ts");
+  const waiting = [
+    "## [TAG: global, type: patterns]",
+    REVIEW_MARKER,
+    "- pnpm: use pnpm",
+    "  Always use pnpm, never npm.",
+    "",
+  ].join("\n");
+  const options = await project(dir.path, waiting);
+  const kept = await runLibrarian(["route"], options);
+  assert.equal(kept.code, 0, "awaiting review is not a problem");
+  assert.match(kept.stdout, /Kept in scratch \(1\):[\s\S]*awaiting review/);
+  assert.equal(await read(dir.path, "_memory_library/.scratch.md"), waiting, "left exactly as is");
+  assert.equal(
+    await Deno.stat(join(dir.path, "proj/_memory_library/patterns.md")).catch(() => 0),
+    0,
+  );
+
+  const accepted = await runLibrarian(["route", "--accept"], options);
+  assert.equal(accepted.code, 0, accepted.stderr + accepted.stdout);
+  assert.match(accepted.stdout, /^Filed 1 learning from 1 block into 1 file:$/m);
+  const patterns = await read(dir.path, "_memory_library/patterns.md");
+  assert.match(patterns, /- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/);
+  assert.ok(!patterns.includes("librarian:"), "the marker is not filed");
+  assert.equal(await read(dir.path, "_memory_library/.scratch.md"), "");
 });

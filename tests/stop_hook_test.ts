@@ -483,6 +483,38 @@ Deno.test("auto memory: a UTF-16 scratch is left alone and the user is told, eve
   );
 });
 
+Deno.test("auto memory: LIBRARIAN_AUTOMEMORY=review keeps entries in scratch, told once", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path);
+  const mem = await memoryDir(p);
+  await Deno.writeTextFile(
+    join(mem, "feedback_pnpm.md"),
+    "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\nAlways use pnpm, never npm.\n",
+  );
+  const env = { LIBRARIAN_AUTOMEMORY: "review" };
+  assert.equal(
+    messageOf(await stop(p, { env })),
+    "Librarian: 1 auto memory awaits review in scratch (edit, then `librarian route --accept`)",
+  );
+  const scratch = await read(join(p.lib, ".scratch.md"));
+  assert.match(scratch, /awaiting review[\s\S]*- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/);
+  assert.equal(await exists(join(p.lib, "patterns.md")), false, "nothing filed before review");
+  assert.equal(messageOf(await stop(p, { env })), null, "not repeated every turn");
+  assert.equal(await read(join(p.lib, ".scratch.md")), scratch, "left as it is");
+});
+
+Deno.test("auto memory: LIBRARIAN_AUTOMEMORY=off leaves auto memory alone", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path);
+  const mem = await memoryDir(p);
+  await Deno.writeTextFile(
+    join(mem, "feedback_pnpm.md"),
+    "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\n",
+  );
+  assert.equal(messageOf(await stop(p, { env: { LIBRARIAN_AUTOMEMORY: "off" } })), null);
+  assert.equal(await exists(join(p.lib, ".scratch.md")), false);
+});
+
 // ---------------------------------------------------------------------------------------------
 // Concurrency and crashes.
 

@@ -1,23 +1,19 @@
 /**
  * `LIBRARIAN_AUTOMEMORY=review`: synced entries arrive in scratch as blocks kept there, marked
  * as awaiting review, until a person edits and accepts them (`librarian route --accept`) or
- * deletes them.
+ * deletes them. The marker and the router's rule for it live with the other markers
+ * (`filing/markers.ts`, `filing/classify.ts`).
  *
  * @module
  */
 
-import { keptMarker } from "../filing/plan.ts";
+import { REVIEW_MARKER } from "../filing/markers.ts";
 
-/** Why a synced entry stays in scratch in review mode (the text of its kept marker). */
-export const REVIEW_REASON =
-  "auto memory awaiting review: edit it if needed, then file it with `librarian route --accept`";
-
-/** The marker line of a block awaiting review. */
-export const REVIEW_MARKER: string = keptMarker(REVIEW_REASON);
+export { REVIEW_MARKER };
 
 /**
- * The review form of a synced block: its marker right under the tag line (where the router puts
- * a kept block's marker, so routing leaves the block exactly as it is).
+ * The review form of a synced block (LF line endings): its marker right under the tag line,
+ * where the router puts a kept block's marker, so routing leaves the block exactly as it is.
  *
  * @example Usage
  * ```ts

@@ -26,15 +26,22 @@ import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 /** The command line of `librarian route`. */
 export const SPEC: CommandSpec = {
   name: "route",
-  synopsis: "[--dry-run] [--json]",
+  synopsis: "[--dry-run] [--accept] [--json]",
   summary: "file the scratch file's tagged learnings into the library now",
   details: [
     "Runs the stop hook's routing now, under the same lock: each tagged block of the scratch",
     "file is appended to <folder>/<type>.md, and blocks that cannot be filed stay in scratch",
     "with the reason. Exits 1 when a block stays in scratch or a file could not be written.",
+    "Auto memories synced with LIBRARIAN_AUTOMEMORY=review wait in scratch, marked for review:",
+    "edit or delete them there, then --accept files them (blocks awaiting review do not count",
+    "as problems for the exit status).",
   ],
   options: {
     "dry-run": { type: "boolean", short: "n", description: "show the plan, write nothing" },
+    accept: {
+      type: "boolean",
+      description: "file auto-memory blocks awaiting review too (after reading them)",
+    },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
   positionals: [],
@@ -98,12 +105,17 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       else console.error(`librarian route: ${message}`);
       return EXIT_PROBLEMS;
     }
-    const report = await routeScratch(library, { dryRun: flag(parsed, "dry-run"), env });
+    const report = await routeScratch(library, {
+      dryRun: flag(parsed, "dry-run"),
+      env,
+      acceptReview: flag(parsed, "accept"),
+    });
     const exported = report.status === "routed"
       ? await reexportFiled(library, report.targets.map((t) => t.target))
       : null;
     const failed = report.status === "locked" || report.status === "unreadable";
-    const exit = failed || report.kept.length > 0 || report.failures.length > 0
+    const problems = report.kept.filter((k) => k.code !== "review");
+    const exit = failed || problems.length > 0 || report.failures.length > 0
       ? EXIT_PROBLEMS
       : EXIT_OK;
     if (flag(parsed, "json")) {

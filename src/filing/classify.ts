@@ -9,7 +9,7 @@
  */
 
 import { bodyLines } from "./items.ts";
-import { NOT_SECRET_MARKER, withoutKeptMarkers } from "./markers.ts";
+import { awaitsReview, NOT_SECRET_MARKER, REVIEW_REASON, withoutKeptMarkers } from "./markers.ts";
 import {
   fenceMap,
   type HeadedBlock,
@@ -31,7 +31,8 @@ export type KeepCode =
   | "unclosed-fence"
   | "secret"
   | "target"
-  | "write-failed";
+  | "write-failed"
+  | "review";
 
 /** What happens to one scratch block. */
 export type BlockDecision =
@@ -61,8 +62,15 @@ export type BlockClass =
   | { kind: "drop"; why: "empty" }
   | { kind: "stay" };
 
+/** How blocks are classified. */
+export interface ClassifyOptions {
+  /** File blocks awaiting review (`librarian route --accept`) instead of keeping them. */
+  acceptReview?: boolean;
+}
+
 /**
- * Classifies one block from its own text: tag checks, empty body, open fences, secrets.
+ * Classifies one block from its own text: awaiting review, tag checks, empty body, open fences,
+ * secrets.
  *
  * @example Usage
  * ```ts
@@ -75,8 +83,11 @@ export type BlockClass =
  * assert.equal(decision.kind, "route");
  * ```
  */
-export function classifyBlock(block: ScratchBlock): BlockClass {
+export function classifyBlock(block: ScratchBlock, options: ClassifyOptions = {}): BlockClass {
   if (block.kind === "preamble") return { kind: "stay" };
+  if (!options.acceptReview && awaitsReview(block.body)) {
+    return { kind: "keep", code: "review", reason: REVIEW_REASON };
+  }
   if (block.kind === "malformed") {
     return { kind: "keep", code: "malformed", reason: `malformed tag: ${block.problem}` };
   }
@@ -146,10 +157,14 @@ export function foldKey(relPath: string, foldCase: boolean): string {
  * assert.deepEqual(targetsToRead(doc, true), ["src/a.md"]);
  * ```
  */
-export function targetsToRead(doc: ScratchDocument, foldCase = false): string[] {
+export function targetsToRead(
+  doc: ScratchDocument,
+  foldCase = false,
+  options: ClassifyOptions = {},
+): string[] {
   const seen = new Map<string, string>();
   for (const block of doc.blocks) {
-    const decision = classifyBlock(block);
+    const decision = classifyBlock(block, options);
     if (decision.kind !== "route") continue;
     const key = foldKey(decision.target.relPath, foldCase);
     if (!seen.has(key)) seen.set(key, decision.target.relPath);

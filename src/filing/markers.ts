@@ -51,6 +51,32 @@ export function withoutKeptMarkers(body: string): string {
   );
 }
 
+/**
+ * Why an auto-memory entry synced with `LIBRARIAN_AUTOMEMORY=review` stays in scratch: it waits
+ * for a person to edit it and accept it (`librarian route --accept`).
+ */
+export const REVIEW_REASON =
+  "auto memory awaiting review: edit it if needed, then file it with `librarian route --accept`";
+
+/** The kept-marker line of a block awaiting review (see {@link REVIEW_REASON}). */
+export const REVIEW_MARKER: string = keptMarker(REVIEW_REASON);
+
+/**
+ * Whether a block body carries the {@link REVIEW_MARKER} (the block awaits review).
+ *
+ * @example Usage
+ * ```ts
+ * import { awaitsReview, REVIEW_MARKER } from "./markers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(awaitsReview(`${REVIEW_MARKER}\n- use pnpm\n`));
+ * assert.ok(!awaitsReview("- use pnpm\n"));
+ * ```
+ */
+export function awaitsReview(body: string): boolean {
+  return splitLinesKeepingEnds(body).some((line) => lineContent(line).trim() === REVIEW_MARKER);
+}
+
 /** The block's raw text with one kept-marker line (for `reason`) right under its tag line. */
 export function markKept(block: HeadedBlock, reason: string): string {
   const eol = block.eol || "\n";

@@ -57,6 +57,8 @@ export interface PlanOptions {
    * later targets are deferred (they stay in scratch as they are). Default: no limit.
    */
   maxTargets?: number;
+  /** File blocks awaiting review instead of keeping them (`librarian route --accept`). */
+  acceptReview?: boolean;
 }
 
 /** The new content of one target file. */
@@ -138,7 +140,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       decisions.push({ kind: "stay", block });
       continue;
     }
-    const cls = classifyBlock(block);
+    const cls = classifyBlock(block, { acceptReview: options.acceptReview ?? false });
     if (cls.kind === "drop") {
       decisions.push({ kind: "drop", block, why: cls.why });
       continue;

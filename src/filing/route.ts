@@ -51,6 +51,8 @@ export interface RouteOptions {
   maxScratchBytes?: number;
   /** The most target files one pass writes; later blocks wait (see `PlanOptions.maxTargets`). */
   maxTargets?: number;
+  /** File auto-memory blocks awaiting review too (`librarian route --accept`). */
+  acceptReview?: boolean;
 }
 
 function megabytes(bytes: number): string {
@@ -121,7 +123,8 @@ export async function routeLocked(
   const foldCase = isCaseInsensitiveOs();
   const states = new Map<string, TargetState>();
   const maxTargets = options.maxTargets ?? Infinity;
-  for (const relPath of targetsToRead(doc, foldCase).slice(0, maxTargets)) {
+  const acceptReview = options.acceptReview ?? false;
+  for (const relPath of targetsToRead(doc, foldCase, { acceptReview }).slice(0, maxTargets)) {
     states.set(relPath, resolve(relPath).state);
   }
   const plan = planRoute(doc, {
@@ -130,6 +133,7 @@ export async function routeLocked(
     foldCase,
     filedBefore: new Set(journal.filed.map(([hash]) => hash)),
     maxTargets,
+    acceptReview,
   });
   if (options.dryRun) {
     return reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map());
