@@ -53,7 +53,18 @@ export const SPEC: CommandSpec = {
   positionals: [],
 };
 
-/** Parses `--format a,b` (or `all`). */
+/**
+ * Parses `--format a,b` (or `all`).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseFormats } from "./export.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseFormats("cursor, agents-md,cursor"), ["cursor", "agents-md"]);
+ * assert.throws(() => parseFormats("vim"), /unknown format 'vim'/);
+ * ```
+ */
 export function parseFormats(raw: string): ExportFormat[] {
   if (raw.trim() === "all") return [...EXPORT_FORMATS];
   const names = raw.split(",").map((name) => name.trim()).filter((name) => name !== "");

@@ -20,7 +20,18 @@ export const EXPORT_FORMATS = ["agents-md", "cursor", "copilot", "claude-rules"]
 /** One export format. */
 export type ExportFormat = typeof EXPORT_FORMATS[number];
 
-/** True when `name` is an export format. */
+/**
+ * True when `name` is an export format.
+ *
+ * @example Usage
+ * ```ts
+ * import { isExportFormat } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isExportFormat("cursor"));
+ * assert.ok(!isExportFormat("vim"));
+ * ```
+ */
 export function isExportFormat(name: string): name is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(name);
 }
@@ -110,12 +121,35 @@ export function folderSlug(relDir: string): string {
   return ambiguous ? `${plain}-${hashText(relDir).slice(0, 8)}` : plain;
 }
 
-/** Escapes glob characters in a folder path, so `app/[id]` matches that folder and no other. */
+/**
+ * Escapes glob characters in a folder path, so `app/[id]` matches that folder and no other.
+ *
+ * @example Usage
+ * ```ts
+ * import { globEscape } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(globEscape("app/[id]"), "app/\\[id\\]");
+ * assert.equal(globEscape("src/api"), "src/api");
+ * ```
+ */
 export function globEscape(relDir: string): string {
   return relDir.replace(/[\\*?[\]{}()!]/g, (c) => `\\${c}`);
 }
 
-/** A YAML scalar: plain where that is unambiguous, else double-quoted (JSON is valid YAML). */
+/**
+ * A YAML scalar: plain where that is unambiguous, else double-quoted (JSON is valid YAML).
+ *
+ * @example Usage
+ * ```ts
+ * import { yamlScalar } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(yamlScalar("src/api/**"), "src/api/**");
+ * assert.equal(yamlScalar("yes"), '"yes"');
+ * assert.equal(yamlScalar("a: b"), '"a: b"');
+ * ```
+ */
 export function yamlScalar(value: string): string {
   return /^[A-Za-z0-9_./][A-Za-z0-9_./*\-]*$/.test(value) &&
       !/^(true|false|null|yes|no|on|off|~)$/i.test(value)
@@ -171,7 +205,18 @@ export const RULE_FOLDERS: Readonly<Record<ExportFormat, string | null>> = {
   "claude-rules": ".claude/rules",
 };
 
-/** True when `name`, a file in a format's rule folder, is named as export names its files. */
+/**
+ * True when `name`, a file in a format's rule folder, is named as export names its files.
+ *
+ * @example Usage
+ * ```ts
+ * import { isExportFileName } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isExportFileName("cursor", "librarian-src--api.mdc"));
+ * assert.ok(!isExportFileName("cursor", "my-rule.mdc"));
+ * ```
+ */
 export function isExportFileName(format: ExportFormat, name: string): boolean {
   switch (format) {
     case "agents-md":

@@ -69,7 +69,18 @@ export function withSection(text: string, section: string | null): string {
   return `${text}${text.endsWith("\n") ? "" : "\n"}\n${section}`;
 }
 
-/** True when `text` holds export's marked section. */
+/**
+ * True when `text` holds export's marked section.
+ *
+ * @example Usage
+ * ```ts
+ * import { hasSection } from "./plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(hasSection("x\n<!-- librarian:begin -->\ny\n<!-- librarian:end -->\n"));
+ * assert.ok(!hasSection("x\n"));
+ * ```
+ */
 export function hasSection(text: string): boolean {
   const begin = text.indexOf(SECTION_BEGIN);
   return begin >= 0 && text.indexOf(SECTION_END, begin) >= 0;
@@ -83,6 +94,18 @@ export function hasSection(text: string): boolean {
  * deleted when nothing else is left in it). With `scoped`, only the desired outputs are
  * considered and nothing else is deleted: the Stop hook re-exports just the folders it filed
  * into.
+ *
+ * @example Usage
+ * ```ts
+ * import { planExport } from "./plan.ts";
+ * import { outputPlace } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const place = outputPlace("agents-md", "src");
+ * const desired = [{ format: "agents-md" as const, relDir: "src", place, text: "<!-- x -->\n" }];
+ * const actions = planExport(desired, [], () => null);
+ * assert.deepEqual(actions.map((a) => [a.kind, a.path]), [["create", "src/AGENTS.md"]]);
+ * ```
  */
 export function planExport(
   desired: readonly DesiredOutput[],

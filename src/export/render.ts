@@ -56,7 +56,21 @@ function lineCount(text: string): number {
   return n;
 }
 
-/** The closing line for what did not fit: each file named with the path to read it at. */
+/**
+ * The closing line for what did not fit: each file named with the path to read it at.
+ *
+ * @example Usage
+ * ```ts
+ * import { cutLine } from "./render.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   cutLine("_memory_library", ["src/a.md", "src/b.md"]),
+ *   "[More of this folder's knowledge did not fit here: read _memory_library/src/a.md and " +
+ *     "_memory_library/src/b.md.]\n",
+ * );
+ * ```
+ */
 export function cutLine(libraryLabel: string, relPaths: readonly string[]): string {
   if (relPaths.length > 3) {
     const folder = relPaths[0]!.includes("/") ? relPaths[0]!.replace(/\/[^/]*$/, "") : "";

@@ -62,7 +62,18 @@ export interface ExportReport {
   failures: { path: string; error: string }[];
 }
 
-/** How generated files name the library: its path in the project (`_memory_library`). */
+/**
+ * How generated files name the library: its path in the project (`_memory_library`).
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryLabelOf } from "./run.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
+ * assert.equal(libraryLabelOf(library), "_memory_library");
+ * ```
+ */
 export function libraryLabelOf(library: Library): string {
   return relativeInside(library.root, library.projectRoot) || basenameOf(library.root);
 }
