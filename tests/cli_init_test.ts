@@ -211,3 +211,57 @@ Deno.test("without init's merge=union attribute the same two branches conflict",
   const { merged } = await mergeTwoLearnings(dir.path);
   assert.equal(merged, false);
 });
+
+Deno.test("init in a subfolder of a git repository sets up at the repository's root", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "src/api/handler.ts": "" });
+  await Deno.mkdir(join(dir.path, ".git"));
+  const result = await runLibrarian(["init", "--json"], { cwd: join(dir.path, "src", "api") });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).projectRoot, dir.path);
+  assert.ok(Deno.statSync(join(dir.path, "_memory_library", ".scratch.md")).isFile);
+  assert.throws(() => Deno.statSync(join(dir.path, "src", "api", "_memory_library")));
+});
+
+Deno.test("init <folder> in a git repository still sets up in that folder (a sub-project)", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "packages/web/index.ts": "" });
+  await Deno.mkdir(join(dir.path, ".git"));
+  const result = await runLibrarian(["init", "packages/web"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(Deno.statSync(join(dir.path, "packages", "web", "_memory_library")).isDirectory);
+  assert.throws(() => Deno.statSync(join(dir.path, "_memory_library")));
+});
+
+Deno.test("init --dry-run lists what it would create and writes nothing", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["init", "--dry-run", "--json"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.dryRun, true);
+  assert.equal(report.changed, true);
+  assert.deepEqual(
+    report.actions.map((a: { path: string; action: string }) => `${a.action} ${a.path}`),
+    [
+      "created _memory_library/",
+      "created _memory_library/.scratch.md",
+      "created _memory_library/.gitkeep",
+      "created .gitignore",
+      "created .gitattributes",
+    ],
+  );
+  assert.deepEqual([...Deno.readDirSync(dir.path)], []);
+  const text = await runLibrarian(["init", "--dry-run"], { cwd: dir.path });
+  assert.match(text.stdout, /^Would set up the memory library in .* \(dry run, nothing written\):/);
+});
+
+Deno.test("init --json reports an error as JSON, with the exit code", async () => {
+  await using dir = await tempDir();
+  const result = await runLibrarian(["init", "missing-folder", "--json"], { cwd: dir.path });
+  assert.equal(result.code, 1);
+  const error = JSON.parse(result.stdout);
+  assert.equal(typeof error.version, "string");
+  assert.match(error.error, /missing-folder is not a folder/);
+  assert.equal(error.exitCode, 1);
+  assert.equal(result.stderr, "");
+});

@@ -99,7 +99,9 @@ Deno.test("read --json has a stable shape", async () => {
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   assert.deepEqual(Object.keys(report), [
+    "version",
     "path",
+    "folder",
     "relPath",
     "library",
     "budget",
@@ -184,4 +186,33 @@ Deno.test("read --help describes the command and exits 0", async () => {
   assert.equal(result.code, 0);
   assert.match(result.stdout, /^Usage: librarian read <path> \[--json\]$/m);
   assert.match(result.stdout, /--json/);
+});
+
+Deno.test("read of a folder answers for a file directly in that folder, not for its parent", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "_memory_library/global.md": "- root\n",
+    "_memory_library/src/src.md": "- src level\n",
+    "_memory_library/src/api/api.md": "- api level\n",
+    "src/api/handler.ts": "",
+  });
+  for (const arg of ["src/api/", "src/api"]) {
+    const result = await runLibrarian(["read", arg, "--json"], { cwd: dir.path });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.folder, true);
+    assert.match(
+      report.additionalContext,
+      /^\[Librarian\] Memory library context for src\/api\/\*:/,
+    );
+    assert.deepEqual(report.files.map((f: { path: string }) => f.path), [
+      "src/api/api.md",
+      "src/src.md",
+      "global.md",
+    ]);
+  }
+  const root = await runLibrarian(["read", "."], { cwd: dir.path });
+  assert.equal(root.code, 0, root.stderr);
+  assert.match(root.stdout, /- root/);
+  assert.doesNotMatch(root.stdout, /src level/);
 });

@@ -8,8 +8,9 @@
 import { findLibraryAbove } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { LibrarianError } from "../core/errors.ts";
-import { isDirectory, isFile } from "../core/fs_probe.ts";
+import { isFile } from "../core/fs_probe.ts";
 import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { gitRootAbove } from "./git_root.ts";
 import type { HookProgram, HookShell } from "./hook_settings.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 
@@ -18,30 +19,6 @@ export function absolute(path: string, cwd: string): string {
   const resolved = resolveLocalPath(path, cwd);
   if (resolved === null) throw new LibrarianError(`'${path}' is not a path on this machine`);
   return resolved;
-}
-
-/**
- * The git work tree's root at or above `dir` (a `.git` folder, or a `.git` file of a worktree or
- * submodule), or null.
- *
- * @example Usage
- * ```ts
- * import { gitRootAbove } from "./hook_program.ts";
- * import assert from "node:assert/strict";
- *
- * const root = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${root}/.git`);
- * Deno.mkdirSync(`${root}/src/api`, { recursive: true });
- * assert.equal(gitRootAbove(`${root}/src/api`), root);
- * ```
- */
-export function gitRootAbove(dir: string): string | null {
-  for (let at = normalizePath(dir); at !== ""; at = dirnameOf(at)) {
-    const git = joinPath(at, ".git");
-    if (isDirectory(git) || isFile(git)) return at;
-    if (dirnameOf(at) === at) break;
-  }
-  return null;
 }
 
 /** The project: `--project`, else `CLAUDE_PROJECT_DIR`, else the library's, else git's root. */

@@ -12,11 +12,13 @@ import { writeTextAtomic } from "../core/atomic.ts";
 import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
-import { readTextIfExists } from "../core/fs_probe.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isDirectory, isFile, readTextIfExists } from "../core/fs_probe.ts";
+import { gitRootAbove } from "./git_root.ts";
+import { VERSION } from "../version.ts";
 import {
   type CommandSpec,
   EXIT_OK,
-  EXIT_PROBLEMS,
   flag,
   makeStyle,
   pathArgument,
@@ -41,11 +43,11 @@ export const GITATTRIBUTES_LINE = `${LIBRARY_DIR_NAME}/**/*.md merge=union`;
 /** The command line of `librarian init`. */
 export const SPEC: CommandSpec = {
   name: "init",
-  synopsis: "[<folder>] [--export <formats>] [--json]",
+  synopsis: "[<folder>] [--export <formats>] [--dry-run] [--json]",
   summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
   details: [
     "Sets up the project in <folder> (default: the project of the library above the current",
-    `folder, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the lines`,
+    `folder, else the git repository's root, else the current folder): ${LIBRARY_DIR_NAME}/ with ${SCRATCH_FILE_NAME}, the lines`,
     `'${GITIGNORE_LINE}' and '${GITIGNORE_TEMP_LINE}' in .gitignore, and`,
     `'${GITATTRIBUTES_LINE}' in .gitattributes so branches that both add learnings`,
     "merge cleanly. Changes nothing that is already in place. Pass a folder explicitly to create",
@@ -57,6 +59,7 @@ export const SPEC: CommandSpec = {
       valueName: "<formats>",
       description: "record export formats the Stop hook keeps current (see 'librarian export')",
     },
+    "dry-run": { type: "boolean", description: "show what would be created, write nothing" },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
   positionals: ["<folder>"],
@@ -88,16 +91,20 @@ async function ensureLine(
   relPath: string,
   accepted: readonly string[],
   block: readonly string[],
+  dryRun: boolean,
 ): Promise<InitAction> {
   const text = readTextIfExists(path);
   if (text !== null && hasPatternLine(text, accepted)) {
     return { path: relPath, action: "unchanged" };
   }
-  await writeTextAtomic(path, appendLines(text ?? "", block));
+  if (!dryRun) await writeTextAtomic(path, appendLines(text ?? "", block));
   return { path: relPath, action: text === null ? "created" : "updated" };
 }
 
-async function ensureFile(path: string, relPath: string): Promise<InitAction> {
+async function ensureFile(path: string, relPath: string, dryRun: boolean): Promise<InitAction> {
+  if (dryRun) {
+    return { path: relPath, action: isFile(path) ? "unchanged" : "created" };
+  }
   try {
     await Deno.writeTextFile(path, "", { createNew: true });
     return { path: relPath, action: "created" };
@@ -107,22 +114,28 @@ async function ensureFile(path: string, relPath: string): Promise<InitAction> {
   }
 }
 
-/** Sets up the project in `projectRoot`; returns what changed. */
-export async function initProject(projectRoot: string): Promise<InitAction[]> {
+/**
+ * Sets up the project in `projectRoot`; returns what changed (with `dryRun`, what would change,
+ * and nothing is written).
+ */
+export async function initProject(projectRoot: string, dryRun = false): Promise<InitAction[]> {
   const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);
   const actions: InitAction[] = [];
   let createdLibrary = false;
-  try {
-    await Deno.mkdir(libraryRoot);
-    createdLibrary = true;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  if (dryRun) createdLibrary = !isDirectory(libraryRoot);
+  else {
+    try {
+      await Deno.mkdir(libraryRoot);
+      createdLibrary = true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
   }
   actions.push({ path: `${LIBRARY_DIR_NAME}/`, action: createdLibrary ? "created" : "unchanged" });
-  actions.push(await ensureFile(joinPath(libraryRoot, SCRATCH_FILE_NAME), GITIGNORE_LINE));
+  actions.push(await ensureFile(joinPath(libraryRoot, SCRATCH_FILE_NAME), GITIGNORE_LINE, dryRun));
   if (createdLibrary) {
     actions.push(
-      await ensureFile(joinPath(libraryRoot, ".gitkeep"), `${LIBRARY_DIR_NAME}/.gitkeep`),
+      await ensureFile(joinPath(libraryRoot, ".gitkeep"), `${LIBRARY_DIR_NAME}/.gitkeep`, dryRun),
     );
   }
   actions.push(
@@ -134,6 +147,7 @@ export async function initProject(projectRoot: string): Promise<InitAction[]> {
         "# Librarian: pending learnings, filed into the library at the end of each turn",
         GITIGNORE_LINE,
       ],
+      dryRun,
     ),
   );
   const tempIgnore = await ensureLine(
@@ -144,6 +158,7 @@ export async function initProject(projectRoot: string): Promise<InitAction[]> {
       "# Librarian: temp files of a write cut short (the next run removes them)",
       GITIGNORE_TEMP_LINE,
     ],
+    dryRun,
   );
   if (tempIgnore.action !== "unchanged") {
     const previous = actions.findIndex((a) => a.path === ".gitignore");
@@ -158,15 +173,17 @@ export async function initProject(projectRoot: string): Promise<InitAction[]> {
         "# Librarian: learnings appended on two branches merge without conflicts",
         GITATTRIBUTES_LINE,
       ],
+      dryRun,
     ),
   );
   return actions;
 }
 
+/** `<folder>`, else the project of a library above, else the git repository's root, else here. */
 async function chooseProjectRoot(folder: string | undefined, cwd: string): Promise<string> {
   if (folder !== undefined) return pathArgument(folder, cwd);
   const existing = await findLibraryAbove(cwd, "cwd");
-  return existing ? existing.projectRoot : cwd;
+  return existing ? existing.projectRoot : gitRootAbove(cwd) ?? cwd;
 }
 
 /** Runs `librarian init`. */
@@ -176,25 +193,25 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const formats = exportOption === undefined ? undefined : parseFormats(exportOption);
     const cwd = normalizePath(Deno.cwd());
     const projectRoot = await chooseProjectRoot(parsed.positionals[0], cwd);
-    try {
-      if (!(await Deno.stat(projectRoot)).isDirectory) throw new Deno.errors.NotFound();
-    } catch {
-      console.error(
-        `librarian init: ${projectRoot} is not a folder; create it first, or pass another`,
-      );
-      return EXIT_PROBLEMS;
+    if (!isDirectory(projectRoot)) {
+      throw new LibrarianError(`${projectRoot} is not a folder; create it first, or pass another`);
     }
-    const actions = await initProject(projectRoot);
-    if (formats) actions.push(...await recordExportFormats(projectRoot, formats));
+    const dryRun = flag(parsed, "dry-run");
+    const actions = await initProject(projectRoot, dryRun);
+    if (formats && !dryRun) actions.push(...await recordExportFormats(projectRoot, formats));
     const changed = actions.some((a) => a.action !== "unchanged");
     const library = joinPath(projectRoot, LIBRARY_DIR_NAME);
     if (flag(parsed, "json")) {
-      printJson({ projectRoot, library, changed, actions });
+      printJson({ version: VERSION, projectRoot, library, dryRun, changed, actions });
       return EXIT_OK;
     }
     const style = makeStyle(env);
     console.log(
-      changed
+      dryRun
+        ? (changed
+          ? `Would set up the memory library in ${projectRoot} (dry run, nothing written):`
+          : `The memory library in ${projectRoot} is already set up; nothing would change:`)
+        : changed
         ? `Set up the memory library in ${projectRoot}:`
         : `The memory library in ${projectRoot} is already set up; nothing changed:`,
     );
@@ -202,7 +219,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       const word = a.action === "unchanged" ? style.dim(a.action) : style.green(a.action);
       console.log(`  ${word}${" ".repeat(10 - a.action.length)}${a.path}`);
     }
-    if (changed) {
+    if (changed && !dryRun) {
       console.log(
         `\nNext: commit .gitignore, .gitattributes and ${LIBRARY_DIR_NAME}/, then run ` +
           `'librarian doctor' to check that the hooks are wired.`,

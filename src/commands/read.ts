@@ -6,7 +6,8 @@
  */
 
 import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
-import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { isDirectory } from "../core/fs_probe.ts";
+import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import {
   buildFileContext,
   type FileContext,
@@ -21,6 +22,7 @@ import {
   printJson,
   runCommand,
 } from "./cli.ts";
+import { VERSION } from "../version.ts";
 import { describeFoundBy, librarianPathProblem, libraryJson, noLibraryMessage } from "./locate.ts";
 
 /** The command line of `librarian read`. */
@@ -30,7 +32,8 @@ export const SPEC: CommandSpec = {
   summary: "show exactly what the model is sent before a tool touches <path>",
   details: [
     "Prints the context the inject hook would send for <path> (a code file, relative to the",
-    "current folder or absolute; it need not exist yet), ignoring what this session was already",
+    "current folder or absolute; it need not exist yet; for a folder such as src/api/, what a",
+    "file directly inside it gets), ignoring what this session was already",
     "sent, then a summary: the files that apply, the characters used of the budget",
     "(LIBRARIAN_BUDGET), and what was cut or left out. Exits 1 when no library is found.",
   ],
@@ -74,16 +77,24 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const path = parsed.positionals[0]!;
     const { budget, warning } = readBudget(env);
     const cwd = normalizePath(Deno.cwd());
-    const context = buildFileContext(path, { env, budget, alreadySent: {}, cwd });
+    const resolved = resolveLocalPath(path, cwd);
+    // A folder (`src/api/`, or a path that is a folder on disk): what a file directly in it gets.
+    const folder = /[\\/]$/.test(path) || (resolved !== null && isDirectory(resolved));
+    // For a folder, the path of "any file directly in it" (`src/api/*`), so the library is looked
+    // for from the folder itself and the header says what the context is for.
+    const target = folder ? joinPath(resolved ?? cwd, "*") : path;
+    const context = buildFileContext(target, { env, budget, alreadySent: {}, cwd });
     const exit = context.kind === "none" && context.reason === "no-library"
       ? EXIT_PROBLEMS
       : EXIT_OK;
     const envProblem = await librarianPathProblem(env);
-    const fileDir = dirnameOf(resolveLocalPath(path, cwd) ?? cwd);
+    const fileDir = dirnameOf(folder ? joinPath(resolved ?? cwd, "*") : (resolved ?? cwd));
 
     if (flag(parsed, "json")) {
       const base = {
+        version: VERSION,
         path,
+        folder,
         relPath: context.relPath ?? null,
         library: context.library ? libraryJson(context.library) : null,
         budget,
