@@ -36,7 +36,7 @@ function installedPlugins(installPath: string): string {
   });
 }
 
-const RECENT_INJECT = () =>
+const RECENT_INJECT = (project: string) =>
   formatLogLine(new Date(), "inject", {
     event: "PreToolUse",
     tool: "Read",
@@ -44,6 +44,7 @@ const RECENT_INJECT = () =>
     result: "injected",
     chars: 145,
     ms: 71.3,
+    project,
   }) + "\n";
 
 Deno.test("doctor passes for an initialised project with the plugin installed and recent runs", async () => {
@@ -51,7 +52,7 @@ Deno.test("doctor passes for an initialised project with the plugin installed an
   await writeTree(dir.path, {
     "proj/_memory_library/.scratch.md": "",
     "home/.claude/plugins/installed_plugins.json": installedPlugins(REPO_ROOT),
-    "home/.claude/librarian.log": RECENT_INJECT(),
+    "home/.claude/librarian.log": RECENT_INJECT(`${dir.path}/proj`),
   });
   const { code, report, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
   assert.equal(code, 0, JSON.stringify(report, null, 2));
@@ -75,7 +76,7 @@ Deno.test("doctor with no library and no hooks fails both, each with a fix", asy
   assert.equal(byId("hooks").status, "fail");
   assert.match(byId("hooks").fix!, /\/plugin install/);
   assert.equal(byId("log").status, "warn");
-  assert.match(byId("log").message, /no hook has run yet/);
+  assert.match(byId("log").message, /no hook has run in this project yet/);
 });
 
 Deno.test("doctor prints one line per check and a fix line under each problem", async () => {
@@ -158,11 +159,12 @@ Deno.test("doctor warns about recent failed hook runs, invalid settings and a ba
     result: "bad-input",
     detail: "hook input is not JSON",
     ms: 30,
+    project: `${dir.path}/proj`,
   });
   await writeTree(dir.path, {
     "proj/_memory_library/.scratch.md": "",
     "proj/.claude/settings.json": "{ not json",
-    "home/.claude/librarian.log": RECENT_INJECT() + failed + "\n",
+    "home/.claude/librarian.log": RECENT_INJECT(`${dir.path}/proj`) + failed + "\n",
   });
   const { byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`, {
     LIBRARIAN_BUDGET: "lots",
@@ -186,4 +188,33 @@ Deno.test("doctor with bad arguments exits 2 with a usage line", async () => {
     assert.equal(result.code, 2, args.join(" "));
     assert.match(result.stderr, /^Usage: librarian doctor \[--json\]$/m);
   }
+});
+
+Deno.test("doctor looks only at this project's hook runs, and shows log text safely", async () => {
+  await using dir = await tempDir();
+  const other = formatLogLine(new Date(), "inject", {
+    event: "PreToolUse",
+    result: "bad-input",
+    detail: "broken \x1b[31m elsewhere",
+    project: `${dir.path}/other`,
+  });
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "home/.claude/librarian.log": other + "\n",
+  });
+  const { byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+  assert.match(byId("log").message, /no hook has run in this project yet/);
+  const mine = formatLogLine(new Date(), "inject", {
+    event: "Pre\x1b[2JToolUse",
+    result: "injected",
+    project: `${dir.path}/proj`,
+  });
+  Deno.writeTextFileSync(`${dir.path}/home/.claude/librarian.log`, mine + "\n", { append: true });
+  const text = await runLibrarian(["doctor"], {
+    cwd: `${dir.path}/proj`,
+    home: `${dir.path}/home`,
+    env: { LIBRARIAN_LOG: `${dir.path}/home/.claude/librarian.log` },
+  });
+  assert.match(text.stdout, /inject Pre\\u001b\[2JToolUse injected/);
+  assert.ok(!text.stdout.includes("\x1b"), "no raw control character reaches the terminal");
 });

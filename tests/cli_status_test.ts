@@ -17,12 +17,18 @@ const SCRATCH = [
   "",
 ].join("\n");
 
-const LOG = [
-  "2026-11-30T06:22:54.206Z inject event=PreToolUse tool=Read file=src/a.ts result=injected " +
-  "chars=145 hits=0 ms=71.3",
-  "2026-11-30T06:23:10.000Z stop event=Stop result=routed routed=2 ms=40.1",
-  "",
-].join("\n");
+/** Two runs in the project at `proj`, and runs of other projects around them. */
+const LOG = (proj: string) =>
+  [
+    "2026-11-30T06:20:00.000Z inject event=PreToolUse tool=Read file=other.ts result=injected " +
+    "ms=12 project=/elsewhere/repo",
+    "2026-11-30T06:22:54.206Z inject event=PreToolUse tool=Read file=src/a.ts result=injected " +
+    `chars=145 hits=0 ms=71.3 project=${proj}`,
+    `2026-11-30T06:23:10.000Z stop event=Stop result=routed routed=2 project=${proj}/src ms=40.1`,
+    `2026-11-30T06:24:00.000Z stop event=Stop result=routed routed=2 project=${proj}2 ms=9`,
+    "2026-11-30T06:25:00.000Z stop event=Stop result=idle ms=8",
+    "",
+  ].join("\n");
 
 async function project(root: string) {
   await writeTree(root, {
@@ -31,7 +37,7 @@ async function project(root: string) {
     "proj/_memory_library/src/api/edge.md": "# Edge\n- empty bodies are valid\n",
     "proj/_memory_library/.scratch.md": SCRATCH,
     "proj/src/api/handler.ts": "",
-    "home/.claude/librarian.log": LOG,
+    "home/.claude/librarian.log": LOG(join(root, "proj")),
   });
   return {
     cwd: join(root, "proj/src/api"),
@@ -46,7 +52,14 @@ Deno.test("status --json reports library, folders, scratch, runs and hooks", asy
   const result = await runLibrarian(["status", "--json"], options);
   assert.equal(result.code, 0, result.stderr);
   const status = JSON.parse(result.stdout);
-  assert.deepEqual(Object.keys(status), ["library", "tree", "scratch", "log", "hooks"]);
+  assert.deepEqual(Object.keys(status), [
+    "version",
+    "library",
+    "tree",
+    "scratch",
+    "log",
+    "hooks",
+  ]);
   assert.deepEqual(status.library, {
     root: `${dir.path}/proj/_memory_library`,
     projectRoot: `${dir.path}/proj`,
@@ -76,6 +89,7 @@ Deno.test("status --json reports library, folders, scratch, runs and hooks", asy
       `${r.command} ${r.fields.ms}`
     ),
     ["inject 71.3", "stop 40.1"],
+    "only this project's runs (a subfolder counts; a sibling named like it does not)",
   );
   assert.equal(status.hooks.wired, false);
 });
@@ -167,6 +181,43 @@ Deno.test("status with bad arguments exits 2 with a usage line", async () => {
   for (const args of [["status", "x"], ["status", "--runs", "many"], ["status", "--runs"]]) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian status \[--runs <n>\] \[--json\]$/m);
+    assert.match(
+      result.stderr,
+      /^Usage: librarian status \[--depth <n>\] \[--runs <n>\] \[--json\]$/m,
+    );
   }
+});
+
+Deno.test("status shows scratch and hooks before the folders, in natural order, collapsed by --depth", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "_memory_library/.scratch.md": "",
+    "_memory_library/m10/a.md": "x",
+    "_memory_library/m2/a.md": "x",
+    "_memory_library/m1/a.md": "x",
+    "_memory_library/m1/deep/er/b.md": "yy",
+  });
+  const result = await runLibrarian(["status", "--depth", "1"], {
+    cwd: dir.path,
+    env: { LIBRARIAN_LOG: "off" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const out = result.stdout;
+  const at = (text: string) => out.indexOf(text);
+  assert.ok(at("Scratch") < at("Hooks") && at("Hooks") < at("Folders"), out);
+  const folderLines = out.slice(at("Folders")).split("\n").filter((l) => /^ {4}m\d+\//.test(l));
+  assert.deepEqual(folderLines.map((l) => l.trim().split("/")[0]), ["m1", "m2", "m10"]);
+  assert.match(out, /m1\/ +1 file, 1 B \(\+2 folders below: 1 file, 2 B\)/);
+  assert.match(out, /2 folders deeper than level 1 counted above; --depth 2 shows more/);
+  const json = await runLibrarian(["status", "--json"], { cwd: dir.path });
+  const tree = JSON.parse(json.stdout).tree;
+  assert.deepEqual(tree.map((f: { path: string }) => f.path), [
+    "",
+    "m1",
+    "m1/deep",
+    "m1/deep/er",
+    "m2",
+    "m10",
+  ]);
+  assert.equal(typeof tree[1].files, "number");
 });

@@ -19,7 +19,7 @@ import {
 import { describeFoundBy, locateLibrary } from "./locate.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { shSingleQuote } from "./hook_command.ts";
-import { ageOf, readLogTail } from "./log_tail.ts";
+import { ageOf, readProjectRuns, safeText } from "./log_tail.ts";
 
 /** One check's outcome. */
 export interface Check {
@@ -185,10 +185,10 @@ async function hooksChecks(
 function describeLast(record: LogRecord): string {
   const f = record.fields;
   const what = [record.command, f.event, f.result].filter(Boolean).join(" ");
-  return `last run ${ageOf(record.time)}: ${what}${f.ms ? `, ${f.ms} ms` : ""}`;
+  return safeText(`last run ${ageOf(record.time)}: ${what}${f.ms ? `, ${f.ms} ms` : ""}`);
 }
 
-async function logCheck(env: EnvReader): Promise<Check> {
+async function logCheck(env: EnvReader, projectRoot: string): Promise<Check> {
   const path = logFile(env);
   if (!path) {
     return warn(
@@ -197,12 +197,14 @@ async function logCheck(env: EnvReader): Promise<Check> {
       "unset LIBRARIAN_LOG to see hook runs",
     );
   }
-  const records = await readLogTail(path, 200).catch(() => null);
+  const records = await readProjectRuns(path, projectRoot, 200).catch(() => null);
   const last = records?.at(-1);
   if (!records || !last) {
     return warn(
       "log",
-      `no hook has run yet (${path} ${records ? "is empty" : "does not exist"})`,
+      `no hook has run in this project yet (${path} ${
+        records ? `has no run for ${projectRoot}` : "does not exist"
+      })`,
       "start Claude Code in the project and let it read a file, then rerun 'librarian doctor'; " +
         "if nothing appears, 'claude --debug' shows which hooks were registered",
     );
@@ -211,7 +213,7 @@ async function logCheck(env: EnvReader): Promise<Check> {
     r.fields.result === "error" || r.fields.result === "bad-input"
   );
   if (failed) {
-    const why = failed.fields.detail ?? failed.fields.result;
+    const why = safeText(failed.fields.detail ?? failed.fields.result ?? "");
     return warn(
       "log",
       `${describeLast(last)}; a recent ${failed.command} run failed: ${why}`,
@@ -254,7 +256,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
       runtime.target,
       normalizePath(projectRoot),
     )),
-    await logCheck(env),
+    await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),
   ];
 }

@@ -5,10 +5,14 @@
  */
 
 import { type LogRecord, parseLogLine } from "../core/log.ts";
+import { normalizePath } from "../core/paths.ts";
 import { isRegularFile } from "../core/read_text.ts";
 
-/** How much of the log's end is read: enough for hundreds of lines. */
-const TAIL_BYTES = 64 * 1024;
+/**
+ * How much of the log's end is read: the whole log, which rotates past 1 MiB, so a project whose
+ * runs are interleaved with other projects' still finds its own.
+ */
+const TAIL_BYTES = 1024 * 1024 + 64 * 1024;
 
 /**
  * The log's last records, oldest first; `null` when the log file does not exist or is not a
@@ -43,6 +47,57 @@ export async function readLogTail(path: string, limit: number): Promise<LogRecor
   }
 }
 
+/**
+ * True when a record was written by a hook run for the project at `projectRoot` (its `project`
+ * field is that folder or one inside it). Records without the field (older versions) are not
+ * claimed by any project.
+ *
+ * @example Usage
+ * ```ts
+ * import { isProjectRecord } from "./log_tail.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const record = (project: string) => ({ time: "", command: "inject", fields: { project } });
+ * assert.ok(isProjectRecord(record("/work/repo"), "/work/repo"));
+ * assert.ok(isProjectRecord(record("/work/repo/src"), "/work/repo"));
+ * assert.ok(!isProjectRecord(record("/work/repo2"), "/work/repo"));
+ * ```
+ */
+export function isProjectRecord(record: LogRecord, projectRoot: string): boolean {
+  const project = record.fields.project;
+  if (!project) return false;
+  const root = normalizePath(projectRoot).replace(/\/+$/, "");
+  const at = normalizePath(project).replace(/\/+$/, "");
+  return at === root || at.startsWith(`${root}/`);
+}
+
+/** The last `limit` runs of the log at `path` for the project at `projectRoot`, oldest first. */
+export async function readProjectRuns(
+  path: string,
+  projectRoot: string,
+  limit: number,
+): Promise<LogRecord[] | null> {
+  const records = await readLogTail(path, Number.MAX_SAFE_INTEGER);
+  if (records === null) return null;
+  const mine = records.filter((r) => isProjectRecord(r, projectRoot));
+  return limit > 0 ? mine.slice(-limit) : [];
+}
+
+/**
+ * Text from the log made safe for a terminal: control characters shown as `\u001b` escapes.
+ *
+ * @example Usage
+ * ```ts
+ * import { safeText } from "./log_tail.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(safeText("a\x1b[31mb"), "a\\u001b[31mb");
+ * ```
+ */
+export function safeText(text: string): string {
+  return text.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** A log record as one line for people: time, command, event, result, milliseconds, file. */
 export function describeRecord(record: LogRecord): string {
   const f = record.fields;
@@ -53,10 +108,7 @@ export function describeRecord(record: LogRecord): string {
   if (f.file) parts.push(f.file);
   if (f.ms) parts.push(`${f.ms} ms`);
   // a file path may hold control characters: never send them to the terminal raw
-  return parts.join("  ").replace(
-    /\p{Cc}/gu,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return safeText(parts.join("  "));
 }
 
 /** How long ago `time` was, in words (`12 s`, `5 min`, `3 h`, `2 days`). */

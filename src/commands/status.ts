@@ -20,27 +20,36 @@ import {
   plural,
   printJson,
   runCommand,
+  stringOption,
   type Style,
 } from "./cli.ts";
 import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
 import { scanLibrary } from "../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
-import { describeRecord, readLogTail } from "./log_tail.ts";
+import { describeRecord, readProjectRuns, safeText } from "./log_tail.ts";
+import { collapseTree, type FolderRow, naturalTreeOrder } from "./status_tree.ts";
+import { VERSION } from "../version.ts";
 import { type BlockReview, reviewScratch } from "./scratch_review.ts";
 
 /** The command line of `librarian status`. */
 export const SPEC: CommandSpec = {
   name: "status",
-  synopsis: "[--runs <n>] [--json]",
+  synopsis: "[--depth <n>] [--runs <n>] [--json]",
   summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
   details: [
-    "Shows where the library is and how it was found, each folder with its file count and size,",
-    "the blocks waiting in scratch (routable, legacy, rejected and why, held for a likely",
-    "secret), the last hook runs from the log, and whether Claude Code runs the hooks.",
-    "Exits 1 when no library is found.",
+    "Shows where the library is and how it was found, the blocks waiting in scratch (routable,",
+    "legacy, rejected and why, held for a likely secret), whether Claude Code runs the hooks,",
+    "this project's last hook runs from the log, and each folder with its file count and size",
+    "(in natural order: m1, m2, m10; a big tree is collapsed below --depth, deeper folders",
+    "counted into their ancestor). Exits 1 when no library is found.",
   ],
   options: {
     runs: { type: "string", valueName: "<n>", description: "hook runs to show (default 10)" },
+    depth: {
+      type: "string",
+      valueName: "<n>",
+      description: "folder levels to show (default: as many as fit in 40 lines)",
+    },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
   positionals: [],
@@ -69,7 +78,7 @@ async function readScratch(library: Library): Promise<string | null> {
 
 async function gather(library: Library, env: EnvReader, runs: number) {
   const folders = await scanLibrary(library.root);
-  const tree = folders.map((f) => {
+  const tree: FolderRow[] = naturalTreeOrder(folders.map((f) => {
     const served = f.files.filter((file) => file.served);
     return {
       path: f.relDir,
@@ -77,7 +86,7 @@ async function gather(library: Library, env: EnvReader, runs: number) {
       files: served.length,
       bytes: served.reduce((n, file) => n + file.size, 0),
     };
-  });
+  }));
   const scratchText = await readScratch(library);
   const blocks = (scratchText === null ? [] : reviewScratch(scratchText))
     .map((review) => ({ category: categoryOf(review), ...review }));
@@ -91,12 +100,15 @@ async function gather(library: Library, env: EnvReader, runs: number) {
   for (const block of blocks) counts[block.category]++;
   const log = logFile(env);
   return {
+    version: VERSION,
     library: libraryJson(library),
     tree,
     scratch: { path: scratchPathOf(library), exists: scratchText !== null, counts, blocks },
     log: {
       path: log ?? null,
-      runs: log ? (await readLogTail(log, runs).catch(() => null)) ?? [] : [],
+      runs: log
+        ? (await readProjectRuns(log, library.projectRoot, runs).catch(() => null)) ?? []
+        : [],
     },
     hooks: await detectHookWiring(env, library.projectRoot),
   };
@@ -104,27 +116,40 @@ async function gather(library: Library, env: EnvReader, runs: number) {
 
 type Status = Awaited<ReturnType<typeof gather>>;
 
-function printStatus(status: Status, library: Library, style: Style): void {
-  const heading = (text: string) => console.log(`\n${style.bold(text)}`);
-  console.log(`${style.bold("Library")}  ${library.root} (found ${describeFoundBy(library)})`);
-  console.log(`Project  ${library.projectRoot}`);
-
+function printFolders(status: Status, library: Library, style: Style, depth?: number): void {
   const files = status.tree.reduce((n, f) => n + f.files, 0);
   const bytes = status.tree.reduce((n, f) => n + f.bytes, 0);
-  heading(`Folders (${plural(files, "file")}, ${formatBytes(bytes)})`);
-  const labels = status.tree.map((f) =>
+  const { rows, depth: shownDepth, hidden } = collapseTree(status.tree, depth);
+  console.log(`\n${style.bold(`Folders (${plural(files, "file")}, ${formatBytes(bytes)})`)}`);
+  const labels = rows.map((f) =>
     `${"  ".repeat(f.depth)}${f.path === "" ? basenameOf(library.root) : basenameOf(f.path)}/`
   );
-  const width = Math.max(...labels.map((l) => l.length)) + 2;
-  status.tree.forEach((f, i) => {
+  const width = Math.max(...labels.map((l) => safeText(l).length)) + 2;
+  rows.forEach((f, i) => {
     const size = f.files
       ? `${plural(f.files, "file")}, ${formatBytes(f.bytes)}`
       : style.dim("no files");
-    console.log(`  ${labels[i]!.padEnd(width)}${size}`);
+    const below = f.below
+      ? style.dim(
+        ` (+${plural(f.below.folders, "folder")} below: ${plural(f.below.files, "file")}, ` +
+          `${formatBytes(f.below.bytes)})`,
+      )
+      : "";
+    console.log(`  ${safeText(labels[i]!).padEnd(width)}${size}${below}`);
   });
+  if (hidden > 0) {
+    console.log(
+      style.dim(
+        `  ${plural(hidden, "folder")} deeper than level ${shownDepth} counted above; ` +
+          `--depth ${shownDepth + 1} shows more`,
+      ),
+    );
+  }
+}
 
+function printScratch(status: Status, style: Style): void {
   const { counts, blocks, exists } = status.scratch;
-  heading("Scratch");
+  console.log(`\n${style.bold("Scratch")}`);
   if (!exists) console.log(`  ${style.dim("no scratch file (run 'librarian init')")}`);
   else if (blocks.length === 0) console.log(`  ${style.dim("empty: nothing waiting")}`);
   else {
@@ -146,38 +171,54 @@ function printStatus(status: Status, library: Library, style: Style): void {
         ? b.reason
         : "empty, will be dropped";
       console.log(
-        `  line ${String(b.line).padEnd(4)} ${colour(category.padEnd(8))} ${b.tag}  ${detail}`,
+        `  line ${String(b.line).padEnd(4)} ${colour(category.padEnd(8))} ${
+          safeText(`${b.tag}  ${detail}`)
+        }`,
       );
     }
+    if (counts.legacy + counts.rejected + counts.secret > 0) {
+      console.log(style.dim("  'librarian scratch' shows the fix for each kept block"));
+    }
   }
+}
 
-  heading("Last hook runs");
+function printStatus(status: Status, library: Library, style: Style, depth?: number): void {
+  console.log(`${style.bold("Library")}  ${library.root} (found ${describeFoundBy(library)})`);
+  console.log(`Project  ${library.projectRoot}`);
+  printScratch(status, style);
+
+  console.log(`\n${style.bold("Hooks")}`);
+  const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
+  console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
+  if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+
+  console.log(`\n${style.bold("Last hook runs in this project")}`);
   if (!status.log.path) console.log(`  ${style.dim("logging is off (LIBRARIAN_LOG=off)")}`);
   else if (status.log.runs.length === 0) {
     console.log(`  ${style.dim(`none yet (${status.log.path})`)}`);
   } else for (const record of status.log.runs) console.log(`  ${describeRecord(record)}`);
 
-  heading("Hooks");
-  const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
-  console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
-  if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+  printFolders(status, library, style, depth);
 }
 
 /** Runs `librarian status`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const runs = intOption(parsed, "runs", 10, 0, 1000);
+    const depth = stringOption(parsed, "depth") === undefined
+      ? undefined
+      : intOption(parsed, "depth", 0, 0, 1000);
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) {
       const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) printJson({ library: null, error: message });
+      if (flag(parsed, "json")) printJson({ version: VERSION, library: null, error: message });
       else console.error(`librarian status: ${message}`);
       return EXIT_PROBLEMS;
     }
     const status = await gather(library, env, runs);
     if (flag(parsed, "json")) printJson(status);
-    else printStatus(status, library, makeStyle(env));
+    else printStatus(status, library, makeStyle(env), depth);
     return EXIT_OK;
   });
 }

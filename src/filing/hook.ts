@@ -129,10 +129,12 @@ async function onStop(
 export async function run(_args: string[], env: EnvReader = processEnv()): Promise<number> {
   let fields: Record<string, LogValue>;
   let session: string | undefined;
+  let project: string | undefined;
   let active: boolean | undefined;
   try {
     const event = parseHookEvent(readStdinTextSync());
     session = event.session_id?.slice(0, 8);
+    project = env("CLAUDE_PROJECT_DIR") || event.cwd; // for `librarian status` and `doctor`
     // Routing is idempotent, so a turn continued by another Stop hook is handled like any other;
     // this hook never continues a turn itself (no decision, no additionalContext).
     active = event.stop_hook_active === true || undefined;
@@ -142,10 +144,12 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   } catch (error) {
     const detail = error instanceof HookInputError ? error.message : errorText(error);
     fields = { result: error instanceof HookInputError ? "bad-input" : "error", detail };
+    project ??= env("CLAUDE_PROJECT_DIR");
   }
   appendLog(logFile(env), "stop", {
     ...fields,
     session,
+    project,
     stop_hook_active: active,
     ms: elapsedMs(),
   });

@@ -166,6 +166,8 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         outcome = { result: "event-not-served" };
     }
     outcome.session = event.session_id?.slice(0, 8);
+    // whose run this was, so `librarian status`/`doctor` can show only their project's runs
+    outcome.project = env("CLAUDE_PROJECT_DIR") || event.cwd;
     if (event.agent_id) outcome.agent = event.agent_id.slice(0, 12);
   } catch (error) {
     const message = error instanceof HookInputError
@@ -174,6 +176,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         error instanceof Error ? error.message : error
       }`;
     outcome = { result: error instanceof HookInputError ? "bad-input" : "error", detail: message };
+    outcome.project = env("CLAUDE_PROJECT_DIR");
   }
   appendLog(log, "inject", { event: eventName, ...outcome, ms: elapsedMs() });
   return 0;
