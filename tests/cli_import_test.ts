@@ -25,7 +25,11 @@ interface Entry {
 }
 
 async function importJson(cwd: string, args: string[] = []) {
-  const result = await runLibrarian(["import", "memory-bank", "--json", ...args], { cwd });
+  // The project folder stands in for HOME: import takes the library lock under ~/.claude.
+  const result = await runLibrarian(["import", "memory-bank", "--json", ...args], {
+    cwd,
+    home: cwd,
+  });
   assert.equal(result.code, 0, result.stderr + result.stdout);
   return JSON.parse(result.stdout) as {
     entries: Entry[];
@@ -143,6 +147,7 @@ Deno.test("import --json has a stable shape", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, BANK);
   const result = await runLibrarian(["import", `${dir.path}/memory-bank`, "--json"], {
+    home: dir.path,
     cwd: dir.path,
   });
   const report = JSON.parse(result.stdout);

@@ -411,23 +411,20 @@ Deno.test("a block that gained a final newline meanwhile is not filed twice", ()
   assert.equal(run2.scratchText, "");
 });
 
-Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one lock and journal", () => {
+Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one lock and journal", async () => {
+  await using dir = await tempDir();
   const library: Library = {
     root: "/work/p/_memory_library",
     projectRoot: "/work/p",
     foundBy: "cwd",
   };
-  const a = coordinationPaths(
-    library,
-    envFrom({ HOME: "/home/u", CLAUDE_CONFIG_DIR: "/home/u/a" }),
-  );
-  const b = coordinationPaths(
-    library,
-    envFrom({ HOME: "/home/u", CLAUDE_CONFIG_DIR: "/home/u/b" }),
-  );
-  const plain = coordinationPaths(library, envFrom({ HOME: "/home/u" }));
+  const home = dir.path;
+  const a = coordinationPaths(library, envFrom({ HOME: home, CLAUDE_CONFIG_DIR: `${home}/a` }));
+  const b = coordinationPaths(library, envFrom({ HOME: home, CLAUDE_CONFIG_DIR: `${home}/b` }));
+  const plain = coordinationPaths(library, envFrom({ HOME: home }));
   assert.deepEqual(a, b);
   assert.deepEqual(a, plain);
+  assert.ok(a!.lock.startsWith(join(home, ".claude", "librarian", "locks")));
 });
 
 Deno.test("after a crash, only the Librarian's own temp files are swept, never a user's file", async () => {
@@ -439,7 +436,7 @@ Deno.test("after a crash, only the Librarian's own temp files are swept, never a
     "_memory_library/.scratch.md": "## [TAG: global, type: tech]\n- a\n",
   });
   const library: Library = { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
-  const { journal } = coordinationPaths(library, envFrom({ HOME: p.home }));
+  const { journal } = coordinationPaths(library, envFrom({ HOME: p.home }))!;
   await writeTree("/", {
     [journal]: JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }),
   });
@@ -469,14 +466,16 @@ Deno.test("garbage, huge and hostile stdin: exit 0 and no output", async () => {
   }
 });
 
-Deno.test("without HOME the hook still files, and prints one systemMessage", async () => {
+Deno.test("without HOME the hook still files (lock and journal in the plugin's data folder), and prints one systemMessage", async () => {
   await using dir = await tempDir();
   const p = await makeProject(dir.path, {
     "_memory_library/.scratch.md": "## [TAG: global, type: tech]\n- no home\n",
   });
-  const result = await stop(p, { env: { HOME: "" } });
+  const data = join(dir.path, "plugin-data");
+  const result = await stop(p, { env: { HOME: "", CLAUDE_PLUGIN_DATA: data } });
   assert.equal(messageOf(result), "Librarian: 1 learning → tech.md");
   assert.deepEqual(await snapshot(p.outside), new Map());
+  assert.deepEqual([...(await snapshot(p.lib)).keys()].sort(), [".scratch.md", "tech.md"]);
 });
 
 Deno.test("a .scratch.md that is a folder: exit 0, the user is told, pending memories sync later", async () => {

@@ -568,35 +568,27 @@ Deno.test("concurrent runs on one scratch: every learning exactly once", async (
   assert.equal((await listFiles(p.lib)).some((f) => f.includes(".tmp-")), false);
 });
 
-Deno.test("runs killed mid-way, then a clean run: every learning exactly once", async () => {
+Deno.test("runs ended at each named fault point in turn, then a clean run: every learning exactly once", async () => {
   await using dir = await tempDir();
-  const { text, expected } = manyBlocks(1200, 60, "k");
+  const { text, expected } = manyBlocks(600, 60, "k");
   const p = await makeProject(dir.path, { "_memory_library/.scratch.md": text });
-  const delays = [80, 140, 200, 260, 320, 400];
-  let killed = 0;
-  for (const delay of delays) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const result = await stop(p, {
-      onSpawn: (child) => {
-        timer = setTimeout(() => {
-          try {
-            child.kill("SIGKILL");
-          } catch {
-            // it had already finished
-          }
-        }, delay + Math.random() * 40);
-      },
-    });
-    clearTimeout(timer);
-    if (result.code !== 0) killed++;
-    // Add more work for the next victim whenever a run got through.
+  const points = [
+    "after-journal-write",
+    "after-target-write:7",
+    "after-targets",
+    "before-scratch-rename",
+    "after-scratch-rename",
+  ];
+  for (const point of points) {
+    const result = await stop(p, { env: { LIBRARIAN_FAULT: point } });
+    assert.equal(result.code, 86, `the run did not stop at ${point}`);
+    // More work for the next run whenever a crashed run had already emptied scratch.
     if ((await read(p.scratch)).trim() === "") {
-      const more = manyBlocks(400, 60, `k${delay}-`);
+      const more = manyBlocks(200, 60, `k-${point}-`);
       expected.push(...more.expected);
       await Deno.writeTextFile(p.scratch, more.text, { append: true });
     }
   }
-  assert.ok(killed > 0, "at least one run was killed before it finished");
   messageOf(await stop(p));
   assertExactlyOnce(await occurrences(p.lib, expected));
   assert.equal((await read(p.scratch)).trim(), "");

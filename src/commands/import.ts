@@ -22,6 +22,8 @@ import {
   printJson,
   runCommand,
 } from "./cli.ts";
+import { messageOf } from "../core/errors.ts";
+import { lockLibrary } from "../filing/coordination.ts";
 import { type ImportEntry, mapSource, planImport, type SourceFile } from "./import_plan.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 
@@ -130,6 +132,17 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const targets = [...new Set(listing.files.map((f) => mapSource(f.name).target))];
     const sourceLabel = relativeInside(sourceDir, library.projectRoot) || basenameOf(sourceDir);
+    // Read, plan and write under the library lock the stop hook and `route` take, so a learning
+    // filed meanwhile is never overwritten by a write planned from an older read.
+    let held: AsyncDisposable | undefined;
+    if (!dryRun) {
+      try {
+        held = await lockLibrary(library, env);
+      } catch (error) {
+        return problem(json, messageOf(error));
+      }
+    }
+    await using _lock = held;
     const existing = await readExisting(library.root, targets);
     if (typeof existing === "string") return problem(json, existing);
     const plan = planImport(listing.files, existing, {

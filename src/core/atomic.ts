@@ -36,12 +36,30 @@ export function writeTextAtomicSync(path: string, text: string): void {
   try {
     Deno.renameSync(temp, path);
   } catch (error) {
-    try {
-      Deno.removeSync(temp);
-    } catch {
-      // already gone
-    }
+    removeIfPresent(temp);
     throw error;
+  }
+}
+
+/**
+ * Removes the file at `path`; nothing happens when it is already gone (or cannot be removed).
+ *
+ * @example Usage
+ * ```ts
+ * import { removeIfPresent } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * removeIfPresent(path);
+ * removeIfPresent(path);
+ * assert.throws(() => Deno.statSync(path));
+ * ```
+ */
+export function removeIfPresent(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // already gone
   }
 }
 

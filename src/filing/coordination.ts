@@ -1,44 +1,171 @@
 /**
- * Where the files that coordinate filing runs live: the lock every run of a library takes, and
- * the journal (the crash record of what was filed).
+ * Where the files that coordinate filing runs live, and taking their lock: the lock every run of
+ * a library takes (the stop hook, `librarian route`, `librarian import`), and beside it the
+ * journal (the crash record of what was filed). Never inside the library.
+ *
+ * The folder is the first of these that can be used:
+ * 1. `~/.claude/librarian/locks/` when the home folder exists: every process of the user sees it
+ *    alike, so two Claude Code accounts (`CLAUDE_CONFIG_DIR`) on one project share one lock;
+ * 2. `$CLAUDE_CONFIG_DIR/librarian/locks/` (a read-only or missing home folder);
+ * 3. `<state folder>/locks/` (`LIBRARIAN_STATE_DIR`, else `CLAUDE_PLUGIN_DATA`).
+ *
+ * When none can be used, nothing is filed and the error says what to fix.
  *
  * @module
  */
 
 import { type Library, realPathOfNearest } from "../core/discover.ts";
-import { claudeDir, type EnvReader, homeDir, stateDir } from "../core/env.ts";
+import { type EnvReader, homeDir } from "../core/env.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
+import { isDirectory } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
-import { isCaseInsensitiveOs, joinPath } from "../core/paths.ts";
+import { isAbsolutePath, isCaseInsensitiveOs, joinPath, normalizePath } from "../core/paths.ts";
+import { acquireLock, type HeldLock, LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
 
 /** Where the lock file and the journal of a library live. */
 export interface CoordinationPaths {
   lock: string;
   journal: string;
+  /** Where replaced scratch files are kept for carry-over (carry_over.ts), beside the journal. */
+  carry: string;
+}
+
+/** A folder that may hold the lock and journal, and whether it may be created. */
+interface Candidate {
+  dir: string;
+  /** Where the folder comes from, for messages (`~/.claude`, `CLAUDE_CONFIG_DIR`, ...). */
+  source: string;
+}
+
+/** No folder could hold the lock and journal: nothing can be filed. */
+export class CoordinationError extends LibrarianError {
+  constructor(message: string) {
+    super(message);
+    this.name = "CoordinationError";
+  }
+}
+
+function absoluteFrom(env: EnvReader, name: string): string | undefined {
+  const raw = env(name)?.trim();
+  return raw && isAbsolutePath(raw) ? normalizePath(raw) : undefined;
+}
+
+/** The folders that may hold the lock and journal, in order of preference. */
+function candidates(env: EnvReader): Candidate[] {
+  const out: Candidate[] = [];
+  const home = homeDir(env);
+  // The home folder itself is never created: a missing one is no place for shared state.
+  if (home && isDirectory(home)) {
+    out.push({ dir: joinPath(home, ".claude", "librarian", "locks"), source: "~/.claude" });
+  }
+  const config = absoluteFrom(env, "CLAUDE_CONFIG_DIR");
+  if (config) {
+    out.push({ dir: joinPath(config, "librarian", "locks"), source: "CLAUDE_CONFIG_DIR" });
+  }
+  for (const name of ["LIBRARIAN_STATE_DIR", "CLAUDE_PLUGIN_DATA"]) {
+    const state = absoluteFrom(env, name);
+    if (state) out.push({ dir: joinPath(state, "locks"), source: name });
+  }
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.dir) && seen.add(c.dir));
+}
+
+function keyOf(library: Library): string {
+  const real = realPathOfNearest(library.root) ?? library.root;
+  return hashText(isCaseInsensitiveOs() ? real.toLowerCase() : real);
+}
+
+function pathsIn(dir: string, key: string): CoordinationPaths {
+  return {
+    lock: joinPath(dir, `${key}.lock`),
+    journal: joinPath(dir, `${key}.filed.json`),
+    carry: joinPath(dir, `${key}.scratch`),
+  };
 }
 
 /**
- * The lock and journal files for `library`, keyed by its real path. They live in
- * `~/.claude/librarian/locks/` under the home folder, which every process of the user sees alike:
- * a hook's `CLAUDE_PLUGIN_DATA` is not set for `librarian route` in a terminal, and two Claude
- * Code accounts (`CLAUDE_CONFIG_DIR`) working on one project must still share one lock. Without
- * a home folder: under Claude Code's config folder, else the state folder, else next to scratch.
+ * The preferred lock and journal files for `library` (keyed by its real path), whether or not
+ * they can be used; `null` when no folder is known at all (no home folder, no
+ * `CLAUDE_CONFIG_DIR`, no state folder). {@link acquireCoordination} takes the first usable one.
  */
-export function coordinationPaths(library: Library, env: EnvReader): CoordinationPaths {
-  const real = realPathOfNearest(library.root) ?? library.root;
-  const key = hashText(isCaseInsensitiveOs() ? real.toLowerCase() : real);
-  const home = homeDir(env);
-  const claude = home ? joinPath(home, ".claude") : claudeDir(env);
-  const state = stateDir(env);
-  const dir = claude
-    ? joinPath(claude, "librarian", "locks")
-    : state
-    ? joinPath(state, "locks")
-    : undefined;
-  if (!dir) {
-    return {
-      lock: joinPath(library.root, ".scratch.md.lock"),
-      journal: joinPath(library.root, ".scratch.md.filed.json"),
-    };
+export function coordinationPaths(library: Library, env: EnvReader): CoordinationPaths | null {
+  const first = candidates(env)[0];
+  return first ? pathsIn(first.dir, keyOf(library)) : null;
+}
+
+/** Where replaced scratch files are kept for carry-over, given the journal beside them. */
+export function carryPlaceOf(journal: string): string {
+  return journal.replace(/\.filed\.json$/, ".scratch");
+}
+
+/**
+ * The journal a run without the lock (a dry run) reads: the first candidate's that exists, or
+ * `null`.
+ */
+export function existingJournal(library: Library, env: EnvReader): string | null {
+  const key = keyOf(library);
+  for (const candidate of candidates(env)) {
+    const { journal } = pathsIn(candidate.dir, key);
+    try {
+      Deno.lstatSync(journal);
+      return journal;
+    } catch {
+      // not here
+    }
   }
-  return { lock: joinPath(dir, `${key}.lock`), journal: joinPath(dir, `${key}.filed.json`) };
+  return null;
+}
+
+/** A held library lock and the journal that goes with it. */
+export interface Coordination extends AsyncDisposable {
+  lock: HeldLock;
+  paths: CoordinationPaths;
+}
+
+/**
+ * Takes the library's lock in the first folder that can hold it (creating the folder) and
+ * returns it with the journal path beside it.
+ *
+ * @throws {LockTimeoutError} when another run holds the lock past `timeoutMs`
+ * @throws {CoordinationError} when no folder can hold the lock; its message says what to fix
+ */
+export async function acquireCoordination(
+  library: Library,
+  env: EnvReader,
+  options: { timeoutMs: number },
+): Promise<Coordination> {
+  const key = keyOf(library);
+  const tried: string[] = [];
+  const all = candidates(env);
+  for (const candidate of all) {
+    const paths = pathsIn(candidate.dir, key);
+    try {
+      const lock = await acquireLock(paths.lock, options);
+      return { lock, paths, [Symbol.asyncDispose]: () => lock[Symbol.asyncDispose]() };
+    } catch (error) {
+      if (error instanceof LockTimeoutError) throw error;
+      tried.push(`${paths.lock}: ${messageOf(error)}`);
+    }
+  }
+  if (all.length === 0) {
+    throw new CoordinationError(
+      "no folder for the lock and journal (HOME is not set or does not exist); " +
+        "set HOME or CLAUDE_CONFIG_DIR to a writable folder",
+    );
+  }
+  throw new CoordinationError(
+    `cannot create the lock (${tried.join("; ")}); make that folder writable, ` +
+      "or set CLAUDE_CONFIG_DIR to a writable folder",
+  );
+}
+
+/**
+ * Takes the library's lock for a command (the lock timeout from `LIBRARIAN_LOCK_TIMEOUT_MS`).
+ *
+ * @throws {LockTimeoutError} when another run holds it past the timeout
+ * @throws {CoordinationError} when no folder can hold it
+ */
+export async function lockLibrary(library: Library, env: EnvReader): Promise<Coordination> {
+  const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
+  return await acquireCoordination(library, env, { timeoutMs });
 }

@@ -22,7 +22,15 @@ import {
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
 import { scanAutoMemory, syncAutoMemory } from "../automemory/sync.ts";
-import { routeFields, summarize, syncFields, type SyncOutcome } from "./stop_summary.ts";
+import { hasPendingCarryOver } from "./carry_over.ts";
+import { carryPlaceOf, coordinationPaths } from "./coordination.ts";
+import {
+  nothingFiledMessage,
+  routeFields,
+  summarize,
+  syncFields,
+  type SyncOutcome,
+} from "./stop_summary.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -64,6 +72,13 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
 }
 
+/** True when appends to a replaced scratch wait to be carried over (see carry_over.ts). */
+function carryOverPending(library: Library, env: EnvReader): boolean {
+  const scratch = scratchPathOf(library);
+  const journal = coordinationPaths(library, env)?.journal;
+  return hasPendingCarryOver(journal ? [carryPlaceOf(journal), scratch] : [scratch]);
+}
+
 async function onStop(
   cwd: string | undefined,
   env: EnvReader,
@@ -72,24 +87,31 @@ async function onStop(
   if (!library) return { fields: { result: "no-library" }, message: "" };
   const scan = scanAutoMemory(library, env);
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
-  if (!memoryWork && !scratchHasContent(library)) {
+  if (!memoryWork && !scratchHasContent(library) && !carryOverPending(library, env)) {
     return { fields: { result: "nothing-to-do", ...syncFields(scan, undefined) }, message: "" };
   }
   const [
-    { coordinationPaths },
+    { acquireCoordination, CoordinationError },
     { routeLocked },
-    { acquireLock, LockTimeoutError, lockTimeoutFrom },
+    { LockTimeoutError, lockTimeoutFrom },
   ] = await Promise.all([import("./coordination.ts"), import("./route.ts"), import("./lock.ts")]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
-  let lock;
+  let coordination;
   try {
-    lock = await acquireLock(coordinationPaths(library, env).lock, { timeoutMs });
+    coordination = await acquireCoordination(library, env, { timeoutMs });
   } catch (error) {
-    if (!(error instanceof LockTimeoutError)) throw error;
-    // Another run is busy (or stuck): everything stays for the next turn.
-    return { fields: { result: "locked", detail: error.message }, message: "" };
+    if (error instanceof LockTimeoutError) {
+      // Another run is busy (or stuck): everything stays for the next turn.
+      return { fields: { result: "locked", detail: error.message }, message: "" };
+    }
+    if (!(error instanceof CoordinationError)) throw error;
+    // Told every turn: nothing can be filed until it is fixed.
+    return {
+      fields: { result: "failed", detail: error.message },
+      message: nothingFiledMessage(error.message),
+    };
   }
-  await using held = lock;
+  await using held = coordination;
   let sync: SyncOutcome | undefined;
   if (memoryWork) {
     try {
@@ -101,11 +123,12 @@ async function onStop(
   }
   const report = await routeLocked(library, {
     env,
+    journal: held.paths.journal,
     now: nowFrom(env),
     maxScratchBytes: MAX_SCRATCH_BYTES,
     maxTargets: MAX_TARGETS_PER_TURN,
   });
-  report.lockWaitMs = held.waitedMs;
+  report.lockWaitMs = held.lock.waitedMs;
   const fields: Record<string, LogValue> = {
     result: report.status,
     ...syncFields(scan, sync),

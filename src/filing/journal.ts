@@ -9,14 +9,19 @@
  * @module
  */
 
-import { isTempSiblingName, writeTextAtomicSync } from "../core/atomic.ts";
+import { isTempSiblingName, removeIfPresent, writeTextAtomicSync } from "../core/atomic.ts";
 import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
-import { readTextFile } from "./targets.ts";
+import { type BoundedRead, readFileBounded } from "../core/fs_probe.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
+import { utf8 } from "./targets.ts";
 
-/** Blocks filed in the last 30 days are remembered (at most {@link JOURNAL_MAX_ENTRIES}). */
+/** Blocks filed in the last 30 days are remembered, however many there are. */
 export const JOURNAL_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
-/** The most block hashes the journal keeps. */
-export const JOURNAL_MAX_ENTRIES = 5_000;
+/**
+ * The largest journal read (a hash and a time per block filed in 30 days is far less); a larger
+ * one is set aside like a damaged one, never read whole.
+ */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 
 /** What the journal holds. */
 export interface Journal {
@@ -27,26 +32,169 @@ export interface Journal {
   active?: string[];
 }
 
-/** The journal at `path`, or an empty one. */
-export function loadJournal(path: string): Journal {
-  const read = readTextFile(path);
-  if (read.kind === "text") {
+/** A journal as loaded: the journal, and what was set aside when the file was damaged. */
+export interface JournalLoad {
+  journal: Journal;
+  /** The damaged file, renamed to `path` (never deleted), and what was wrong with it. */
+  setAside?: { path: string; why: string };
+}
+
+/** The journal could not be read, set aside or written: nothing can be filed safely. */
+export class JournalError extends LibrarianError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = "JournalError";
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Why `entry` is not a `[hash, time]` pair, or null. */
+function filedEntryProblem(entry: unknown): string | null {
+  if (!Array.isArray(entry) || entry.length !== 2) return "an entry of 'filed' is not a pair";
+  const [hash, at] = entry;
+  if (typeof hash !== "string" || hash === "") return "a hash in 'filed' is not text";
+  if (typeof at !== "number" || !Number.isFinite(at)) return "a time in 'filed' is not a number";
+  return null;
+}
+
+/** Why `path` is not a library-relative target path, or null. */
+function activeEntryProblem(path: unknown): string | null {
+  if (typeof path !== "string" || path === "") return "an entry of 'active' is not a path";
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path) || path.includes("\\")) {
+    return "an entry of 'active' is not library-relative";
+  }
+  if (path.split("/").some((s) => s === "" || s === "." || s === "..")) {
+    return "an entry of 'active' leaves the library";
+  }
+  return null;
+}
+
+/**
+ * The journal in `text`, or why it is not one: a complete check of every field, so a journal of
+ * the wrong shape is never half-trusted.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseJournal } from "./journal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseJournal('{"version":2,"filed":[["a1",5]]}'), { version: 2, filed: [["a1", 5]] });
+ * assert.equal(parseJournal('{"version":2,"filed":[1]}'), "an entry of 'filed' is not a pair");
+ * ```
+ */
+export function parseJournal(text: string): Journal | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "not JSON";
+  }
+  if (!isRecord(value)) return "not a JSON object";
+  if (value.version !== 2) return `unknown version ${JSON.stringify(value.version)}`;
+  if (!Array.isArray(value.filed)) return "'filed' is not a list";
+  for (const entry of value.filed) {
+    const problem = filedEntryProblem(entry);
+    if (problem) return problem;
+  }
+  const journal: Journal = { version: 2, filed: value.filed as Array<[string, number]> };
+  if (value.active !== undefined) {
+    if (!Array.isArray(value.active)) return "'active' is not a list";
+    for (const path of value.active) {
+      const problem = activeEntryProblem(path);
+      if (problem) return problem;
+    }
+    journal.active = value.active as string[];
+  }
+  return journal;
+}
+
+function describe(read: BoundedRead): string | null {
+  switch (read.kind) {
+    case "not-a-file":
+      return "not a regular file";
+    case "too-large":
+      return `larger than ${JOURNAL_MAX_BYTES / 1024 / 1024} MB`;
+    case "unreadable":
+      return `unreadable (${read.reason})`;
+    default:
+      return null;
+  }
+}
+
+/** Renames the damaged journal aside, next to itself; returns the new path. */
+function setAside(path: string, now: number): string {
+  const aside = `${path}.damaged-${now}`;
+  try {
+    Deno.renameSync(path, aside);
+  } catch (error) {
+    throw new JournalError(
+      `the journal ${path} is damaged and could not be set aside (${messageOf(error)}); ` +
+        "move it away to file again",
+      error,
+    );
+  }
+  return aside;
+}
+
+/**
+ * The journal at `path` (an empty one when there is none). A damaged journal (not a regular
+ * file, too large, not UTF-8, not JSON, or JSON of the wrong shape) is renamed aside to
+ * `<path>.damaged-<time>` and reported in `setAside` (with `setAside: false`, for a dry run, it
+ * is only reported); a FIFO is never opened.
+ *
+ * @throws {JournalError} when the journal cannot be read or set aside
+ */
+export function loadJournal(
+  path: string,
+  options: { now?: number; setAside?: boolean } = {},
+): JournalLoad {
+  const read = readFileBounded(path, JOURNAL_MAX_BYTES);
+  if (read.kind === "missing") return { journal: { version: 2, filed: [] } };
+  let why = describe(read);
+  if (read.kind === "unreadable") {
+    throw new JournalError(`cannot read the journal ${path}: ${read.reason}`);
+  }
+  if (read.kind === "bytes") {
+    let text: string | undefined;
     try {
-      const value = JSON.parse(read.text) as Journal;
-      if (value?.version === 2 && Array.isArray(value.filed)) return value;
+      text = utf8.decode(read.bytes);
     } catch {
-      // damaged: start afresh (bullets already present are still skipped)
+      why = "not UTF-8 text";
+    }
+    if (text !== undefined) {
+      const parsed = parseJournal(text);
+      if (typeof parsed !== "string") return { journal: parsed };
+      why = parsed;
     }
   }
-  return { version: 2, filed: [] };
+  if (options.setAside === false) {
+    return { journal: { version: 2, filed: [] }, setAside: { path, why: why ?? "damaged" } };
+  }
+  const aside = setAside(path, options.now ?? Date.now());
+  return { journal: { version: 2, filed: [] }, setAside: { path: aside, why: why ?? "damaged" } };
 }
 
-/** Writes the journal (temp file and rename). */
+/**
+ * Writes the journal (temp file and rename).
+ *
+ * @throws {JournalError} when it cannot be written (a run then files nothing)
+ */
 export function saveJournal(path: string, journal: Journal): void {
-  writeTextAtomicSync(path, JSON.stringify(journal));
+  try {
+    writeTextAtomicSync(path, JSON.stringify(journal));
+  } catch (error) {
+    throw new JournalError(`cannot write the journal ${path} (${messageOf(error)})`, error);
+  }
 }
 
-/** The journal with `hashes` filed `now` (each hash once, newest last), old entries dropped. */
+/**
+ * The journal with `hashes` filed `now` (each hash once, newest last); entries older than
+ * {@link JOURNAL_MAX_AGE_MS} are dropped, and nothing else (a count limit would let a crash after
+ * a large pass file its oldest blocks twice).
+ */
 export function withFiled(journal: Journal, hashes: readonly string[], now: number): Journal {
   const cutoff = now - JOURNAL_MAX_AGE_MS;
   const filed = new Map<string, number>();
@@ -55,16 +203,7 @@ export function withFiled(journal: Journal, hashes: readonly string[], now: numb
     filed.delete(hash);
     filed.set(hash, now);
   }
-  return { version: 2, filed: [...filed].slice(-JOURNAL_MAX_ENTRIES) };
-}
-
-/** Removes `path`, if it is there. */
-export function removeFile(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch {
-    // already gone
-  }
+  return { version: 2, filed: [...filed] };
 }
 
 /**
@@ -77,7 +216,7 @@ function sweepTempSiblings(path: string): void {
   try {
     for (const entry of Deno.readDirSync(dirnameOf(path))) {
       if (entry.isFile && isTempSiblingName(entry.name, name)) {
-        removeFile(joinPath(dirnameOf(path), entry.name));
+        removeIfPresent(joinPath(dirnameOf(path), entry.name));
       }
     }
   } catch {

@@ -10,6 +10,7 @@
  */
 
 import { dirnameOf } from "../core/paths.ts";
+import { faultFires } from "./fault.ts";
 
 /** How long a hook waits for the lock by default before leaving the work for the next turn. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
@@ -28,7 +29,7 @@ export interface HeldLock extends AsyncDisposable {
   readonly path: string;
   /** How long acquiring took, in ms. */
   readonly waitedMs: number;
-  /** Releases the lock (idempotent). */
+  /** Releases the lock (idempotent; never throws). */
   release(): void;
 }
 
@@ -90,13 +91,21 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     throw error;
   }
   let held = true;
+  // Never throws: closing the file releases the lock even when unlocking is refused, and a
+  // failure here must not discard the work done under the lock.
   const release = () => {
     if (!held) return;
     held = false;
     try {
+      if (faultFires("lock-release-throws")) throw new Error("unlock refused (fault point)");
       file.unlockSync();
-    } finally {
+    } catch {
+      // closing below releases it
+    }
+    try {
       file.close();
+    } catch {
+      // already closed: nothing is held
     }
   };
   return {

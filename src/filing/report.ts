@@ -53,9 +53,11 @@ export interface RouteReport {
    * - `locked`: another run held the lock past the timeout; nothing was touched;
    * - `unreadable`: scratch is not UTF-8 text, cannot be read, or is not a plain file (a
    *   symlink, a folder, a FIFO, a file with other hard links); nothing was touched;
-   * - `too-large`: scratch is over `RouteOptions.maxScratchBytes`; nothing was touched.
+   * - `too-large`: scratch is over `RouteOptions.maxScratchBytes`; nothing was touched;
+   * - `failed`: the lock or the journal could not be used (`error` says why and what to fix);
+   *   nothing was filed.
    */
-  status: "routed" | "dry-run" | "empty" | "locked" | "unreadable" | "too-large";
+  status: "routed" | "dry-run" | "empty" | "locked" | "unreadable" | "too-large" | "failed";
   /** The scratch file. */
   scratchPath: string;
   /** Blocks filed, in scratch order. */
@@ -83,6 +85,8 @@ export interface RouteReport {
   duplicates: number;
   /** Targets that could not be written (their blocks stay in scratch). */
   failures: Array<{ target: string; error: string }>;
+  /** Things the user must hear about besides the filing (a damaged journal set aside). */
+  notices: string[];
   /** Milliseconds spent waiting for the lock. */
   lockWaitMs?: number;
   /**
@@ -112,6 +116,7 @@ export function emptyReport(
     learnings: 0,
     duplicates: 0,
     failures: [],
+    notices: [],
   };
   if (error !== undefined) report.error = error;
   return report;

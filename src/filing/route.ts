@@ -26,10 +26,26 @@ import { messageOf } from "../core/errors.ts";
 import { isCaseInsensitiveOs } from "../core/paths.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
 import { localDay } from "./append.ts";
+import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
-import { coordinationPaths } from "./coordination.ts";
-import { loadJournal, saveJournal, sweepAfterCrash, withFiled } from "./journal.ts";
-import { acquireLock, LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
+import {
+  acquireCoordination,
+  carryPlaceOf,
+  CoordinationError,
+  coordinationPaths,
+  existingJournal,
+} from "./coordination.ts";
+import { crashPoint } from "./fault.ts";
+import {
+  type Journal,
+  JournalError,
+  type JournalLoad,
+  loadJournal,
+  saveJournal,
+  sweepAfterCrash,
+  withFiled,
+} from "./journal.ts";
+import { LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
 import { planRoute, rawHash, type TargetState, withFailedTargets } from "./plan.ts";
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
 import { parseScratch } from "./scratch.ts";
@@ -53,6 +69,11 @@ export interface RouteOptions {
   maxTargets?: number;
   /** File auto-memory blocks awaiting review too (`librarian route --accept`). */
   acceptReview?: boolean;
+  /**
+   * The journal (beside the lock the caller holds, see `acquireCoordination`); default: the
+   * preferred one for the environment.
+   */
+  journal?: string;
 }
 
 function megabytes(bytes: number): string {
@@ -84,7 +105,15 @@ export async function routeLocked(
   const env = options.env ?? processEnv();
   const now = options.now ?? new Date();
   const scratchPath = scratchPathOf(library);
-  const paths = coordinationPaths(library, env);
+  const journalPath = options.journal ??
+    (options.dryRun ? existingJournal(library, env) : coordinationPaths(library, env)?.journal);
+  if (!journalPath && !options.dryRun) {
+    return emptyReport(
+      "failed",
+      scratchPath,
+      "no folder for the lock and journal; set HOME or CLAUDE_CONFIG_DIR to a writable folder",
+    );
+  }
   const realRoot = realPathOfNearest(library.root) ?? library.root;
   const resolved = new Map<string, ResolvedTarget>();
   const resolve = (relPath: string) => {
@@ -92,31 +121,64 @@ export async function routeLocked(
     if (!target) resolved.set(relPath, target = resolveTarget(library, realRoot, relPath));
     return target;
   };
-  let journal = loadJournal(paths.journal);
-  if (!options.dryRun && journal.active) {
+  let load: JournalLoad;
+  try {
+    load = journalPath
+      ? loadJournal(journalPath, { now: now.getTime(), setAside: !options.dryRun })
+      : { journal: { version: 2, filed: [] } };
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    return emptyReport("failed", scratchPath, error.message);
+  }
+  const notices = !load.setAside
+    ? []
+    : options.dryRun
+    ? [`the journal ${load.setAside.path} is damaged (${load.setAside.why}); a run sets it aside`]
+    : [`the journal was damaged (${load.setAside.why}) and is set aside as ${load.setAside.path}`];
+  const withNotices = (report: RouteReport) => {
+    report.notices.push(...notices);
+    return report;
+  };
+  let journal: Journal = load.journal;
+  if (!options.dryRun && journalPath && journal.active) {
     // The previous run was killed while writing: clear its temp files before going on.
     sweepAfterCrash([
       scratchPath,
-      paths.journal,
+      journalPath,
       ...journal.active.map((target) => resolve(target).realPath),
     ]);
     journal = { version: 2, filed: journal.filed };
-    saveJournal(paths.journal, journal);
+    try {
+      saveJournal(journalPath, journal);
+    } catch (error) {
+      if (!(error instanceof JournalError)) throw error;
+      return withNotices(emptyReport("failed", scratchPath, error.message));
+    }
+  }
+
+  const carryPlaces = journalPath ? [carryPlaceOf(journalPath), scratchPath] : [scratchPath];
+  if (!options.dryRun) {
+    try {
+      // What writers appended to scratch files earlier passes replaced (scratch_rewrite.ts).
+      carryOverScratch(scratchPath, carryPlaces);
+    } catch (error) {
+      notices.push(`could not carry over late appends to scratch: ${messageOf(error)}`);
+    }
   }
 
   const problem = scratchFileProblem(scratchPath);
-  if (problem) return emptyReport("unreadable", scratchPath, problem);
+  if (problem) return withNotices(emptyReport("unreadable", scratchPath, problem));
   const tooLarge = options.maxScratchBytes === undefined
     ? null
     : scratchTooLarge(scratchPath, options.maxScratchBytes);
-  if (tooLarge) return emptyReport("too-large", scratchPath, tooLarge);
+  if (tooLarge) return withNotices(emptyReport("too-large", scratchPath, tooLarge));
   const read = readTextFile(scratchPath);
   if (read.kind === "error") {
-    return emptyReport("unreadable", scratchPath, `scratch ${read.reason}`);
+    return withNotices(emptyReport("unreadable", scratchPath, `scratch ${read.reason}`));
   }
   const text = read.kind === "text" ? read.text : "";
   if (text.replace(/^\uFEFF/, "").trim() === "") {
-    return emptyReport(options.dryRun ? "dry-run" : "empty", scratchPath);
+    return withNotices(emptyReport(options.dryRun ? "dry-run" : "empty", scratchPath));
   }
 
   const doc = parseScratch(text);
@@ -135,19 +197,25 @@ export async function routeLocked(
     maxTargets,
     acceptReview,
   });
-  if (options.dryRun) {
-    return reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map());
+  if (options.dryRun || !journalPath) {
+    return withNotices(reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map()));
   }
   const writesScratch = plan.edits.remove.length > 0 || plan.edits.replace.length > 0;
   if (plan.writes.length === 0 && !writesScratch) {
-    return reportOf("routed", scratchPath, doc, plan, plan.decisions, new Map());
+    return withNotices(reportOf("routed", scratchPath, doc, plan, plan.decisions, new Map()));
   }
 
   // Record what is about to be filed before touching any target: if this run is killed after
   // some targets are written, the next run knows those blocks are in (see PlanOptions).
   const routed = plan.decisions.filter((d) => d.kind === "route").map((d) => rawHash(d.block.raw));
   journal = withFiled(journal, routed, now.getTime());
-  saveJournal(paths.journal, { ...journal, active: plan.writes.map((w) => w.relPath) });
+  try {
+    saveJournal(journalPath, { ...journal, active: plan.writes.map((w) => w.relPath) });
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    return withNotices(emptyReport("failed", scratchPath, error.message));
+  }
+  crashPoint("after-journal-write");
 
   const failures = new Map<string, string>();
   for (const write of plan.writes) {
@@ -158,17 +226,25 @@ export async function routeLocked(
     } catch (error) {
       failures.set(write.relPath, messageOf(error));
     }
+    crashPoint("after-target-write");
   }
+  crashPoint("after-targets");
   const decisions = withFailedTargets(plan.decisions, failures, foldCase);
   let scratchError: string | undefined;
   try {
-    await rewriteScratch(scratchPath, scratchEditsOf(decisions));
+    await rewriteScratch(scratchPath, scratchEditsOf(decisions), { places: carryPlaces });
   } catch (error) {
     // The filed blocks stay in scratch; the journal lets the next pass drop them, not refile them.
     scratchError = `could not update scratch: ${messageOf(error)}`;
   }
-  saveJournal(paths.journal, journal);
-  const report = reportOf("routed", scratchPath, doc, plan, decisions, failures);
+  crashPoint("after-scratch-rename");
+  const report = withNotices(reportOf("routed", scratchPath, doc, plan, decisions, failures));
+  try {
+    saveJournal(journalPath, journal);
+  } catch (error) {
+    // Filed: the next run only sweeps temp files that are not there.
+    scratchError ??= messageOf(error);
+  }
   if (scratchError !== undefined) report.error = scratchError;
   return report;
 }
@@ -178,7 +254,8 @@ export async function routeLocked(
  * lock, and reports what moved where, what stayed and why.
  *
  * With `dryRun`, nothing is written and no lock is taken: the report is the plan.
- * If another run holds the lock past the timeout, nothing is touched and the status is `locked`.
+ * If another run holds the lock past the timeout, nothing is touched and the status is `locked`;
+ * if no folder can hold the lock and journal, nothing is touched and the status is `failed`.
  */
 export async function routeScratch(
   library: Library,
@@ -187,16 +264,20 @@ export async function routeScratch(
   if (options.dryRun) return await routeLocked(library, options);
   const env = options.env ?? processEnv();
   const timeoutMs = options.lockTimeoutMs ?? lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
-  const paths = coordinationPaths(library, env);
-  let lock;
+  let coordination;
   try {
-    lock = await acquireLock(paths.lock, { timeoutMs });
+    coordination = await acquireCoordination(library, env, { timeoutMs });
   } catch (error) {
-    if (!(error instanceof LockTimeoutError)) throw error;
-    return emptyReport("locked", scratchPathOf(library), error.message);
+    if (error instanceof LockTimeoutError) {
+      return emptyReport("locked", scratchPathOf(library), error.message);
+    }
+    if (error instanceof CoordinationError) {
+      return emptyReport("failed", scratchPathOf(library), error.message);
+    }
+    throw error;
   }
-  await using held = lock;
-  const report = await routeLocked(library, { ...options, env });
-  report.lockWaitMs = held.waitedMs;
+  await using held = coordination;
+  const report = await routeLocked(library, { ...options, env, journal: held.paths.journal });
+  report.lockWaitMs = held.lock.waitedMs;
   return report;
 }

@@ -1,104 +1,113 @@
 /**
  * Rewriting scratch (effectful): the pass's scratch edits applied to whatever scratch holds at
- * that moment, by temp-file-and-rename, without losing what writers append meanwhile.
+ * that moment, by temp-file-and-rename, without ever losing what a writer appends.
+ *
+ * A writer may hold scratch open and append after the rename, to the file that was replaced.
+ * So before the rename, the old file gets a second name next to it, and what is appended to it
+ * later is carried over by the next pass (carry_over.ts).
+ *
+ * There is no window: an append before the rename lands in the old file (carried over), one
+ * after it lands in the new file or, through an old descriptor, in the old one (carried over).
+ * No descriptor of ours is open during the rename, so Windows never refuses it for our sake.
  *
  * @module
  */
 
 import { tempSiblingOf } from "../core/atomic.ts";
-import { readAllSync } from "../core/read_all.ts";
-import { removeFile } from "./journal.ts";
+import { removeIfPresent } from "../core/atomic.ts";
+import { carryOverScratch, keepOld, sameFile, statOrNull } from "./carry_over.ts";
+import { crashPoint } from "./fault.ts";
 import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
 import { utf8 } from "./targets.ts";
 
-function readAllFrom(file: Deno.FsFile, offset: number): Uint8Array {
-  file.seekSync(offset, Deno.SeekMode.Start);
-  return readAllSync(file);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
   return true;
 }
 
-function renameOver(from: string, to: string, beforeRetry: () => void): void {
+function readOrEmpty(path: string): Uint8Array {
   try {
-    Deno.renameSync(from, to);
+    return Deno.readFileSync(path);
   } catch (error) {
-    if (!(error instanceof Deno.errors.PermissionDenied) || Deno.build.os !== "windows") {
-      throw error;
-    }
-    beforeRetry();
-    Deno.renameSync(from, to);
+    if (error instanceof Deno.errors.NotFound) return new Uint8Array();
+    throw error;
   }
 }
 
-/**
- * Applies edits to scratch as it is now, by temp-file-and-rename.
- *
- * Scratch is read through an open handle; after the new text is in the temp file, scratch is
- * read again, and only if it is unchanged is the temp file renamed over it (otherwise the edits
- * are applied again). A writer that had scratch open before the rename may still append to the
- * old file a moment later: whatever it appended is carried over to the new file, checked right
- * after the rename and once more a few milliseconds later.
- */
-export async function rewriteScratch(path: string, edits: ScratchEdits): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    let file: Deno.FsFile | undefined;
+/** Renames, retrying a moment when Windows refuses because another process has scratch open. */
+async function renameOver(from: string, to: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
     try {
-      file = Deno.openSync(path, { read: true });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-    try {
-      const bytes = file ? readAllFrom(file, 0) : new Uint8Array();
-      let current: string;
-      try {
-        current = utf8.decode(bytes);
-      } catch {
-        throw new Error("scratch is not UTF-8 text");
-      }
-      const next = applyScratchEdits(current, edits);
-      if (next === current) return;
-      const temp = tempSiblingOf(path);
-      Deno.writeTextFileSync(temp, next);
-      let again: Uint8Array;
-      try {
-        again = Deno.readFileSync(path);
-      } catch {
-        again = new Uint8Array();
-      }
-      if (!sameBytes(again, bytes)) {
-        removeFile(temp);
-        continue;
-      }
-      try {
-        renameOver(temp, path, () => {
-          // Windows may refuse to replace a file we hold open: let go of it (and of the
-          // carry-over check, a Unix concern) and try once more.
-          file?.close();
-          file = undefined;
-        });
-      } catch (error) {
-        removeFile(temp);
-        throw error;
-      }
-      if (file) {
-        let carried = bytes.length;
-        for (const wait of [0, 5]) {
-          if (wait) await sleep(wait);
-          const late = readAllFrom(file, carried);
-          if (late.length === 0) continue;
-          Deno.writeFileSync(path, late, { append: true });
-          carried += late.length;
-        }
-      }
+      Deno.renameSync(from, to);
       return;
-    } finally {
-      file?.close();
+    } catch (error) {
+      const busy = error instanceof Deno.errors.PermissionDenied && Deno.build.os === "windows";
+      if (!busy || attempt >= 20) throw error;
+      await sleep(25);
     }
+  }
+}
+
+/** Options of {@link rewriteScratch}, and hooks for tests. */
+export interface RewriteOptions {
+  /** Where old scratch files are kept for carry-over (see carry_over.ts); default: beside it. */
+  places?: readonly string[];
+  /** Called after the old scratch was kept, before it is checked. */
+  beforeCheck?: () => void;
+  /** Called after scratch was checked, right before the rename. */
+  beforeRename?: () => void;
+}
+
+/**
+ * Applies edits to scratch as it is now, by temp-file-and-rename, keeping the old file for
+ * carry-over (see the module notes). Scratch is read, the edited text written to a temp file,
+ * the old file kept under its second name, and only if it still begins with what was read (it
+ * was only appended to) is the temp file renamed over it; otherwise the edits are applied again.
+ */
+export async function rewriteScratch(
+  path: string,
+  edits: ScratchEdits,
+  hooks: RewriteOptions = {},
+): Promise<void> {
+  const places = hooks.places ?? [path];
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const bytes = readOrEmpty(path);
+    let current: string;
+    try {
+      current = utf8.decode(bytes);
+    } catch {
+      throw new Error("scratch is not UTF-8 text");
+    }
+    const next = applyScratchEdits(current, edits);
+    if (next === current) return;
+    const temp = tempSiblingOf(path);
+    Deno.writeTextFileSync(temp, next);
+    const kept = bytes.length > 0 ? keepOld(path, bytes.length, places) : null;
+    hooks.beforeCheck?.();
+    // Only appended to since it was read (what was read is still its beginning), and the kept
+    // name is the file being replaced: then nothing can be lost from here on.
+    const keptInfo = kept ? statOrNull(kept) : null;
+    const nowInfo = statOrNull(path);
+    const unchanged = startsWith(readOrEmpty(kept ?? path), bytes) &&
+      (!keptInfo || (nowInfo !== null && sameFile(keptInfo, nowInfo)));
+    if (!unchanged) {
+      removeIfPresent(temp);
+      if (kept) removeIfPresent(kept);
+      continue;
+    }
+    hooks.beforeRename?.();
+    crashPoint("before-scratch-rename");
+    try {
+      await renameOver(temp, path);
+    } catch (error) {
+      removeIfPresent(temp);
+      if (kept) removeIfPresent(kept);
+      throw error;
+    }
+    if (kept) carryOverScratch(path, places);
+    return;
   }
   throw new Error("scratch kept changing while it was being rewritten");
 }

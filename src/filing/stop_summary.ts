@@ -64,15 +64,26 @@ export function summarize(
       const verb = report.deferred === 1 ? "waits" : "wait";
       parts.push(`${plural(report.deferred, "block")} ${verb} for the next turn`);
     }
-    if (report.status === "unreadable" && report.error) {
+    parts.push(...report.notices);
+    if (report.status === "failed" && report.error) {
+      parts.push(`nothing filed: ${report.error}`);
+    } else if (report.status === "unreadable" && report.error) {
       parts.push(`${report.error}; nothing filed`);
     } else if (report.error) parts.push(report.error);
   }
   if (parts.length === 0) return "";
-  const message = `Librarian: ${parts.join("; ")}`;
+  return capped(`Librarian: ${parts.join("; ")}`);
+}
+
+function capped(message: string): string {
   return message.length > MAX_MESSAGE_CHARS
     ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`
     : message;
+}
+
+/** The message when a turn could file nothing at all (`why` says what to fix). */
+export function nothingFiledMessage(why: string): string {
+  return capped(`Librarian: nothing filed: ${why}`);
 }
 
 /** The log fields of a routing pass. */

@@ -1,0 +1,159 @@
+/**
+ * Carry-over of appends to replaced scratch files (effectful): when a pass replaces scratch, the
+ * old file keeps a second name, `<place>.tmp-carry-<id>-<offset>`, where `<offset>` is how much
+ * of it scratch already has. The place is beside the journal (`<key>.scratch`, outside the
+ * library) when that is on the same file system, else next to scratch (`.scratch.md`, gitignored
+ * by `init`'s `*.tmp-*` line). Anything a writer appends to the old file later (through a
+ * descriptor it opened before the rename) grows it past `<offset>`; every pass first carries that
+ * over to the end of scratch and renames the kept file to the new offset. A kept file is removed
+ * once fully carried over and unwritten for {@link CARRY_RETENTION_MS}.
+ *
+ * Light on purpose (paths only): the stop hook's idle check uses {@link hasPendingCarryOver}.
+ *
+ * @module
+ */
+
+import { removeIfPresent } from "../core/atomic.ts";
+import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
+import { readAllSync } from "../core/read_all.ts";
+
+/** A kept old scratch is removed once fully carried over and unwritten for this long. */
+export const CARRY_RETENTION_MS = 60 * 60 * 1000;
+
+const CARRY_NAME = /^(.+)\.tmp-carry-([0-9a-z]+)-(\d+)$/;
+
+/** A kept old scratch file. */
+interface Kept {
+  /** The name it was kept under, without `.tmp-carry-<id>-<offset>`. */
+  place: string;
+  path: string;
+  id: string;
+  /** How many of its bytes scratch already has. */
+  offset: number;
+}
+
+/** A kept old scratch file. */
+function keptFiles(places: readonly string[]): Kept[] {
+  const out: Kept[] = [];
+  for (const place of places) {
+    const dir = dirnameOf(place);
+    const name = basenameOf(place);
+    try {
+      for (const entry of Deno.readDirSync(dir)) {
+        const match = CARRY_NAME.exec(entry.name);
+        if (!match || match[1] !== name) continue;
+        out.push({
+          place,
+          path: joinPath(dir, entry.name),
+          id: match[2]!,
+          offset: Number(match[3]),
+        });
+      }
+    } catch {
+      // no folder: nothing kept there
+    }
+  }
+  return out.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function keptPath(place: string, id: string, offset: number): string {
+  return `${place}.tmp-carry-${id}-${offset}`;
+}
+
+export function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** True when both names are the same file (a run was killed before its rename). */
+export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
+  if (a.ino !== null && b.ino !== null && a.dev === b.dev) return a.ino === b.ino;
+  // No inode numbers: the same file has more than one link, the same size and time.
+  return (a.nlink ?? 1) > 1 && (b.nlink ?? 1) > 1 && a.size === b.size &&
+    a.mtime?.getTime() === b.mtime?.getTime();
+}
+
+function readFrom(path: string, offset: number): Uint8Array {
+  using file = Deno.openSync(path, { read: true });
+  file.seekSync(offset, Deno.SeekMode.Start);
+  return readAllSync(file);
+}
+
+/**
+ * True when a kept old scratch holds bytes scratch does not have yet (or a killed run left one
+ * to clear): the stop hook's cheap check, a directory listing.
+ */
+export function hasPendingCarryOver(places: readonly string[]): boolean {
+  for (const kept of keptFiles(places)) {
+    const info = statOrNull(kept.path);
+    if (info && info.size > kept.offset) return true;
+  }
+  return false;
+}
+
+/**
+ * Carries over to the end of scratch whatever was appended to old scratch files since they were
+ * replaced, oldest first, once each; clears what a killed run left and kept files gone stale.
+ * Call under the library lock. Returns the number of bytes carried over.
+ */
+export function carryOverScratch(
+  scratchPath: string,
+  places: readonly string[] = [scratchPath],
+  now: number = Date.now(),
+): number {
+  let carried = 0;
+  for (const kept of keptFiles(places)) {
+    const info = statOrNull(kept.path);
+    if (!info || !info.isFile) continue;
+    const scratch = statOrNull(scratchPath);
+    if (scratch && sameFile(info, scratch)) {
+      // Killed between keeping scratch and replacing it: this is scratch itself.
+      removeIfPresent(kept.path);
+      continue;
+    }
+    if (info.size > kept.offset) {
+      const late = readFrom(kept.path, kept.offset);
+      if (late.length > 0) {
+        Deno.writeFileSync(scratchPath, late, { append: true });
+        carried += late.length;
+        // Killed before this rename, the bytes are carried again next time: a block twice in
+        // scratch is filed once (see PlanOptions.filedBefore); a lost one could not be.
+        Deno.renameSync(kept.path, keptPath(kept.place, kept.id, kept.offset + late.length));
+      }
+      continue;
+    }
+    const written = info.mtime?.getTime() ?? 0;
+    if (now - written > CARRY_RETENTION_MS) removeIfPresent(kept.path);
+  }
+  return carried;
+}
+
+let keptCounter = 0;
+
+/**
+ * Gives the current scratch a second name for carry-over, in the first of `places` where a hard
+ * link can be made (the same file system); null where none can.
+ */
+export function keepOld(
+  scratchPath: string,
+  offset: number,
+  places: readonly string[] = [scratchPath],
+): string | null {
+  keptCounter += 1;
+  const id = `${Date.now().toString(36).padStart(9, "0")}${keptCounter.toString(36)}${
+    Math.random().toString(36).slice(2, 6)
+  }`;
+  for (const place of places) {
+    const path = keptPath(place, id, offset);
+    try {
+      Deno.linkSync(scratchPath, path);
+      return path;
+    } catch {
+      // another file system, or no hard links there: try the next place
+    }
+  }
+  return null;
+}

@@ -1,0 +1,58 @@
+/**
+ * Named fault points, for tests only: `LIBRARIAN_FAULT=<point>` (or `<point>:<n>`, the n-th time
+ * the point is reached) makes a run fail at exactly that point, so every crash position of the
+ * filing protocol is tested deterministically instead of by killing a process at a random time.
+ *
+ * Never set it outside tests. When it is not set (always, for users), a fault point costs one
+ * cached environment lookup.
+ *
+ * @module
+ */
+
+/** Where a run can be made to fail. */
+export type FaultPoint =
+  /** The journal (with the targets about to be written) is saved; no target written yet. */
+  | "after-journal-write"
+  /** A target file is written (use `:<n>` for the n-th). */
+  | "after-target-write"
+  /** Every target is written; scratch is not rewritten yet. */
+  | "after-targets"
+  /** The new scratch is in its temp file and the old one is kept for carry-over; not renamed. */
+  | "before-scratch-rename"
+  /** Scratch is replaced; the journal still lists the targets as being written. */
+  | "after-scratch-rename"
+  /** Releasing the lock throws (as an unlock refused by the system would). */
+  | "lock-release-throws";
+
+/** The process exit status of a run ended at a fault point (as if it had been killed). */
+export const FAULT_EXIT_CODE = 86;
+
+let configured: { point: string; nth: number } | null | undefined;
+const reached = new Map<string, number>();
+
+function fault(): { point: string; nth: number } | null {
+  if (configured !== undefined) return configured;
+  let raw: string | undefined;
+  try {
+    raw = Deno.env.get("LIBRARIAN_FAULT");
+  } catch {
+    raw = undefined;
+  }
+  if (!raw) return configured = null;
+  const [point, nth] = raw.trim().split(":");
+  return configured = { point: point!, nth: Math.max(1, Number(nth) || 1) };
+}
+
+/** True when `LIBRARIAN_FAULT` names `point` and this is the time it should fire. */
+export function faultFires(point: FaultPoint): boolean {
+  const wanted = fault();
+  if (wanted === null || wanted.point !== point) return false;
+  const count = (reached.get(point) ?? 0) + 1;
+  reached.set(point, count);
+  return count === wanted.nth;
+}
+
+/** Ends the process on the spot (no `finally`, like a kill) when `LIBRARIAN_FAULT` says so. */
+export function crashPoint(point: FaultPoint): void {
+  if (faultFires(point)) Deno.exit(FAULT_EXIT_CODE);
+}
