@@ -219,7 +219,10 @@ Deno.test({
     await writeTree(dir.path, LIBRARY);
     await new Deno.Command("mkfifo", { args: [`${dir.path}/proj/_memory_library/product.md`] })
       .output();
-    const result = await bounded(["import", "../bank", "--json"], { cwd: `${dir.path}/proj` });
+    const result = await bounded(["import", "../bank", "--json"], {
+      cwd: `${dir.path}/proj`,
+      home: `${dir.path}/home`,
+    });
     assert.equal(result.code, 1);
     assert.match(JSON.parse(result.stdout).error, /product\.md is not a regular file/);
   },

@@ -28,8 +28,6 @@ async function project(root: string, scratch: string) {
     "proj/_memory_library/tech.md": "# tech\n- Deno 2 only\n",
     "proj/src/api/handler.ts": "",
   });
-  // The lock and journal live under ~/.claude; a home folder that does not exist is never made.
-  await Deno.mkdir(join(root, "home"));
   return { cwd: join(root, "proj"), home: join(root, "home") };
 }
 

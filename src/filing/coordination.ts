@@ -4,8 +4,8 @@
  * journal (the crash record of what was filed). Never inside the library.
  *
  * The folder is the first of these that can be used:
- * 1. `~/.claude/librarian/locks/` when the home folder exists: every process of the user sees it
- *    alike, so two Claude Code accounts (`CLAUDE_CONFIG_DIR`) on one project share one lock;
+ * 1. `~/.claude/librarian/locks/` under the home folder: every process of the user sees it alike,
+ *    so two Claude Code accounts (`CLAUDE_CONFIG_DIR`) on one project share one lock;
  * 2. `$CLAUDE_CONFIG_DIR/librarian/locks/` (a read-only or missing home folder);
  * 3. `<state folder>/locks/` (`LIBRARIAN_STATE_DIR`, else `CLAUDE_PLUGIN_DATA`).
  *
@@ -17,7 +17,6 @@
 import { type Library, realPathOfNearest } from "../core/discover.ts";
 import { type EnvReader, homeDir } from "../core/env.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
-import { isDirectory } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
 import { isAbsolutePath, isCaseInsensitiveOs, joinPath, normalizePath } from "../core/paths.ts";
 import { acquireLock, type HeldLock, LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
@@ -54,8 +53,7 @@ function absoluteFrom(env: EnvReader, name: string): string | undefined {
 function candidates(env: EnvReader): Candidate[] {
   const out: Candidate[] = [];
   const home = homeDir(env);
-  // The home folder itself is never created: a missing one is no place for shared state.
-  if (home && isDirectory(home)) {
+  if (home) {
     out.push({ dir: joinPath(home, ".claude", "librarian", "locks"), source: "~/.claude" });
   }
   const config = absoluteFrom(env, "CLAUDE_CONFIG_DIR");
@@ -149,7 +147,7 @@ export async function acquireCoordination(
   }
   if (all.length === 0) {
     throw new CoordinationError(
-      "no folder for the lock and journal (HOME is not set or does not exist); " +
+      "no folder for the lock and journal (HOME is not set); " +
         "set HOME or CLAUDE_CONFIG_DIR to a writable folder",
     );
   }
