@@ -11,7 +11,7 @@
 
 import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import { dirnameOf, joinPath, MAX_PATH_LENGTH } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import { type ShellTouch, touchesOfCommand } from "./bash_touches.ts";
 
@@ -126,9 +126,48 @@ export function globRegex(segment: string): RegExp {
 }
 
 /**
- * The project paths a Bash command line touches, given the folder it runs in: every named path
- * that exists (or that the command creates), inside a project with a library, outside the
- * library itself. The project root as a folder (a listing or search at the top) adds nothing.
+ * The project paths among `named`: every path that exists (or that the command creates), inside
+ * a project with a library, outside the library itself. The project root as a folder (a listing
+ * or search at the top) adds nothing.
+ */
+export function projectTouchesOf(
+  named: readonly ShellTouch[],
+  env: EnvReader,
+): { touches: ProjectTouch[]; truncated: boolean } {
+  const prober = new Prober();
+  const seen = new Set<string>();
+  const libraries = new Map<string, Library | null>();
+  const out: ProjectTouch[] = [];
+  const consider = (path: string, touch: ShellTouch) => {
+    if (seen.has(path) || path.length > MAX_PATH_LENGTH) return;
+    seen.add(path);
+    const kind = prober.kind(path);
+    if (kind === null && touch.role === "read") return;
+    const folder = kind === "folder" || (kind === null && touch.role === "folder");
+    const parent = folder ? path : dirnameOf(path);
+    if (!libraries.has(parent)) {
+      libraries.set(parent, findLibraryForFile(joinPath(parent, "x"), env));
+    }
+    const library = libraries.get(parent);
+    if (!library) return;
+    const placement = placeFileResolved(path, library);
+    if (placement.kind !== "project") return; // outside, the root itself, or in the library
+    out.push({ library, relPath: placement.relPath, folder });
+  };
+  for (const touch of named) {
+    if (touch.glob === undefined) consider(touch.path, touch);
+    else {
+      const matches = prober.expand(touch.glob);
+      if (matches.length === 0) consider(touch.path, touch); // no match: Bash keeps the word
+      for (const match of matches) consider(match, touch);
+    }
+  }
+  return { touches: out, truncated: prober.truncated };
+}
+
+/**
+ * The project paths a Bash command line touches, run in folder `cwd` (see
+ * {@link projectTouchesOf}).
  */
 export function projectTouchesOfCommand(
   command: string,
@@ -137,30 +176,8 @@ export function projectTouchesOfCommand(
 ): CommandProjectTouches {
   const named = touchesOfCommand(command, { cwd, home: env("HOME") });
   if (!named.ok) return named;
-  const prober = new Prober();
-  const seen = new Set<string>();
-  const out: ProjectTouch[] = [];
-  const consider = (path: string, touch: ShellTouch) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    const kind = prober.kind(path);
-    const folder = kind === "folder" || (kind === null && touch.role === "folder");
-    if (kind === null && touch.role === "read") return;
-    const library = findLibraryForFile(folder ? joinPath(path, "x") : path, env);
-    if (!library) return;
-    const placement = placeFileResolved(path, library);
-    if (placement.kind !== "project") return; // outside, the root itself, or in the library
-    out.push({ library, relPath: placement.relPath, folder });
-  };
-  for (const touch of named.touches) {
-    if (touch.glob === undefined) consider(touch.path, touch);
-    else {
-      const matches = prober.expand(touch.glob);
-      if (matches.length === 0) consider(touch.path, touch); // no match: Bash keeps the word
-      for (const match of matches) consider(match, touch);
-    }
-  }
-  return { ok: true, touches: out, truncated: named.truncated || prober.truncated };
+  const found = projectTouchesOf(named.touches, env);
+  return { ok: true, touches: found.touches, truncated: named.truncated || found.truncated };
 }
 
 /** The mirror folder depth of a library file (`a/b/x.md` → 2, a root file → 0). */

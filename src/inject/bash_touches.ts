@@ -115,6 +115,7 @@ class Collector {
   script(src: string, start: string | null, depth: number): string | true {
     const parsed = parseShell(src, { home: this.home });
     if (!parsed.ok) return parsed.reason;
+    if (parsed.truncated) this.truncated = true;
     let cwd = start;
     const saved: (string | null)[] = [];
     for (const step of parsed.steps) {

@@ -1,0 +1,134 @@
+/**
+ * Where a Bash command (or a Grep / Glob search) gets its library context: the project paths it
+ * names, and the library files that apply to them, merged most specific first, each once. The
+ * result has the shape of a located file's context, so the same decision (ledger, budget,
+ * rendering) follows.
+ *
+ * Loaded only for these tools: the file tools never pay for the shell tokenizer.
+ *
+ * @module
+ */
+
+import type { Library } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { normalizePath, resolveLocalPath } from "../core/paths.ts";
+import type { LibraryFile } from "../core/walk.ts";
+import {
+  mergedLibraryFiles,
+  type ProjectTouch,
+  projectTouchesOf,
+  projectTouchesOfCommand,
+} from "./bash_paths.ts";
+
+/** The tools whose input names paths through a command line or a search folder. */
+export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob"];
+
+/** Why a command gets no context. */
+export type NoCommandContextReason =
+  | "no-command"
+  | "unparseable"
+  | "no-project-paths"
+  | "no-library-files";
+
+/** The outcome of locating a command's context. */
+export type CommandLocation =
+  | {
+    kind: "none";
+    reason: NoCommandContextReason;
+    /** Why it could not be parsed, or what it touched (for the log). */
+    detail?: string;
+    truncated?: boolean;
+  }
+  | {
+    kind: "located";
+    library: Library;
+    /** The touched paths as the header names them (`src/api/x.ts, src/ui/`). */
+    relPath: string;
+    /** The library files that apply, most specific first, each once. */
+    files: LibraryFile[];
+    /** Project-relative touched paths (a folder ends in `/`). */
+    touched: string[];
+    /** Touched paths in other libraries' projects, left for their own events. */
+    elsewhere: number;
+    /** True when the command named more than was looked at. */
+    truncated: boolean;
+  };
+
+/** At most this many touched paths are named in the header. */
+const NAMED_IN_HEADER = 4;
+
+/** The touched paths as the header names them. */
+export function touchedNames(touched: readonly string[]): string {
+  const named = touched.slice(0, NAMED_IN_HEADER).join(", ");
+  const more = touched.length - NAMED_IN_HEADER;
+  return more > 0 ? `${named} and ${more} more` : named;
+}
+
+/** The working folder of an event: its `cwd` when absolute, else the process's. */
+function workingFolder(cwd: unknown): string | null {
+  const given = typeof cwd === "string" ? resolveLocalPath(cwd) : null;
+  if (given !== null) return given;
+  try {
+    return normalizePath(Deno.cwd());
+  } catch {
+    return null;
+  }
+}
+
+/** The context location for touched project paths (those of the first library only). */
+export function locateTouches(touches: ProjectTouch[], truncated: boolean): CommandLocation {
+  if (touches.length === 0) return { kind: "none", reason: "no-project-paths", truncated };
+  const library = touches[0]!.library;
+  const own = touches.filter((t) => t.library.root === library.root);
+  const touched = own.map((t) => t.folder ? `${t.relPath}/` : t.relPath);
+  const files = mergedLibraryFiles(library, own);
+  if (files.length === 0) {
+    return { kind: "none", reason: "no-library-files", detail: touched.join(","), truncated };
+  }
+  return {
+    kind: "located",
+    library,
+    relPath: touchedNames(touched),
+    files,
+    touched,
+    elsewhere: touches.length - own.length,
+    truncated,
+  };
+}
+
+/**
+ * Locates the context for a Bash command line (`tool_input.command`) or a Grep / Glob search
+ * (`tool_input.path`), run in folder `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const found = locateCommandContext("Bash", { command: "ls" }, "/", () => undefined);
+ * assert.equal(found.kind, "none");
+ * ```
+ */
+export function locateCommandContext(
+  tool: string,
+  input: Record<string, unknown> | undefined,
+  cwd: unknown,
+  env: EnvReader,
+): CommandLocation {
+  const folder = workingFolder(cwd);
+  if (tool === "Bash") {
+    const command = input?.command;
+    if (typeof command !== "string" || command.trim() === "" || folder === null) {
+      return { kind: "none", reason: "no-command" };
+    }
+    const found = projectTouchesOfCommand(command, folder, env);
+    if (!found.ok) return { kind: "none", reason: "unparseable", detail: found.reason };
+    return locateTouches(found.touches, found.truncated);
+  }
+  const path = input?.path;
+  if (typeof path !== "string" || path.trim() === "" || folder === null) {
+    return { kind: "none", reason: "no-project-paths" };
+  }
+  const absolute = resolveLocalPath(path, folder);
+  if (absolute === null) return { kind: "none", reason: "no-project-paths" };
+  const found = projectTouchesOf([{ path: absolute, role: "read" }], env);
+  return locateTouches(found.touches, found.truncated);
+}
