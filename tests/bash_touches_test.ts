@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { projectTouchesOfCommand } from "../src/inject/bash_paths.ts";
+import { mergedLibraryFiles, projectTouchesOfCommand } from "../src/inject/bash_paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 const FIXTURE: Record<string, string> = {
@@ -221,4 +221,27 @@ Deno.test("bash touches: a NUL character or a lone surrogate names nothing and t
     const result = projectTouchesOfCommand(command, root, envFrom({}));
     assert.ok(!result.ok || result.touches.every((p) => !p.relPath.includes("\0")));
   }
+});
+
+Deno.test("merged library files: deeper folders first, then in the order touched, each file once", async () => {
+  const { dir, root } = await fixtureProject();
+  await using _ = dir;
+  await writeTree(root, {
+    "_memory_library/src/patterns.md": "src",
+    "_memory_library/src/api/billing/edge.md": "b",
+  });
+  const found = projectTouchesOfCommand(
+    "cat src/ui/modal.tsx src/api/billing/tax.ts src/api/x.ts",
+    root,
+    envFrom({}),
+  );
+  assert.ok(found.ok);
+  const library = found.touches[0]!.library;
+  assert.deepEqual(mergedLibraryFiles(library, found.touches).map((f) => f.relPath), [
+    "src/api/billing/edge.md",
+    "src/ui/patterns.md",
+    "src/api/patterns.md",
+    "src/patterns.md",
+    "tech.md",
+  ]);
 });

@@ -31,6 +31,8 @@ export type CommandProjectTouches =
 
 /** At most this many file-system look-ups (stat, directory listing) per command. */
 export const MAX_PROBES = 256;
+/** At most this many touched folders are walked for one command (the first ones named). */
+export const MAX_FOLDERS = 32;
 /** A glob stops after this many matches. */
 const MAX_MATCHES = 64;
 
@@ -100,7 +102,18 @@ function unescape(segment: string): string {
   return segment.replace(/\\(.)/g, "$1");
 }
 
-/** A regular expression for one glob segment (`*`, `?`, `[...]`, `\`-escapes). */
+/**
+ * A regular expression for one glob segment (`*`, `?`, `[...]`, `\`-escapes).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.ok(globRegex("*.ts").test("a.ts"));
+ * assert.ok(!globRegex("*.ts").test("a.tsx"));
+ * assert.ok(globRegex("[!a]?.md").test("bc.md"));
+ * assert.ok(globRegex("x\\*").test("x*"));
+ * ```
+ */
 export function globRegex(segment: string): RegExp {
   let out = "";
   for (let i = 0; i < segment.length; i++) {
@@ -188,13 +201,13 @@ function depthOf(file: LibraryFile): number {
 /**
  * The library files that apply to several touched paths of one library: each path's walk-up,
  * merged most specific first (deeper folders first; among equals, in the order touched), each
- * file once.
+ * file once; at most {@link MAX_FOLDERS} folders.
  */
 export function mergedLibraryFiles(library: Library, touches: ProjectTouch[]): LibraryFile[] {
   const byPath = new Map<string, { file: LibraryFile; order: number }>();
   let order = 0;
   const folders = new Set(touches.map((t) => t.folder ? t.relPath : dirnameOf(t.relPath)));
-  for (const folder of folders) {
+  for (const folder of [...folders].slice(0, MAX_FOLDERS)) {
     for (const file of collectLibraryFiles(library.root, folder)) {
       if (!byPath.has(file.absPath)) byPath.set(file.absPath, { file, order: order++ });
     }

@@ -57,7 +57,16 @@ export type CommandLocation =
 /** At most this many touched paths are named in the header. */
 const NAMED_IN_HEADER = 4;
 
-/** The touched paths as the header names them. */
+/**
+ * The touched paths as the header names them.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(touchedNames(["a.ts", "src/"]), "a.ts, src/");
+ * assert.equal(touchedNames(["1", "2", "3", "4", "5", "6"]), "1, 2, 3, 4 and 2 more");
+ * ```
+ */
 export function touchedNames(touched: readonly string[]): string {
   const named = touched.slice(0, NAMED_IN_HEADER).join(", ");
   const more = touched.length - NAMED_IN_HEADER;
@@ -75,7 +84,15 @@ function workingFolder(cwd: unknown): string | null {
   }
 }
 
-/** The context location for touched project paths (those of the first library only). */
+/**
+ * The context location for touched project paths (those of the first library only).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(locateTouches([], false), { kind: "none", reason: "no-project-paths", truncated: false });
+ * ```
+ */
 export function locateTouches(touches: ProjectTouch[], truncated: boolean): CommandLocation {
   if (touches.length === 0) return { kind: "none", reason: "no-project-paths", truncated };
   const library = touches[0]!.library;

@@ -1,7 +1,8 @@
 /**
- * Which words of a command name the files it reads or changes (pure): an option parser and the
- * rules for the common file, text and search commands (`cat`, `sed -i`, `mv`, `grep -r`, `find`,
- * `ls`, ...). Interpreters, test runners, git and wrappers are in `shell_runners.ts`.
+ * What a command rule is (pure): a command's arguments → the words that name paths it reads,
+ * writes or searches, and what else it runs; with a getopt-style option parser. The rules are in
+ * `shell_files.ts` (file, text and search commands), `shell_runners.ts` (interpreters, test
+ * runners) and `shell_git.ts` (git, patch, wrappers); common shapes in `shell_rules.ts`.
  *
  * @module
  */
@@ -103,120 +104,42 @@ export function parseArgs(args: ShellWord[], spec: OptionSpec = {}): ParsedArgs 
   return out;
 }
 
-/** The words paired with `role`. */
+/**
+ * The words paired with `role`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(touches([{ value: "a" }], "read"), [{ word: { value: "a" }, role: "read" }]);
+ * ```
+ */
 export const touches = (words: ShellWord[], role: TouchRole): WordTouch[] =>
   words.map((word) => ({ word, role }));
 
-/** Every value given for any of the option `names`. */
+/**
+ * Every value given for any of the option `names`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const parsed = parseArgs([{ value: "-fx" }, { value: "--file=y" }], { short: "f" });
+ * assert.deepEqual(valuesOf(parsed, "f", "file").map((w) => w.value), ["x", "y"]);
+ * ```
+ */
 export function valuesOf(parsed: ParsedArgs, ...names: string[]): ShellWord[] {
   return names.flatMap((name) => parsed.values.get(name) ?? []);
 }
 
-/** Every positional is read (`cat`, `head`, `wc`, ...). */
-export function readsAll(spec: OptionSpec = {}): CommandRule {
-  return (args) => {
-    const parsed = parseArgs(args, spec);
-    const out = parsed.positionals.filter((w) => w.value !== "-");
-    return { touches: touches(out, "read") };
-  };
-}
-
-/** Every positional is written (`tee`, `touch`, `truncate`). */
-export function writesAll(spec: OptionSpec = {}): CommandRule {
-  return (args) => ({ touches: touches(parseArgs(args, spec).positionals, "write") });
-}
-
-/** The first positional is a mode or owner, the rest are changed (`chmod`, `chown`). */
-export function afterFirst(spec: OptionSpec = {}): CommandRule {
-  return (args) => {
-    const parsed = parseArgs(args, spec);
-    const skip = parsed.values.has("reference") ? 0 : 1;
-    return { touches: touches(parsed.positionals.slice(skip), "read") };
-  };
-}
-
-/** `cp`/`mv`/`install`: sources are read, the destination (last, or `-t dir`) written. */
-export function copies(short: string): CommandRule {
-  return (args) => {
-    const parsed = parseArgs(args, {
-      short,
-      long: "target-directory suffix backup mode owner group",
-    });
-    const target = valuesOf(parsed, "t", "target-directory");
-    if (target.length > 0) {
-      return { touches: [...touches(parsed.positionals, "read"), ...touches(target, "write")] };
-    }
-    const sources = parsed.positionals.slice(0, -1);
-    const destination = parsed.positionals.slice(-1);
-    if (sources.length === 0) return { touches: [] };
-    return { touches: [...touches(sources, "read"), ...touches(destination, "write")] };
-  };
-}
-
 /**
- * A search (`grep`, `rg`, `ag`, `ack`, `fd`): the pattern is the first positional unless an
- * option gave it; the rest are searched. With no path, a recursive search searches the working
- * folder.
+ * The same rule under several space-separated names, for a rule table.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const rule = () => ({ touches: [] });
+ * assert.deepEqual(Object.keys(each("cat tac", rule)), ["cat", "tac"]);
+ * ```
  */
-export function search(
-  spec: OptionSpec,
-  patternOptions: string[],
-  recursiveByDefault: boolean,
-): CommandRule {
-  return (args) => {
-    const parsed = parseArgs(args, spec);
-    const hasPattern = patternOptions.some((o) => parsed.values.has(o) || parsed.flags.has(o));
-    const paths = parsed.positionals.slice(hasPattern ? 0 : 1);
-    const recursive = recursiveByDefault ||
-      ["r", "R", "recursive", "dereference-recursive"].some((f) => parsed.flags.has(f));
-    if (paths.length === 0 && recursive) return { touches: [{ word: HERE, role: "read" }] };
-    return { touches: touches(paths.filter((w) => w.value !== "-"), "read") };
-  };
-}
-
-/** A listing (`ls`, `tree`, `du`): its paths, or the working folder. */
-export function lists(spec: OptionSpec = {}): CommandRule {
-  return (args) => {
-    const paths = parseArgs(args, spec).positionals;
-    return { touches: touches(paths.length > 0 ? paths : [HERE], "read") };
-  };
-}
-
-/**
- * An interpreter: options in `inline` give the code on the command line (no script); otherwise
- * the first positional is the script it runs. For a shell, the `-c` code is a script to follow.
- */
-export function interpreter(spec: OptionSpec, inline: string[], shell = false): CommandRule {
-  return (args) => {
-    const parsed = parseArgs(args, spec);
-    if (shell && parsed.flags.has("c")) {
-      const code = parsed.positionals[0]?.value;
-      return code ? { touches: [], script: code } : { touches: [] };
-    }
-    if (inline.some((o) => parsed.values.has(o) || parsed.flags.has(o))) return { touches: [] };
-    return { touches: touches(parsed.positionals.slice(0, 1), "read") };
-  };
-}
-
-/** Strips what test runners add to a path: `::test` (pytest), `:12` (rspec), `/...` (go). */
-export function testPath(word: ShellWord): ShellWord {
-  if (word.value === null || word.glob) return word;
-  const value = word.value.replace(/::.*$/, "").replace(/:\d+(:\d+)*$/, "");
-  return { value: value.replace(/\/\.\.\.$/, "") };
-}
-
-/** A test runner or checker: its paths (after any `subcommands` word), else the working folder. */
-export function runner(spec: OptionSpec = {}, subcommands: string[] = []): CommandRule {
-  return (args) => {
-    const positionals = parseArgs(args, spec).positionals;
-    const paths = subcommands.includes(positionals[0]?.value ?? "\0")
-      ? positionals.slice(1)
-      : positionals;
-    return { touches: touches(paths.length > 0 ? paths.map(testPath) : [HERE], "read") };
-  };
-}
-
-/** The same rule under several space-separated names, for a rule table. */
 export function each(names: string, rule: CommandRule): Record<string, CommandRule> {
   return Object.fromEntries(names.split(" ").map((name) => [name, rule]));
 }

@@ -6,20 +6,15 @@
  */
 
 import {
-  afterFirst,
   type CommandRule,
   type CommandUse,
-  copies,
   each,
   HERE,
-  lists,
   parseArgs,
-  readsAll,
-  search,
   touches,
   valuesOf,
-  writesAll,
 } from "./shell_commands.ts";
+import { afterFirst, copies, lists, readsAll, search, writesAll } from "./shell_rules.ts";
 import type { ShellWord } from "./shell_scan.ts";
 
 /** GNU `-i[SUFFIX]` in a short-option cluster (`-i`, `-Ei`, `-i.bak`), not `--in-place`. */

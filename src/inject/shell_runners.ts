@@ -7,16 +7,8 @@
  * @module
  */
 
-import {
-  type CommandRule,
-  type CommandUse,
-  each,
-  interpreter,
-  parseArgs,
-  runner,
-  testPath,
-  touches,
-} from "./shell_commands.ts";
+import { type CommandRule, type CommandUse, each, parseArgs, touches } from "./shell_commands.ts";
+import { interpreter, runner, testPath } from "./shell_rules.ts";
 import type { ShellWord } from "./shell_scan.ts";
 
 const NONE: CommandUse = { touches: [] };

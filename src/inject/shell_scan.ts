@@ -51,7 +51,16 @@ export type ParsedScript =
 /** A command line Bash itself would reject (an unterminated quote or substitution). */
 export class ShellSyntaxError extends Error {}
 
-/** The index just after the `)` closing a `$(` / `<(` whose body starts at `start`. */
+/**
+ * The index just after the `)` closing a `$(` / `<(` whose body starts at `start`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const src = "$(echo \")\" (a)) rest";
+ * assert.equal(src.slice(skipParens(src, 2)), " rest");
+ * ```
+ */
 export function skipParens(src: string, start: number): number {
   let depth = 1;
   let i = start;
@@ -87,7 +96,15 @@ function skipDoubleQuoted(src: string, start: number): number {
   throw new ShellSyntaxError("unterminated double quote");
 }
 
-/** The index just after the backquote closing a substitution whose body starts at `start`. */
+/**
+ * The index just after the backquote closing a substitution whose body starts at `start`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(skipBackticks("`ls \\` x` y", 1), 9);
+ * ```
+ */
 export function skipBackticks(src: string, start: number): number {
   for (let i = start; i < src.length; i++) {
     if (src[i] === "\\") i++;
@@ -120,7 +137,16 @@ const ANSI_ESCAPES: Record<string, string> = {
   "?": "?",
 };
 
-/** Expands unquoted `{a,b}` brace lists in a pattern (escapes respected); at most 256 words. */
+/**
+ * Expands unquoted `{a,b}` brace lists in a pattern (escapes respected); at most 256 words.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(expandBraces("src/{a,b}.ts"), ["src/a.ts", "src/b.ts"]);
+ * assert.deepEqual(expandBraces("\\{a,b}"), ["\\{a,b}"]);
+ * ```
+ */
 export function expandBraces(pattern: string): string[] {
   let depth = 0;
   let open = -1;
@@ -146,7 +172,15 @@ export function expandBraces(pattern: string): string[] {
   return [pattern];
 }
 
-/** Removes the `\` escapes of a pattern. */
+/**
+ * Removes the `\` escapes of a pattern.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(unescapePattern("a\\*b"), "a*b");
+ * ```
+ */
 export function unescapePattern(pattern: string): string {
   return pattern.replace(/\\(.)/gs, "$1");
 }
@@ -154,6 +188,13 @@ export function unescapePattern(pattern: string): string {
 /**
  * The body of a here-document starting at `start` (the line after its operator): the lines up to
  * the one equal to `delimiter` (leading tabs dropped for `<<-`), or to the end of the script.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const src = "cat <<EOF\nline 1\nEOF\nls";
+ * assert.deepEqual(readHeredocBody(src, 10, "EOF", false), { body: "line 1", next: 21 });
+ * ```
  */
 export function readHeredocBody(
   src: string,
@@ -179,7 +220,15 @@ export function readHeredocBody(
   return { body: stripTabs ? tabbed.join("\n") : src.slice(start, bodyEnd), next: src.length };
 }
 
-/** The text of a `$'...'` string whose body starts at `start`, and the index after it. */
+/**
+ * The text of a `$'...'` string whose body starts at `start`, and the index after it.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(readAnsiQuoted("$'a\\tb' c", 2), { text: "a\tb", next: 7 });
+ * ```
+ */
 export function readAnsiQuoted(src: string, start: number): { text: string; next: number } {
   let text = "";
   let i = start;
