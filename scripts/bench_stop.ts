@@ -13,6 +13,7 @@
  */
 
 import { join } from "node:path";
+import { encodeProjectDir } from "../src/automemory/locate.ts";
 import {
   baselineCommand,
   type BenchRow,
@@ -145,6 +146,37 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
       runs.idle,
     );
     rows.push(benchRow("stop, idle turn (empty scratch, no new auto memory)", b, 1.5));
+
+    // (c) an idle turn with 40 auto memories already synced (10 in team/): the scan only.
+    const remembered = join(tmp, "remembered");
+    await Deno.mkdir(join(remembered, "_memory_library"), { recursive: true });
+    await Deno.writeTextFile(join(remembered, "_memory_library", ".scratch.md"), "");
+    const memory = join(home, ".claude", "projects", encodeProjectDir(remembered), "memory");
+    await Deno.mkdir(join(memory, "team"), { recursive: true });
+    for (let i = 0; i < 40; i++) {
+      await Deno.writeTextFile(
+        join(memory, i < 30 ? "" : "team", `feedback_${i}.md`),
+        `---\nname: m${i}\ndescription: memory ${i}\ntype: feedback\n---\nWhy ${i}.\n`,
+      );
+    }
+    const warm = new Deno.Command("sh", {
+      args: [join(REPO_ROOT, "bin", "librarian"), "stop"],
+      env,
+      cwd: remembered,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = warm.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stopEvent(remembered)));
+    await writer.close();
+    await warm.status; // the first turn syncs and files them; the timed ones only scan
+    const c = await compare(
+      stopCommand(remembered, env),
+      baselineCommand(stopEvent(remembered), env),
+      runs.idle,
+    );
+    rows.push(benchRow("stop, idle turn with 40 synced auto memories (10 in team/)", c, 1.5));
     return rows;
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});

@@ -10,7 +10,11 @@ import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { REVIEW_MARKER } from "../src/automemory/review.ts";
 import { syncMessages } from "../src/automemory/report.ts";
-import { autoMemoryMode, scanAutoMemory, syncAutoMemory } from "../src/automemory/sync.ts";
+import { autoMemoryMode } from "../src/automemory/mode.ts";
+import { scanAutoMemory, syncAutoMemory } from "../src/automemory/sync.ts";
+import { classifyBlock } from "../src/filing/classify.ts";
+import { parseScratch } from "../src/filing/scratch.ts";
+import { reviewScratch, scratchFindings } from "../src/commands/scratch_review.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 interface Setup {
@@ -198,4 +202,14 @@ Deno.test("scan without a state folder syncs nothing (it could not remember what
   const library = { root: "/nowhere/_memory_library", projectRoot: "/nowhere", foundBy: "cwd" };
   const scan = scanAutoMemory(library as Library, envFrom({}));
   assert.equal(scan.skipped, "no state folder");
+});
+
+Deno.test("a block awaiting review is kept by the router until accepted; lint does not flag it", () => {
+  const text = `## [TAG: global, type: patterns]\n${REVIEW_MARKER}\n- a: first\n`;
+  const block = parseScratch(text).blocks[0]!;
+  const kept = classifyBlock(block);
+  assert.equal(kept.kind === "keep" && kept.code, "review");
+  assert.equal(classifyBlock(block, { acceptReview: true }).kind, "route");
+  assert.equal(reviewScratch(text)[0]!.kind, "kept", "`librarian scratch` lists it");
+  assert.deepEqual(scratchFindings(text, ".scratch.md"), []);
 });

@@ -12,7 +12,20 @@ import { basenameOf, dirnameOf, isAbsolutePath, joinPath, normalizePath } from "
 /** The largest `.git` pointer, `commondir` or `gitdir` file read. */
 const MAX_POINTER_BYTES = 4096;
 
-/** The nearest folder at or above `start` holding a `.git` folder or file, or `null`. */
+/**
+ * The nearest folder at or above `start` holding a `.git` folder or file, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findGitRoot } from "./git_root.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const repo = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${repo}/.git`);
+ * Deno.mkdirSync(`${repo}/src/app`, { recursive: true });
+ * assert.equal(findGitRoot(`${repo}/src/app`), repo);
+ * ```
+ */
 export function findGitRoot(start: string): string | null {
   let dir = normalizePath(start);
   for (let depth = 0; depth < 256; depth++) {
@@ -42,7 +55,17 @@ function realPathOrNull(path: string): string | null {
   }
 }
 
-/** The real path of `path` (links resolved), or `path` itself when it cannot be resolved. */
+/**
+ * The real path of `path` (links resolved), or `path` itself when it cannot be resolved.
+ *
+ * @example Usage
+ * ```ts
+ * import { realPathOr } from "./git_root.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(realPathOr("/no/such/folder"), "/no/such/folder");
+ * ```
+ */
 export function realPathOr(path: string): string {
   return realPathOrNull(path) ?? path;
 }
@@ -53,6 +76,20 @@ export function realPathOr(path: string): string {
  * main checkout, or, when the common git folder is not named `.git` (a bare repository such as
  * `.bare`), to that git folder itself. Anything else (a plain repository, a submodule, a pointer
  * that does not check out) is `root` itself.
+ *
+ * @example Usage
+ * ```ts
+ * import { mainRepositoryOf } from "./git_root.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const top = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.mkdirSync(`${top}/.bare/worktrees/main`, { recursive: true });
+ * Deno.mkdirSync(`${top}/main`);
+ * Deno.writeTextFileSync(`${top}/main/.git`, `gitdir: ${top}/.bare/worktrees/main\n`);
+ * Deno.writeTextFileSync(`${top}/.bare/worktrees/main/commondir`, "../..\n");
+ * Deno.writeTextFileSync(`${top}/.bare/worktrees/main/gitdir`, `${top}/main/.git\n`);
+ * assert.equal(mainRepositoryOf(`${top}/main`), `${top}/.bare`);
+ * ```
  */
 export function mainRepositoryOf(root: string): string {
   const pointer = readTextBounded(joinPath(root, ".git"), MAX_POINTER_BYTES)?.trim();
@@ -73,6 +110,16 @@ export function mainRepositoryOf(root: string): string {
  * The folder Claude Code names a project's auto memory after, for a session started in `start`:
  * the git root, with a linked worktree mapped to its main repository (see
  * {@link mainRepositoryOf}); `null` outside a repository.
+ *
+ * @example Usage
+ * ```ts
+ * import { canonicalGitRoot } from "./git_root.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const repo = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${repo}/.git`);
+ * assert.equal(canonicalGitRoot(repo), repo);
+ * ```
  */
 export function canonicalGitRoot(start: string): string | null {
   const root = findGitRoot(start);

@@ -104,6 +104,17 @@ function configuredMemoryDir(settingsPath: string, env: EnvReader): string | nul
  * The `autoMemoryDirectory` Claude Code uses for this project, in its order: the project's
  * `.claude/settings.local.json`, its committed `.claude/settings.json`, then the user's
  * `settings.json`; the first usable value wins.
+ *
+ * @example Usage
+ * ```ts
+ * import { configuredAutoMemoryDir } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/.claude`);
+ * Deno.writeTextFileSync(`${project}/.claude/settings.json`, '{"autoMemoryDirectory": "/srv/mem"}');
+ * assert.equal(configuredAutoMemoryDir([project], undefined, () => undefined), "/srv/mem");
+ * ```
  */
 export function configuredAutoMemoryDir(
   projectRoots: readonly string[],
@@ -123,7 +134,7 @@ export function configuredAutoMemoryDir(
 }
 
 /** The names in a folder, or none when it cannot be listed. */
-export function listNames(dir: string): string[] {
+function listNames(dir: string): string[] {
   try {
     return [...Deno.readDirSync(dir)].map((entry) => entry.name);
   } catch {
@@ -143,6 +154,19 @@ function isMemoryFileName(name: string): boolean {
  * The memory files under a memory folder, recursively (team memory lives in `memory/team/`), as
  * sorted `/`-separated paths relative to it: `.md` files other than `MEMORY.md` (the index);
  * hidden names and symlinks are skipped. At most 8 levels and 5,000 files.
+ *
+ * @example Usage
+ * ```ts
+ * import { listMemoryFiles } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const memory = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${memory}/team`);
+ * for (const name of ["MEMORY.md", "feedback_a.md", "team/project_b.md"]) {
+ *   Deno.writeTextFileSync(`${memory}/${name}`, "x");
+ * }
+ * assert.deepEqual(listMemoryFiles(memory), ["feedback_a.md", "team/project_b.md"]);
+ * ```
  */
 export function listMemoryFiles(dir: string): string[] {
   const found: string[] = [];
@@ -172,6 +196,20 @@ export function listMemoryFiles(dir: string): string[] {
  * {@link configuredAutoMemoryDir}), the folder named by `CLAUDE_CODE_PROJECT_DIR_NAME`, then
  * `<config>/projects/<encoded root>/memory` for the canonical git root / `CLAUDE_PROJECT_DIR` /
  * project root (under `CLAUDE_CODE_REMOTE_MEMORY_DIR` too when it is set).
+ *
+ * @example Usage
+ * ```ts
+ * import { encodeProjectDir, memoryDirs } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.realPathSync(Deno.makeTempDirSync());
+ * const project = `${home}/proj`;
+ * const memory = `${home}/.claude/projects/${encodeProjectDir(project)}/memory`;
+ * Deno.mkdirSync(memory, { recursive: true });
+ * const library = { root: `${project}/_memory_library`, projectRoot: project, foundBy: "cwd" as const };
+ * const env = (name: string) => name === "HOME" ? home : undefined;
+ * assert.deepEqual(memoryDirs(library, env), [memory]);
+ * ```
  */
 export function memoryDirs(library: Library, env: EnvReader): string[] {
   const claude = claudeDir(env);

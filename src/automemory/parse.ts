@@ -55,7 +55,18 @@ export type ParsedMemory = { kind: "entry"; entry: MemoryEntry } | {
 /** A YAML parser: text → value; throws on malformed input. */
 export type YamlParse = (text: string) => unknown;
 
-/** Splits `---` front matter from the body; `null` when the text has none. */
+/**
+ * Splits `---` front matter from the body; `null` when the text has none.
+ *
+ * @example Usage
+ * ```ts
+ * import { splitFrontMatter } from "./parse.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(splitFrontMatter("---\nname: a\n---\nbody\n"), { yaml: "name: a\n", body: "body\n" });
+ * assert.equal(splitFrontMatter("no front matter"), null);
+ * ```
+ */
 export function splitFrontMatter(text: string): { yaml: string; body: string } | null {
   const normal = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n");
   if (!normal.startsWith("---\n")) return null;
@@ -83,7 +94,17 @@ function stripListMarker(line: string): string {
   return oneLine(line.trim().replace(/^(?:[-*+>]|\d+[.)])\s+/, ""));
 }
 
-/** The first meaningful body line: not blank, not a heading, markers stripped. */
+/**
+ * The first meaningful body line: not blank, not a heading, markers stripped.
+ *
+ * @example Usage
+ * ```ts
+ * import { firstBodyLine } from "./parse.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(firstBodyLine("# Title\n\n- the point\n"), "the point");
+ * ```
+ */
 export function firstBodyLine(body: string): string {
   const lines = body.split("\n");
   const index = firstBodyLineIndex(lines);
@@ -131,7 +152,23 @@ export function bodyLines(body: string): string[] {
   return out;
 }
 
-/** Parses one memory file's text. */
+/**
+ * Parses one memory file's text: its entry, or why it is not synced.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseMemoryFile } from "./parse.ts";
+ * import { parse } from "yaml";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "---\nname: pnpm\ndescription: use pnpm\nmetadata:\n  type: feedback\n---\nNever npm.\n";
+ * const parsed = parseMemoryFile(text, "feedback_pnpm", parse);
+ * assert.deepEqual(parsed, {
+ *   kind: "entry",
+ *   entry: { name: "pnpm", type: "feedback", mapped: "patterns", summary: "use pnpm", body: ["Never npm."] },
+ * });
+ * ```
+ */
 export function parseMemoryFile(text: string, stem: string, parseYaml: YamlParse): ParsedMemory {
   const parts = splitFrontMatter(text);
   if (!parts) return { kind: "skip", why: "no-front-matter" };

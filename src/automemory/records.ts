@@ -39,13 +39,23 @@ export interface SyncRecord {
   files: Record<string, FileRecord>;
 }
 
-/** The record file for a memory folder, in the state folder. */
+/**
+ * The record file for a memory folder, in the state folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { recordPathOf } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(recordPathOf("/state", "/m"), /^\/state\/automemory\/[0-9a-z]+\.json$/);
+ * ```
+ */
 export function recordPathOf(state: string, memoryDir: string): string {
   return joinPath(state, "automemory", `${hashText(memoryDir)}.json`);
 }
 
 /** An empty record for `dir`. */
-export function emptyRecord(dir: string): SyncRecord {
+function emptyRecord(dir: string): SyncRecord {
   return { version: RECORD_VERSION, dir, files: {} };
 }
 
@@ -129,6 +139,17 @@ export type LoadedRecord =
  * Reads and validates the record at `path` for memory folder `dir`. Never throws, never blocks
  * (a FIFO or a folder there is damaged, not opened). A damaged record comes with an empty one in
  * its place: every entry is then read again (routing skips bullets already filed).
+ *
+ * @example Usage
+ * ```ts
+ * import { readRecord } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, '{"version": 1, "dir": "/m", "files": []}');
+ * assert.deepEqual(readRecord(path, "/m").kind, "damaged");
+ * assert.deepEqual(readRecord(`${path}.none`, "/m").kind, "missing");
+ * ```
  */
 export function readRecord(path: string, dir: string): LoadedRecord {
   const read = readFileBounded(path, MAX_RECORD_BYTES);
@@ -170,6 +191,18 @@ export interface DamagedRecord {
  *
  * @throws {Deno.errors.PermissionDenied} and other I/O errors when a damaged record cannot be
  * moved: the caller reports it, and writes no record over it.
+ *
+ * @example Usage
+ * ```ts
+ * import { loadRecord } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "not json");
+ * const { damaged } = loadRecord(path, "/m");
+ * assert.equal(damaged?.reason, "not valid JSON");
+ * assert.ok(Deno.statSync(damaged!.setAside!).isFile);
+ * ```
  */
 export function loadRecord(
   path: string,
@@ -182,7 +215,19 @@ export function loadRecord(
   return { record: loaded.record, damaged: { path, reason: loaded.reason, setAside } };
 }
 
-/** Writes a record atomically. */
+/**
+ * Writes a record atomically (creating the folder).
+ *
+ * @example Usage
+ * ```ts
+ * import { readRecord, saveRecord } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/automemory/r.json`;
+ * saveRecord(path, { version: 1, dir: "/m", files: {} });
+ * assert.equal(readRecord(path, "/m").kind, "ok");
+ * ```
+ */
 export function saveRecord(path: string, record: SyncRecord): void {
   writeTextAtomicSync(path, JSON.stringify(record));
 }

@@ -43,7 +43,19 @@ export function syncMessages(sync: SyncReport | undefined): string[] {
   return parts;
 }
 
-/** The log fields of a scan and its sync. */
+/**
+ * The log fields of a scan and its sync (absent when there is nothing to say).
+ *
+ * @example Usage
+ * ```ts
+ * import { syncLogFields } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fields = syncLogFields({ dirs: ["/m"], changed: [], stale: [], mode: "review" }, undefined);
+ * assert.equal(fields.memory_dirs, 1);
+ * assert.equal(fields.memory_mode, "review");
+ * ```
+ */
 export function syncLogFields(
   scan: MemoryScan,
   sync: SyncReport | undefined,

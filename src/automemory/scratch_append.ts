@@ -61,7 +61,19 @@ export function appendStyle(text: string): { eol: "\n" | "\r\n"; prefix: string 
   return { eol, prefix: text !== "" && !text.endsWith("\n") ? eol : "" };
 }
 
-/** Checks scratch at `path` before an append (never blocks, never reads past a limit). */
+/**
+ * Checks scratch at `path` before an append (never blocks, never reads past a limit).
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchTarget } from "./scratch_append.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "notes");
+ * assert.deepEqual(scratchTarget(path), { ok: true, eol: "\n", prefix: "\n" });
+ * ```
+ */
 export function scratchTarget(path: string): ScratchTarget {
   const problem = scratchFileProblem(path);
   if (problem) return { ok: false, problem };
@@ -83,7 +95,20 @@ export function scratchTarget(path: string): ScratchTarget {
   }
 }
 
-/** Appends `text` to scratch (creating it) after `target.prefix`. */
+/**
+ * Appends `text` to scratch (creating it) after `target.prefix`.
+ *
+ * @example Usage
+ * ```ts
+ * import { appendToScratch } from "./scratch_append.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "notes");
+ * appendToScratch(path, { prefix: "\n" }, "## [TAG: global, type: tech]\n- a\n");
+ * assert.equal(Deno.readTextFileSync(path), "notes\n## [TAG: global, type: tech]\n- a\n");
+ * ```
+ */
 export function appendToScratch(path: string, target: { prefix: string }, text: string): void {
   Deno.writeTextFileSync(path, target.prefix + text, { append: true, create: true });
 }

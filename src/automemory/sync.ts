@@ -32,36 +32,11 @@ import {
   type SyncRecord,
 } from "./records.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
+import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";
 
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
-
-/** What `LIBRARIAN_AUTOMEMORY` asks for. */
-export type AutoMemoryMode = "sync" | "review" | "off";
-
-/**
- * The auto-memory mode from `LIBRARIAN_AUTOMEMORY` (`sync`, `review` or `off`, any case; unset
- * means `sync`), with a warning when the value is not one of them (then `sync` is used).
- *
- * @example Usage
- * ```ts
- * import { autoMemoryMode } from "./sync.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(autoMemoryMode(() => undefined), { mode: "sync" });
- * assert.deepEqual(autoMemoryMode(() => " Review "), { mode: "review" });
- * assert.equal(autoMemoryMode(() => "maybe").mode, "sync");
- * ```
- */
-export function autoMemoryMode(env: EnvReader): { mode: AutoMemoryMode; warning?: string } {
-  const raw = env("LIBRARIAN_AUTOMEMORY")?.trim();
-  if (!raw) return { mode: "sync" };
-  const value = raw.toLowerCase();
-  if (value === "sync" || value === "review" || value === "off") return { mode: value };
-  const shown = JSON.stringify(raw.slice(0, 40));
-  return { mode: "sync", warning: `LIBRARIAN_AUTOMEMORY=${shown} is not sync, review or off` };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The cheap scan.
@@ -104,6 +79,16 @@ function statFile(path: string): { size: number; mtime: number } | null {
 /**
  * Lists the memory folders' files and compares size and mtime with the sync records. Reads no
  * memory file and loads no YAML parser: this runs at the end of every turn.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanAutoMemory } from "./sync.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
+ * const off = scanAutoMemory(library, (name) => name === "LIBRARIAN_AUTOMEMORY" ? "off" : undefined);
+ * assert.equal(off.skipped, "LIBRARIAN_AUTOMEMORY=off");
+ * ```
  */
 export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
   const { mode, warning } = autoMemoryMode(env);
@@ -223,6 +208,24 @@ async function syncDir(
  * scan made before the lock was taken is fine. When scratch cannot take an append (a symlink, a
  * folder, UTF-16 text, ...), nothing is synced, no record changes, and `error` says why: the
  * entries sync once scratch is fixed. A damaged sync record is set aside and reported.
+ *
+ * @example Usage
+ * ```ts
+ * import { encodeProjectDir } from "./locate.ts";
+ * import { scanAutoMemory, syncAutoMemory } from "./sync.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.realPathSync(Deno.makeTempDirSync());
+ * const library = { root: `${home}/p/_memory_library`, projectRoot: `${home}/p`, foundBy: "cwd" as const };
+ * Deno.mkdirSync(library.root, { recursive: true });
+ * const memory = `${home}/.claude/projects/${encodeProjectDir(library.projectRoot)}/memory`;
+ * Deno.mkdirSync(memory, { recursive: true });
+ * Deno.writeTextFileSync(`${memory}/feedback_a.md`, "---\nname: a\ndescription: b\ntype: feedback\n---\n");
+ * const env = (name: string) => name === "HOME" ? home : undefined;
+ * const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+ * assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
+ * assert.equal(Deno.readTextFileSync(`${library.root}/.scratch.md`), "## [TAG: global, type: patterns]\n- a: b\n");
+ * ```
  */
 export async function syncAutoMemory(
   library: Library,

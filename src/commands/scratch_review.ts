@@ -41,7 +41,8 @@ const TAG_FIX = "fix the tag line: ## [TAG: <code folder, or global>, type: <fil
 export function scratchFindings(text: string, relPath: string): Finding[] {
   const findings: Finding[] = [];
   for (const review of reviewScratch(text)) {
-    if (review.kind !== "kept") continue;
+    // Auto memories awaiting review wait for a person on purpose (`librarian route --accept`).
+    if (review.kind !== "kept" || review.code === "review") continue;
     const where = { path: relPath, line: review.line };
     const message = `block ${review.tag} stays in scratch: ${review.reason}`;
     if (review.code === "secret") {
