@@ -4,9 +4,9 @@
  */
 
 import assert from "node:assert/strict";
-import { MAX_WORDS, parseShell } from "../src/inject/shell_words.ts";
+import { parseShell } from "../src/inject/shell_words.ts";
 import type { SimpleCommand } from "../src/inject/shell_scan.ts";
-import { expandBraces } from "../src/inject/shell_scan.ts";
+import { expandBraces, MAX_WORDS } from "../src/inject/shell_scan.ts";
 import { parseArgs } from "../src/inject/shell_commands.ts";
 
 const HOME = "/home/me";
@@ -168,4 +168,20 @@ Deno.test("parseArgs() reads options as getopt does", () => {
   assert.deepEqual(parsed.values.get("include"), [{ value: "*.ts" }]);
   assert.deepEqual(parsed.values.get("color"), [{ value: "auto" }]);
   assert.ok(parsed.flags.has("r") && parsed.flags.has("n"));
+});
+
+Deno.test("hostile command lines stay cheap: deep nesting, brace bombs, endless parentheses", () => {
+  assert.deepEqual(parseShell("echo " + '"$('.repeat(50_000)), {
+    ok: false,
+    reason: "nested too deeply",
+  });
+  const bomb = commands("cat " + "{a,b}".repeat(2000));
+  assert.deepEqual(bomb[0]!.words.map((w) => w.value), ["cat", null], "not expanded, not guessed");
+  const parens = parseShell("(".repeat(100_000) + "cat x" + ")".repeat(100_000));
+  assert.ok(parens.ok && parens.truncated);
+  assert.ok(parens.steps.length <= MAX_WORDS);
+  const ticks = parseShell("echo " + "`a`".repeat(1000));
+  assert.ok(ticks.ok);
+  const first = ticks.steps[0]!;
+  assert.ok(first.kind === "command" && first.command.nested.length === 16);
 });

@@ -48,6 +48,18 @@ export type ParsedScript =
   }
   | { ok: false; reason: string };
 
+/** What the tokenizer needs to know about the environment. */
+export interface ShellEnv {
+  /** `$HOME`, for `~` and `$HOME`; unknown when missing. */
+  home?: string | undefined;
+}
+
+/**
+ * At most this many words, operators and parentheses are read; the rest of a longer command line
+ * is not looked at.
+ */
+export const MAX_WORDS = 4_000;
+
 /** A command line Bash itself would reject (an unterminated quote or substitution). */
 export class ShellSyntaxError extends Error {}
 
@@ -137,8 +149,12 @@ const ANSI_ESCAPES: Record<string, string> = {
   "?": "?",
 };
 
+/** A word with more `{` than this is not brace-expanded. */
+export const MAX_BRACE_LISTS = 8;
+
 /**
- * Expands unquoted `{a,b}` brace lists in a pattern (escapes respected); at most 256 words.
+ * Expands unquoted `{a,b}` brace lists in a pattern (escapes respected); at most 256 words, and
+ * none for a word with more than {@link MAX_BRACE_LISTS} lists.
  *
  * @example Usage
  * ```ts
@@ -148,6 +164,8 @@ const ANSI_ESCAPES: Record<string, string> = {
  * ```
  */
 export function expandBraces(pattern: string): string[] {
+  // more lists than anyone types: such a word is not expanded (its value is then unknown)
+  if ((pattern.match(/(^|[^\\])\{/g)?.length ?? 0) > MAX_BRACE_LISTS) return [];
   let depth = 0;
   let open = -1;
   const commas: number[] = [];
@@ -241,4 +259,19 @@ export function readAnsiQuoted(src: string, start: number): { text: string; next
   }
   if (i >= src.length) throw new ShellSyntaxError("unterminated $'");
   return { text, next: i + 1 };
+}
+
+/**
+ * The index of the newline ending the line at `i`, or the end of `src`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(lineEnd("a # b\nc", 2), 5);
+ * assert.equal(lineEnd("a # b", 2), 5);
+ * ```
+ */
+export function lineEnd(src: string, i: number): number {
+  const end = src.indexOf("\n", i);
+  return end < 0 ? src.length : end;
 }

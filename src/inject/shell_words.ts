@@ -11,12 +11,15 @@
 import {
   ESCAPE_IN_PATTERN,
   expandBraces,
+  lineEnd,
+  MAX_WORDS,
   OPERATORS,
   type ParsedScript,
   PLAIN_RUN,
   readAnsiQuoted,
   readHeredocBody,
   type ScriptStep,
+  type ShellEnv,
   ShellSyntaxError,
   type ShellWord,
   type SimpleCommand,
@@ -24,15 +27,6 @@ import {
   skipParens,
   unescapePattern,
 } from "./shell_scan.ts";
-
-/** What the tokenizer needs to know about the environment. */
-export interface ShellEnv {
-  /** `$HOME`, for `~` and `$HOME`; unknown when missing. */
-  home?: string | undefined;
-}
-
-/** At most this many words are read; the rest of a longer command line is not looked at. */
-export const MAX_WORDS = 4_000;
 
 /**
  * Tokenizes `src` as Bash would.
@@ -55,6 +49,7 @@ export function parseShell(src: string, env: ShellEnv = {}): ParsedScript {
     return { ok: true, steps, truncated: tokenizer.words >= MAX_WORDS };
   } catch (error) {
     if (error instanceof ShellSyntaxError) return { ok: false, reason: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: "nested too deeply" };
     throw error;
   }
 }
@@ -78,9 +73,10 @@ class Tokenizer {
     const src = this.src;
     while (this.i < src.length && this.words < MAX_WORDS) {
       const c = src[this.i]!;
+      if (c !== " " && c !== "\t") this.words++;
       if (c === " " || c === "\t") this.i++;
       else if (c === "\\" && src[this.i + 1] === "\n") this.i += 2;
-      else if (c === "#") this.skipComment();
+      else if (c === "#") this.i = lineEnd(src, this.i); // a comment
       else if (c === "\n") this.i++, this.endCommand(false), this.readHeredocs();
       else if (c === "(" || c === ")") {
         this.endCommand(false);
@@ -91,11 +87,6 @@ class Tokenizer {
     }
     this.endCommand(false);
     return this.steps;
-  }
-
-  skipComment(): void {
-    const end = this.src.indexOf("\n", this.i);
-    this.i = end < 0 ? this.src.length : end;
   }
 
   /** Skips the `2` of `2>file`; false when the digits are a word of their own. */
@@ -152,7 +143,6 @@ class Tokenizer {
   }
 
   readWords(): void {
-    this.words++;
     const words = this.readWord();
     const last = this.current.words.at(-1);
     const atStart = last === undefined || last.assignment === true;
@@ -215,7 +205,9 @@ class Tokenizer {
     if (!/[\\{]/.test(this.pattern)) {
       return [this.hasGlob ? { value: this.pattern, glob: this.pattern } : { value: this.pattern }];
     }
-    return expandBraces(this.pattern).map((p) =>
+    const expanded = expandBraces(this.pattern);
+    if (expanded.length === 0) return [{ value: null }];
+    return expanded.map((p) =>
       this.hasGlob && /(^|[^\\])(\\\\)*[*?[]/.test(p)
         ? { value: unescapePattern(p), glob: p }
         : { value: unescapePattern(p) }
@@ -233,14 +225,19 @@ class Tokenizer {
   /** A `$(...)` / `<(...)` / `>(...)` whose body starts at `bodyStart`: a nested script. */
   substitution(bodyStart: number): void {
     const end = skipParens(this.src, bodyStart);
-    if (this.src[bodyStart] !== "(") this.current.nested.push(this.src.slice(bodyStart, end - 1));
+    if (this.src[bodyStart] !== "(") this.nest(this.src.slice(bodyStart, end - 1));
     this.i = end;
     this.unknown = true;
   }
 
+  /** Keeps a substituted command (the first 16 of a command) for the caller to follow. */
+  nest(script: string): void {
+    if (this.current.nested.length < 16) this.current.nested.push(script);
+  }
+
   backticks(): void {
     const end = skipBackticks(this.src, this.i + 1);
-    this.current.nested.push(this.src.slice(this.i + 1, end - 1).replace(/\\([`\\$])/g, "$1"));
+    this.nest(this.src.slice(this.i + 1, end - 1).replace(/\\([`\\$])/g, "$1"));
     this.i = end;
     this.unknown = true;
   }
