@@ -54,7 +54,7 @@ Deno.test("read's summary names the files, characters and the budget used", asyn
   assert.match(summary, new RegExp(`library:\\s+${dir.path}/_memory_library \\(above the file\\)`));
   assert.match(summary, /files:\s+3 apply: 3 shown, 0 cut, 0 left out, 0 skipped/);
   assert.match(summary, /shown\s+src\/api\/edge\.md/);
-  assert.match(summary, /shown\s+global\/tech\.md/);
+  assert.match(summary, /shown\s+tech\.md \(library root\)/);
   assert.match(summary, /characters: \d+ of a 9000-character budget \(\d+%\)/);
   assert.ok(!result.stdout.includes("\x1b["), "no colour when stdout is not a terminal");
 });
@@ -81,12 +81,12 @@ Deno.test("read reports what was cut and left out under a small budget", async (
   assert.deepEqual(statuses, {
     "src/a.md": "cut",
     "src/b.md": "left-out",
-    "global/tech.md": "left-out",
+    "tech.md (library root)": "left-out",
   });
   const text = await runLibrarian(["read", "src/x.ts"], { cwd: dir.path, env });
   assert.match(text.stdout, /3 apply: 0 shown, 1 cut, 2 left out, 0 skipped/);
   assert.match(text.stdout, /cut\s+src\/a\.md/);
-  assert.match(text.stdout, /left-out\s+global\/tech\.md/);
+  assert.match(text.stdout, /left-out\s+tech\.md \(library root\)/);
 });
 
 Deno.test("read --json has a stable shape", async () => {

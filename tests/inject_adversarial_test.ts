@@ -115,7 +115,7 @@ Deno.test("fields of unexpected types around a good file path do not stop the co
     }),
     { home: p.home },
   );
-  assert.deepEqual(labels(context), ["src/api/edge.md", "global/tech.md"]);
+  assert.deepEqual(labels(context), ["src/api/edge.md", "tech.md (library root)"]);
 });
 
 Deno.test("a 20 MB Write event is read whole and served", async () => {
@@ -129,7 +129,7 @@ Deno.test("a 20 MB Write event is read whole and served", async () => {
   });
   assert.deepEqual(labels(await hook(event, { home: p.home })), [
     "src/api/edge.md",
-    "global/tech.md",
+    "tech.md (library root)",
   ]);
 });
 
@@ -137,8 +137,8 @@ Deno.test("a directory, the project root, the library or / as file_path never br
   const p = await project();
   await using _ = p.dir;
   const run = (path: string) => hook(readEvent(path), { home: p.home });
-  assert.deepEqual(labels(await run(`${p.root}/src/api`)), ["global/tech.md"]);
-  assert.deepEqual(labels(await run(`${p.root}/src/api/`)), ["global/tech.md"]);
+  assert.deepEqual(labels(await run(`${p.root}/src/api`)), ["tech.md (library root)"]);
+  assert.deepEqual(labels(await run(`${p.root}/src/api/`)), ["tech.md (library root)"]);
   for (const nothing of [p.root, `${p.root}/`, `${p.root}/_memory_library`, "/", "//", "."]) {
     assert.equal(await run(nothing), null, nothing);
   }
@@ -189,14 +189,14 @@ Deno.test("'..' segments that climb out of the project are outside it", async ()
   assert.equal(await run("../../../../../../../../../etc/hosts", { cwd: `${p.root}/src` }), null);
   assert.deepEqual(labels(await run(`${p.root}/docs/../src/api/x.ts`)), [
     "src/api/edge.md",
-    "global/tech.md",
+    "tech.md (library root)",
   ]);
 });
 
 Deno.test("a relative path resolves against cwd, else the hook's working folder, with or without LIBRARIAN_PATH", async () => {
   const p = await project();
   await using _ = p.dir;
-  const expected = ["src/api/edge.md", "global/tech.md"];
+  const expected = ["src/api/edge.md", "tech.md (library root)"];
   const libraryPath = { LIBRARIAN_PATH: `${p.root}/_memory_library` };
   for (const env of [{}, libraryPath]) {
     const name = JSON.stringify(env);
@@ -270,27 +270,40 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a symlinked library folder and symlinked library files are served",
+  name: "library links that stay inside the library are served; links out of it are only named",
   ignore: IS_WINDOWS,
   fn: async () => {
     const p = await project({
-      "shared/team.md": "- shared through a link",
+      "proj/_memory_library/shared/team.md": "- shared through a link",
+      "outside/secret.md": "- SECRET from outside the library",
+      "outside/notes/n.md": "- NOTES from outside the library",
       "real-lib/g.md": "- g",
     });
     await using _ = p.dir;
-    await Deno.symlink(`${p.dir.path}/shared/team.md`, `${p.root}/_memory_library/src/team.md`);
-    const context = await hook(readEvent(`${p.root}/src/api/handler.ts`), { home: p.home });
-    assert.deepEqual(labels(context), ["src/api/edge.md", "src/team.md", "global/tech.md"]);
+    const lib = `${p.root}/_memory_library`;
+    await Deno.symlink(`${lib}/shared/team.md`, `${lib}/src/team.md`);
+    await Deno.symlink(`${p.dir.path}/outside/secret.md`, `${lib}/src/api/secret.md`);
+    await Deno.mkdir(`${p.root}/src3`);
+    await Deno.symlink(`${p.dir.path}/outside/notes`, `${lib}/src3`);
+    const event = readEvent(`${p.root}/src/api/handler.ts`);
+    const context = await hook(event, { home: p.home });
+    assert.deepEqual(labels(context), ["src/api/edge.md", "src/team.md", "tech.md (library root)"]);
+    assert.ok(!context!.includes("SECRET"), "never read");
+    assert.match(context!, /outside the library[^\n]*_memory_library\/src\/api\/secret\.md/);
+    assert.ok(!/Read tool[^\n]*secret\.md/.test(context!), "never offered for reading");
+    assert.equal(await hook(event, { home: p.home }), null, "named once per context window");
+    const folder = await hook(readEvent(`${p.root}/src3/x.ts`), { home: p.home });
+    assert.ok(!folder!.includes("NOTES"));
+    assert.match(folder!, /outside the library[^\n]*_memory_library\/src3\//);
+    // a library folder found by discovery that leads out of its project is not a library
     await Deno.mkdir(`${p.dir.path}/linked/src`, { recursive: true });
     await Deno.symlink(`${p.dir.path}/real-lib`, `${p.dir.path}/linked/_memory_library`);
-    assert.deepEqual(
-      labels(await hook(readEvent(`${p.dir.path}/linked/src/a.ts`), { home: p.home })),
-      ["global/g.md"],
-    );
+    assert.equal(await hook(readEvent(`${p.dir.path}/linked/src/a.ts`), { home: p.home }), null);
+    // ... unless the user names it with LIBRARIAN_PATH
     const env = { LIBRARIAN_PATH: `${p.dir.path}/linked/_memory_library/` };
     assert.deepEqual(
       labels(await hook(readEvent(`${p.dir.path}/linked/src/a.ts`), { home: p.home, env })),
-      ["global/g.md"],
+      ["g.md (library root)"],
     );
   },
 });
@@ -308,9 +321,15 @@ Deno.test({
     await Deno.symlink("/dev/zero", `${lib}/zero.md`);
     await Deno.symlink("/proc/self/environ", `${lib}/secret.md`);
     await Deno.mkdir(`${lib}/folder.md`);
-    const context = await hook(readEvent(`${p.root}/src/api/handler.ts`), { home: p.home }, 20_000);
-    assert.deepEqual(labels(context), ["src/api/edge.md", "global/tech.md"]);
-    assert.match(context!, new RegExp(`${lib}/secret\\.md \\(unreadable: \\w+\\)`));
+    // a name that is not UTF-8 cannot be opened by the name the listing gives
+    await new Deno.Command("sh", { args: ["-c", `printf x > "${lib}/bad-$(printf '\\377').md"`] })
+      .output();
+    const event = readEvent(`${p.root}/src/api/handler.ts`);
+    const context = await hook(event, { home: p.home }, 20_000);
+    assert.deepEqual(labels(context), ["src/api/edge.md", "tech.md (library root)"]);
+    assert.match(context!, /bad-\uFFFD\.md \(unreadable: \w+\)/);
+    assert.match(context!, /outside the library[^\n]*\/secret\.md/, "a link into /proc");
+    assert.equal(await hook(event, { home: p.home }, 20_000), null, "each named once");
   },
 });
 
@@ -329,7 +348,7 @@ Deno.test({
     const env = { CLAUDE_PLUGIN_DATA: state, LIBRARIAN_LOG: log };
     assert.deepEqual(labels(await hook(event, { home: p.home, env }, 20_000)), [
       "src/api/edge.md",
-      "global/tech.md",
+      "tech.md (library root)",
     ]);
   },
 });
@@ -338,7 +357,7 @@ Deno.test("LIBRARIAN_PATH that is relative or a file is ignored; a trailing slas
   const p = await project({ "proj/notes.txt": "" });
   await using _ = p.dir;
   const file = `${p.root}/src/api/handler.ts`;
-  const expected = ["src/api/edge.md", "global/tech.md"];
+  const expected = ["src/api/edge.md", "tech.md (library root)"];
   for (const value of ["_memory_library", "./proj/_memory_library", `${p.root}/notes.txt`]) {
     const env = { LIBRARIAN_PATH: value };
     const context = await hook(readEvent(file), { home: p.home, env, cwd: p.dir.path });
@@ -354,7 +373,7 @@ Deno.test("no HOME, a relative HOME or state folder, or a state folder that is a
   const p = await project({ "a-file": "" });
   await using _ = p.dir;
   const event = readEvent(`${p.root}/src/api/handler.ts`, { session_id: "same" });
-  const expected = ["src/api/edge.md", "global/tech.md"];
+  const expected = ["src/api/edge.md", "tech.md (library root)"];
   for (const home of [".", "home", ""]) {
     for (let i = 0; i < 2; i++) {
       const env = { LIBRARIAN_LOG: "" };
@@ -423,7 +442,7 @@ Deno.test("LIBRARIAN_BUDGET garbage, negative or huge: within the budget used, e
     assert.ok(context!.length <= budget, `${value}: ${context!.length} <= ${budget}`);
     const shown = labels(context);
     for (const rel of ["src/api/huge.md", "src/api/edge.md", "src/big.md", "other.md", "tech.md"]) {
-      const label = rel.includes("/") ? rel : `global/${rel}`;
+      const label = rel.includes("/") ? rel : `${rel} (library root)`;
       const whole = shown.includes(label) && !context!.includes(`${rel} (cut)`);
       assert.ok(
         whole || context!.includes(`${p.root}/_memory_library/${rel} (`),
@@ -512,8 +531,12 @@ Deno.test("two nested libraries in one session: each library's files are sent on
     hook(readEvent(path, { session_id: "nested" }), { home: p.home }).then(labels);
   const root = `${p.root}/src/api/handler.ts`;
   const pkg = `${p.root}/pkg/src/b.ts`;
-  assert.deepEqual(await touch(root), ["src/api/edge.md", "global/tech.md"]);
-  assert.deepEqual(await touch(pkg), ["global/tech.md"], "the package library's own tech.md");
+  assert.deepEqual(await touch(root), ["src/api/edge.md", "tech.md (library root)"]);
+  assert.deepEqual(
+    await touch(pkg),
+    ["tech.md (library root)"],
+    "the package library's own tech.md",
+  );
   assert.deepEqual(await touch(root), [], "the root library's files are still in the window");
   assert.deepEqual(await touch(pkg), []);
 });
@@ -534,7 +557,7 @@ Deno.test("ids that differ only in characters unsafe in file names keep separate
   assert.deepEqual(await send({ session_id: "s/1", agent_id: "a.1" }), [], "each is remembered");
 });
 
-Deno.test("SessionStart compact empties the subagents' ledgers too; odd SessionStart events are harmless", async () => {
+Deno.test("SessionStart compact empties the main window's ledger only; odd SessionStart events are harmless", async () => {
   const p = await project();
   await using _ = p.dir;
   const file = `${p.root}/src/api/handler.ts`;
@@ -552,9 +575,27 @@ Deno.test("SessionStart compact empties the subagents' ledgers too; odd SessionS
     assert.equal(await hook(JSON.stringify(odd), { home: p.home }), null);
   }
   assert.equal(await hook(readEvent(file, sub), { home: p.home }), null, "still remembered");
-  const compact = { hook_event_name: "SessionStart", session_id: "s-c", source: "compact" };
+  // each compaction grows the transcript: that tells a second compaction from a second run of one
+  const transcript_path = `${p.dir.path}/transcript.jsonl`;
+  await Deno.writeTextFile(transcript_path, "{}\n");
+  const compact = {
+    hook_event_name: "SessionStart",
+    session_id: "s-c",
+    source: "compact",
+    transcript_path,
+  };
   assert.equal(await hook(JSON.stringify(compact), { home: p.home }), null);
-  assert.equal(labels(await hook(readEvent(file, sub), { home: p.home })).length, 2);
+  assert.equal(
+    await hook(readEvent(file, sub), { home: p.home }),
+    null,
+    "the main conversation's compaction leaves a subagent's window as it was",
+  );
+  const main = { session_id: "s-c" };
+  assert.equal(labels(await hook(readEvent(file, main), { home: p.home })).length, 2);
+  assert.equal(await hook(readEvent(file, main), { home: p.home }), null);
+  await Deno.writeTextFile(transcript_path, "{}\n", { append: true });
+  assert.equal(await hook(JSON.stringify(compact), { home: p.home }), null);
+  assert.equal(labels(await hook(readEvent(file, main), { home: p.home })).length, 2);
 });
 
 Deno.test("resolveLocalPath() gives a path this OS can open, or null", () => {

@@ -66,8 +66,8 @@ Deno.test("Read of a deep file gets its folder's files, then each ancestor's, gl
   assert.deepEqual(sectionLabels(context), [
     "src/api/edge.md",
     "src/patterns.md",
-    "global/patterns.md",
-    "global/tech.md",
+    "patterns.md (library root)",
+    "tech.md (library root)",
   ]);
   assert.ok(context.includes("- api edge case"));
   assert.ok(!context.includes("scratch secret"), ".scratch.md is never injected");
@@ -350,7 +350,7 @@ Deno.test("each event writes one log line with file, files sent, characters, hit
   assert.equal(lines.length, 2);
   assert.match(
     lines[0]!,
-    /inject event=PreToolUse tool=Read file=src\/api\/handler.ts result=injected sent=src\/api\/edge.md,src\/patterns.md,global\/patterns.md,global\/tech.md chars=\d+ hits=0/,
+    /inject event=PreToolUse tool=Read file=src\/api\/handler.ts result=injected sent=src\/api\/edge.md,src\/patterns.md,patterns.md,tech.md chars=\d+ hits=0/,
   );
   assert.match(lines[1]!, /result=all-sent hits=4 .*ms=\d/);
 });

@@ -1,19 +1,33 @@
+/** The inject ledger: one record per context window, validated, bounded, locked. */
 import assert from "node:assert/strict";
 import {
   clearSessionLedgers,
+  type LedgerKey,
   ledgerPath,
   loadLedger,
+  MAX_EVENTS,
+  MAX_LEDGER_BYTES,
+  mergeLedger,
+  openLedger,
   parseLedger,
   pruneLedgers,
-  recordInLedger,
   safeId,
 } from "../src/inject/ledger.ts";
+import { emptyLedger } from "../src/inject/ledger_format.ts";
 import { tempDir } from "./helpers.ts";
+
+function record(state: string, key: LedgerKey, files: Record<string, string>, reminded = false) {
+  using open = openLedger(state, key, 1000)!;
+  open.record({ files, reminded });
+}
+
+const filesOf = (state: string, key: LedgerKey) => loadLedger(state, key).ledger.files;
+const FP = "12:1700000000000:0123456789abcdef";
 
 Deno.test("safeId() keeps ids usable as file names", () => {
   assert.equal(safeId("abc-123_X"), "abc-123_X");
   for (const id of ["../../etc/passwd", "", "a/1", "x".repeat(300)]) {
-    assert.match(safeId(id), /^[A-Za-z0-9_-]{1,100}\.[0-9a-f]{14}$/, id);
+    assert.match(safeId(id), /^[A-Za-z0-9_-]{1,100}\.[0-9a-f]{16}$/, id);
   }
   assert.ok(safeId("../../etc/passwd").startsWith("______etc_passwd."));
   // ids that clean up alike still get files of their own
@@ -24,60 +38,108 @@ Deno.test("safeId() keeps ids usable as file names", () => {
 
 Deno.test("a subagent has its own ledger, separate from the main context window", async () => {
   await using dir = await tempDir();
-  await recordInLedger(dir.path, { sessionId: "s" }, { "a.md": "1" });
-  await recordInLedger(dir.path, { sessionId: "s", agentId: "sub" }, { "b.md": "2" });
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s" })).files, { "a.md": "1" });
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s", agentId: "sub" })).files, {
-    "b.md": "2",
-  });
+  record(dir.path, { sessionId: "s" }, { "/l/a.md": FP });
+  record(dir.path, { sessionId: "s", agentId: "sub" }, { "/l/b.md": FP });
+  assert.deepEqual(filesOf(dir.path, { sessionId: "s" }), { "/l/a.md": FP });
+  assert.deepEqual(filesOf(dir.path, { sessionId: "s", agentId: "sub" }), { "/l/b.md": FP });
   assert.notEqual(
     ledgerPath(dir.path, { sessionId: "s" }),
     ledgerPath(dir.path, { sessionId: "s", agentId: "sub" }),
   );
 });
 
-Deno.test("recordInLedger() merges with what is on disk and keeps the reminder flag", async () => {
+Deno.test("recording merges with what is on disk and keeps the reminder flag", async () => {
   await using dir = await tempDir();
   const key = { sessionId: "s" };
-  await recordInLedger(dir.path, key, { "a.md": "1" }, true);
-  await recordInLedger(dir.path, key, { "b.md": "2" });
-  await recordInLedger(dir.path, key, { "a.md": "3" });
-  const ledger = await loadLedger(dir.path, key);
-  assert.deepEqual(ledger.files, { "a.md": "3", "b.md": "2" });
+  record(dir.path, key, { "/l/a.md": FP }, true);
+  record(dir.path, key, { "/l/b.md": FP });
+  record(dir.path, key, { "/l/a.md": "1:2:ff" });
+  const { ledger } = loadLedger(dir.path, key);
+  assert.deepEqual(ledger.files, { "/l/a.md": "1:2:ff", "/l/b.md": FP });
   assert.equal(ledger.reminded, true);
 });
 
-Deno.test("parseLedger() reads damaged text as an empty ledger", () => {
-  assert.deepEqual(parseLedger("{not json"), { files: {}, reminded: false });
-  assert.deepEqual(parseLedger('{"files":{"a.md":3,"b.md":"x"}}').files, { "b.md": "x" });
+Deno.test("mergeLedger() keeps the newest events, at most the limit, each once", () => {
+  let ledger = emptyLedger();
+  for (let i = 0; i < MAX_EVENTS + 5; i++) ledger = mergeLedger(ledger, { event: `tool:${i}` });
+  ledger = mergeLedger(ledger, { event: `tool:${MAX_EVENTS + 4}` });
+  assert.equal(ledger.events.length, MAX_EVENTS);
+  assert.equal(ledger.events[0], "tool:5");
+  assert.equal(ledger.events.at(-1), `tool:${MAX_EVENTS + 4}`);
+});
+
+Deno.test("parseLedger() validates every field and reads anything else as empty, saying why", () => {
+  const good = { version: 2, files: { "/l/a.md": FP }, reminded: true, events: ["tool:x"] };
+  assert.deepEqual(parseLedger(JSON.stringify(good)), {
+    ledger: { files: { "/l/a.md": FP }, reminded: true, events: ["tool:x"] },
+  });
+  assert.deepEqual(parseLedger(""), { ledger: emptyLedger() }, "no file yet: no problem");
+  const bad: [unknown, RegExp][] = [
+    [{ files: { "/l/a.md": FP }, reminded: false }, /format version undefined/], // version 1
+    [{ ...good, version: 3 }, /format version 3/],
+    [[1, 2], /not a JSON object/],
+    [{ ...good, files: { "a.md": FP } }, /not an absolute path/],
+    [{ ...good, files: { "/l/a.md": 3 } }, /fingerprint/],
+    [{ ...good, files: { "/l/a.md": "no-colons" } }, /fingerprint/],
+    [{ ...good, reminded: "yes" }, /reminded/],
+    [{ ...good, events: "tool:x" }, /events/],
+    [{ ...good, events: [7] }, /event/],
+    [{ ...good, extra: 1 }, /unknown key/],
+  ];
+  for (const [value, why] of bad) {
+    const parsed = parseLedger(JSON.stringify(value));
+    assert.deepEqual(parsed.ledger, emptyLedger(), JSON.stringify(value));
+    assert.match(parsed.problem ?? "", why, JSON.stringify(value));
+  }
+  assert.match(parseLedger("{not json").problem ?? "", /not JSON/);
+});
+
+Deno.test("a ledger file over the size limit is discarded unread, and says so", async () => {
+  await using dir = await tempDir();
+  const key = { sessionId: "big" };
+  record(dir.path, key, { "/l/a.md": FP });
+  const path = ledgerPath(dir.path, key);
+  // 45 MB took 14 s to parse before the limit: now only its size is looked at
+  Deno.writeTextFileSync(path, " ".repeat(MAX_LEDGER_BYTES + 1));
+  const started = performance.now();
+  const loaded = loadLedger(dir.path, key);
+  assert.ok(performance.now() - started < 1000);
+  assert.deepEqual(loaded.ledger, emptyLedger());
+  assert.match(loaded.discarded ?? "", /over the 1000000-byte limit/);
+});
+
+Deno.test("openLedger() gives the lock to one holder at a time, and null after the timeout", async () => {
+  await using dir = await tempDir();
+  const key = { sessionId: "s" };
+  const first = openLedger(dir.path, key, 100);
+  assert.ok(first);
+  const started = performance.now();
+  assert.equal(openLedger(dir.path, key, 50), null, "held elsewhere: give up");
+  assert.ok(performance.now() - started >= 45);
+  first.release();
+  const second = openLedger(dir.path, key, 50);
+  assert.ok(second, "free again once released");
+  second.release();
 });
 
 Deno.test("clearSessionLedgers() forgets the session and its subagents only", async () => {
   await using dir = await tempDir();
-  await recordInLedger(dir.path, { sessionId: "s" }, { "a.md": "1" }, true);
-  await recordInLedger(dir.path, { sessionId: "s", agentId: "x" }, { "a.md": "1" });
-  await recordInLedger(dir.path, { sessionId: "other" }, { "a.md": "1" });
+  record(dir.path, { sessionId: "s" }, { "/l/a.md": FP }, true);
+  record(dir.path, { sessionId: "s", agentId: "x" }, { "/l/a.md": FP });
+  record(dir.path, { sessionId: "other" }, { "/l/a.md": FP });
   await clearSessionLedgers(dir.path, "s");
-  assert.deepEqual(await loadLedger(dir.path, { sessionId: "s" }), { files: {}, reminded: false });
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "s", agentId: "x" })).files, {});
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "other" })).files, { "a.md": "1" });
+  assert.deepEqual(loadLedger(dir.path, { sessionId: "s" }).ledger, emptyLedger());
+  assert.deepEqual(filesOf(dir.path, { sessionId: "s", agentId: "x" }), {});
+  assert.deepEqual(filesOf(dir.path, { sessionId: "other" }), { "/l/a.md": FP });
 });
 
 Deno.test("pruneLedgers() removes sessions not written for a week", async () => {
   await using dir = await tempDir();
-  await recordInLedger(dir.path, { sessionId: "old" }, { "a.md": "1" });
-  await recordInLedger(dir.path, { sessionId: "new" }, { "a.md": "1" });
+  record(dir.path, { sessionId: "old" }, { "/l/a.md": FP });
+  record(dir.path, { sessionId: "new" }, { "/l/a.md": FP });
   const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
   await Deno.utime(`${dir.path}/ledgers/old`, weekAgo, weekAgo);
   assert.equal(await pruneLedgers(dir.path), 1);
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "old" })).files, {});
-  assert.deepEqual((await loadLedger(dir.path, { sessionId: "new" })).files, { "a.md": "1" });
-});
-
-Deno.test("fingerprints split into the stat stamp and the content hash", async () => {
-  const { makeFingerprint, stampOf, hashOf } = await import("../src/inject/ledger.ts");
-  const fp = makeFingerprint("120:1700000000000", "00abcdef123456");
-  assert.equal(stampOf(fp), "120:1700000000000");
-  assert.equal(hashOf(fp), "00abcdef123456");
-  assert.equal(hashOf("garbage"), "");
+  assert.deepEqual(filesOf(dir.path, { sessionId: "old" }), {});
+  assert.deepEqual(filesOf(dir.path, { sessionId: "new" }), { "/l/a.md": FP });
 });

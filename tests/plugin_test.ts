@@ -61,9 +61,16 @@ type Group = { matcher?: string; hooks: Handler[] };
 
 const events = hooksFile.hooks as Record<string, Group[]>;
 
-Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the four the Librarian needs", () => {
+Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five the Librarian needs", () => {
   assert.ok(events && typeof events === "object", "events under a top-level 'hooks' key");
-  assert.deepEqual(Object.keys(events), ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop"]);
+  assert.deepEqual(Object.keys(events), [
+    "PreToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+    "SubagentStart",
+    "Stop",
+  ]);
+  assert.deepEqual(events.SubagentStart!.map((g) => g.matcher), [undefined], "every agent type");
   assert.deepEqual(events.PreToolUse!.map((g) => g.matcher), [
     "Read|Edit|Write|MultiEdit|NotebookEdit",
   ]);

@@ -46,7 +46,7 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
   });
   assert.deepEqual(
     desired.map((d) => d.event),
-    ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop"],
+    ["PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart", "Stop"],
   );
 });
 
@@ -127,6 +127,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
     "PostToolUse",
     "UserPromptSubmit",
     "SessionStart",
+    "SubagentStart",
     "Stop",
   ]);
   assert.deepEqual(
@@ -135,7 +136,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
   );
   assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
   assert.equal(hooks.PreToolUse!.length, 2);
-  assert.deepEqual(changes.map((c) => c.action), ["added", "added", "added", "added"]);
+  assert.deepEqual(changes.map((c) => c.action), ["added", "added", "added", "added", "added"]);
 });
 
 Deno.test("merging into its own output changes nothing", () => {
@@ -170,7 +171,7 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   assert.equal(count("updated"), 2); // PreToolUse and Stop
   assert.equal(count("removed"), 3);
-  assert.equal(count("added"), 2); // UserPromptSubmit and SessionStart
+  assert.equal(count("added"), 3); // UserPromptSubmit, SessionStart and SubagentStart
 });
 
 Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
@@ -295,7 +296,13 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
   assert.deepEqual(report.program, { kind: "launcher", path: LAUNCHER });
   assert.deepEqual(
     report.hooks.map((h: Json) => `${h.event}:${h.action}`),
-    ["PreToolUse:added", "UserPromptSubmit:added", "SessionStart:added", "Stop:added"],
+    [
+      "PreToolUse:added",
+      "UserPromptSubmit:added",
+      "SessionStart:added",
+      "SubagentStart:added",
+      "Stop:added",
+    ],
   );
   const exclude = await Deno.readTextFile(join(dir.path, ".git", "info", "exclude"));
   assert.match(exclude, /^\.claude\/settings\.local\.json$/m);
@@ -414,6 +421,7 @@ Deno.test("setup-hooks --user writes the user's settings and notes an installed 
     "PreToolUse",
     "UserPromptSubmit",
     "SessionStart",
+    "SubagentStart",
     "Stop",
   ]);
 });

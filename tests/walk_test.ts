@@ -19,8 +19,8 @@ Deno.test("mirrorLevels() lists the folder and every ancestor, root last", () =>
   assert.deepEqual(mirrorLevels(""), [""]);
 });
 
-Deno.test("labelOf() shows root files as global/<name>", () => {
-  assert.equal(labelOf("patterns.md"), "global/patterns.md");
+Deno.test("labelOf() shows root files as <name> (library root)", () => {
+  assert.equal(labelOf("patterns.md"), "patterns.md (library root)");
   assert.equal(labelOf("src/api/edge.md"), "src/api/edge.md");
 });
 
@@ -49,8 +49,8 @@ Deno.test("collectLibraryFiles() walks most specific first, files sorted within 
     "src/api/edge.md",
     "src/alpha.md",
     "src/zeta.md",
-    "global/patterns.md",
-    "global/tech.md",
+    "patterns.md (library root)",
+    "tech.md (library root)",
   ]);
   assert.equal(files[0]!.absPath, `${dir.path}/src/api/edge.md`);
 });
@@ -77,16 +77,19 @@ Deno.test("collectLibraryFiles() stops at the first level the library does not m
     "src/api/deep/orphan.md": "only reachable through src/api, which has no mirror of v2",
   });
   const files = collectLibraryFiles(dir.path, "src/other/api/deep");
-  assert.deepEqual(files.map((f) => f.label), ["src/a.md", "global/root.md"]);
+  assert.deepEqual(files.map((f) => f.label), ["src/a.md", "root.md (library root)"]);
 });
 
 Deno.test("collectLibraryFiles() matches mirror folders regardless of case on Windows and macOS", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, { "Src/Api/edge.md": "e", "patterns.md": "p" });
   const insensitive = collectLibraryFiles(dir.path, "src/api", "darwin");
-  assert.deepEqual(insensitive.map((f) => f.label), ["Src/Api/edge.md", "global/patterns.md"]);
+  assert.deepEqual(insensitive.map((f) => f.label), [
+    "Src/Api/edge.md",
+    "patterns.md (library root)",
+  ]);
   const sensitive = collectLibraryFiles(dir.path, "src/api", "linux");
-  assert.deepEqual(sensitive.map((f) => f.label), ["global/patterns.md"]);
+  assert.deepEqual(sensitive.map((f) => f.label), ["patterns.md (library root)"]);
 });
 
 Deno.test("matchSubfolder() prefers the exact name", () => {

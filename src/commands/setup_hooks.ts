@@ -51,8 +51,9 @@ export const SPEC: CommandSpec = {
     "[--launcher <path>] [--remove] [--dry-run] [--json]",
   summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
   details: [
-    "Merges the Librarian's hooks (PreToolUse, UserPromptSubmit, SessionStart, Stop) into the",
-    "project's .claude/settings.local.json, running this installation by absolute path. Other",
+    "Merges the Librarian's hooks (PreToolUse, UserPromptSubmit, SessionStart, SubagentStart,",
+    "Stop) into the project's .claude/settings.local.json, running this installation by absolute",
+    "path. Other",
     "settings and hooks are kept; older Librarian entries are updated; a rerun changes nothing.",
     "Plugin users do not need this (the plugin registers the hooks); they may use",
     "--library-path <dir> --env-only to save LIBRARIAN_PATH.",

@@ -56,9 +56,34 @@ export function libraryFromEnv(env: EnvReader): Library | null {
 }
 
 /**
+ * What is at `candidate`: a library folder, nothing usable, or a link whose real location is
+ * outside `projectDir` (refused: a cloned repository must not make the hooks read, say, `~/notes`
+ * as its library). Only a link costs more than one `lstat`.
+ */
+export function probeLibraryDir(
+  candidate: string,
+  projectDir: string,
+): "library" | "none" | "outside-project" {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(candidate);
+  } catch {
+    return "none";
+  }
+  if (info.isDirectory) return "library";
+  if (!info.isSymlink || !isDirectory(candidate)) return "none";
+  const real = realPathOfNearest(candidate);
+  const realProject = realPathOfNearest(projectDir);
+  if (real === null || realProject === null) return "none";
+  return relativeInside(real, realProject) === null ? "outside-project" : "library";
+}
+
+/**
  * Walks up from `startDir` (inclusive) to the file-system root and returns the first folder that
  * holds a `_memory_library/` folder, as a library. A start inside a library finds that library.
- * A start longer than any file system takes finds nothing (and costs no look-ups).
+ * A start longer than any file system takes finds nothing (and costs no look-ups). A
+ * `_memory_library` that is a link to somewhere outside its project ends the search with nothing
+ * ({@link probeLibraryDir}); only `LIBRARIAN_PATH` may name a library outside the project.
  */
 export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | null {
   if (startDir.length > MAX_PATH_LENGTH) return null;
@@ -66,7 +91,9 @@ export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | 
   if (!isLocalAbsolutePath(dir)) return null;
   for (let depth = 0; depth < 256; depth++) {
     const candidate = joinPath(dir, LIBRARY_DIR_NAME);
-    if (isDirectory(candidate)) return { root: candidate, projectRoot: dir, foundBy };
+    const found = probeLibraryDir(candidate, dir);
+    if (found === "library") return { root: candidate, projectRoot: dir, foundBy };
+    if (found === "outside-project") return null;
     const parent = dirnameOf(dir);
     if (parent === dir || parent === "" || parent === "/" && dir === "/") return null;
     dir = parent;

@@ -1,12 +1,123 @@
 /**
- * A fast, synchronous 53-bit string hash (cyrb53) for change detection.
+ * Hashes for change detection (not for security).
  *
- * Used to tell whether a library file changed since it was last sent or synced; not for security.
+ * - {@link xxh32}: XXH32 from the xxHash specification
+ *   (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md), checked against the
+ *   reference implementation's own sanity vectors. Input words are read little-endian, as the
+ *   specification says, so a hash is the same on every machine.
+ * - {@link hashBytes} and {@link hashUtf8}: 64 bits made of two XXH32 runs (seeds 0 and
+ *   {@link XXH_PRIME32_1}), as 16 hex digits: what the inject side stores in its ledgers.
+ * - {@link hashText}: cyrb53, kept only because the filing side and auto-memory records persist its
+ *   values (changing it needs a migration of those records; see docs).
  *
  * @module
  */
 
-/** Hashes `text` to a 14-character hex string; equal text always gives the same string. */
+/** XXH32's first prime, also the second seed of {@link hashBytes}. */
+export const XXH_PRIME32_1 = 0x9e3779b1;
+const PRIME32_2 = 0x85ebca77;
+const PRIME32_3 = 0xc2b2ae3d;
+const PRIME32_4 = 0x27d4eb2f;
+const PRIME32_5 = 0x165667b1;
+
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r));
+}
+
+function round(acc: number, lane: number): number {
+  return Math.imul(rotl((acc + Math.imul(lane, PRIME32_2)) | 0, 13), XXH_PRIME32_1);
+}
+
+function read32(b: Uint8Array, i: number): number {
+  return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+}
+
+/**
+ * XXH32 of `bytes` with `seed`, as an unsigned 32-bit number.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { xxh32 } from "./hash.ts";
+ * assert.equal(xxh32(new Uint8Array()), 0x02cc5d05);
+ * assert.equal(xxh32(new TextEncoder().encode("abc")), 0x32d153ff);
+ * ```
+ */
+export function xxh32(bytes: Uint8Array, seed = 0): number {
+  const len = bytes.length;
+  let i = 0;
+  let acc: number;
+  if (len >= 16) {
+    let v1 = (seed + XXH_PRIME32_1 + PRIME32_2) | 0;
+    let v2 = (seed + PRIME32_2) | 0;
+    let v3 = seed | 0;
+    let v4 = (seed - XXH_PRIME32_1) | 0;
+    const limit = len - 16;
+    while (i <= limit) {
+      v1 = round(v1, read32(bytes, i));
+      v2 = round(v2, read32(bytes, i + 4));
+      v3 = round(v3, read32(bytes, i + 8));
+      v4 = round(v4, read32(bytes, i + 12));
+      i += 16;
+    }
+    acc = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
+  } else {
+    acc = (seed + PRIME32_5) | 0;
+  }
+  acc = (acc + len) | 0;
+  for (; i + 4 <= len; i += 4) {
+    acc = Math.imul(rotl((acc + Math.imul(read32(bytes, i), PRIME32_3)) | 0, 17), PRIME32_4);
+  }
+  for (; i < len; i++) {
+    acc = Math.imul(rotl((acc + Math.imul(bytes[i]!, PRIME32_5)) | 0, 11), XXH_PRIME32_1);
+  }
+  acc ^= acc >>> 15;
+  acc = Math.imul(acc, PRIME32_2);
+  acc ^= acc >>> 13;
+  acc = Math.imul(acc, PRIME32_3);
+  acc ^= acc >>> 16;
+  return acc >>> 0;
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, "0");
+}
+
+/**
+ * A 64-bit fingerprint of `bytes`: XXH32 with seed 0, then with seed {@link XXH_PRIME32_1}, as 16
+ * hex digits. The same on every machine.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashBytes } from "./hash.ts";
+ * assert.equal(hashBytes(new Uint8Array()), "02cc5d0536b78ae7");
+ * ```
+ */
+export function hashBytes(bytes: Uint8Array): string {
+  return hex8(xxh32(bytes, 0)) + hex8(xxh32(bytes, XXH_PRIME32_1));
+}
+
+const UTF8_ENCODER = new TextEncoder();
+
+/**
+ * {@link hashBytes} of a string's UTF-8 bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashBytes, hashUtf8 } from "./hash.ts";
+ * assert.equal(hashUtf8("é"), hashBytes(new Uint8Array([0xc3, 0xa9])));
+ * ```
+ */
+export function hashUtf8(text: string): string {
+  return hashBytes(UTF8_ENCODER.encode(text));
+}
+
+/**
+ * cyrb53, a 53-bit string hash as 14 hex digits. Only for values the filing side has already
+ * persisted (auto-memory record names, filed-block identities): new code uses {@link hashUtf8}.
+ */
 export function hashText(text: string, seed = 0): string {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
@@ -21,32 +132,4 @@ export function hashText(text: string, seed = 0): string {
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   const value = 4294967296 * (2097151 & h2) + (h1 >>> 0);
   return value.toString(16).padStart(14, "0");
-}
-
-/**
- * Hashes raw bytes to a 16-character hex string, four bytes per step: the hook hashes every
- * library file it sends, and a per-character loop over decoded text costs milliseconds in a cold
- * process. Two 32-bit lanes (FNV-style multiply, different primes and mixing). Word order follows
- * the machine's endianness, so a hash is comparable only on the machine that made it (ledgers
- * never leave it).
- */
-export function hashBytes(bytes: Uint8Array): string {
-  let h1 = 0x811c9dc5 ^ bytes.length;
-  let h2 = 0x9747b28c ^ bytes.length;
-  const words = bytes.length >>> 2;
-  const view = bytes.byteOffset % 4 === 0
-    ? new Int32Array(bytes.buffer, bytes.byteOffset, words)
-    : new Int32Array(bytes.slice(0, words * 4).buffer);
-  for (let i = 0; i < words; i++) {
-    const w = view[i]!;
-    h1 = Math.imul(h1 ^ w, 0x01000193);
-    h2 = Math.imul(h2 ^ w, 0x5bd1e995);
-    h2 ^= h2 >>> 15;
-  }
-  for (let i = words * 4; i < bytes.length; i++) {
-    h1 = Math.imul(h1 ^ bytes[i]!, 0x01000193);
-    h2 = Math.imul(h2 ^ bytes[i]!, 0x5bd1e995);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ h2;
-  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
 }

@@ -106,13 +106,36 @@ export function isCaseInsensitiveOs(os: PathOs = Deno.build.os): boolean {
 }
 
 /**
+ * The segments of a normal-form path (`/a/b` → `["", "a", "b"]`, `C:/a` → `["C:", "a"]`), without
+ * the empty last one a root (`/`, `C:/`) has.
+ */
+function segmentsOf(path: string): string[] {
+  const segments = path.split("/");
+  if (segments.length > 1 && segments[segments.length - 1] === "") segments.pop();
+  return segments;
+}
+
+/**
+ * Folds a path segment for comparison where names ignore case (Windows, macOS): a full Unicode
+ * fold (`Σ`, `σ` and `ς` are one letter; `İ` stays distinct from `I`). Whole segments are compared,
+ * so a fold that changes a name's length (`İ` → `i̇`) never shifts what is cut off after it.
+ */
+export function foldSegment(segment: string): string {
+  return segment.toUpperCase().toLowerCase();
+}
+
+/**
  * The path of `child` relative to `parent`, both in normal form, or `null` when `child` is not
- * inside `parent`. Equal paths give `""`. On Windows and macOS the comparison ignores case.
+ * inside `parent`. Equal paths give `""`. Paths are compared segment by segment; on Windows and
+ * macOS each segment ignores case ({@link foldSegment}), and the result keeps `child`'s spelling.
  *
- * @example
+ * @example Usage
  * ```ts
- * relativeInside("C:/repo/src/a.ts", "c:/Repo", "windows"); // "src/a.ts"
- * relativeInside("/repo-2/a.ts", "/repo", "linux"); // null
+ * import assert from "node:assert/strict";
+ * import { relativeInside } from "./paths.ts";
+ * assert.equal(relativeInside("C:/repo/src/a.ts", "c:/Repo", "windows"), "src/a.ts");
+ * assert.equal(relativeInside("/repo-2/a.ts", "/repo", "linux"), null);
+ * assert.equal(relativeInside("/Users/İlker/repo/src/a.ts", "/users/i̇lker/repo", "darwin"), "src/a.ts");
  * ```
  */
 export function relativeInside(
@@ -120,13 +143,16 @@ export function relativeInside(
   parent: string,
   os: PathOs = Deno.build.os,
 ): string | null {
-  const fold = isCaseInsensitiveOs(os) ? (s: string) => s.toLowerCase() : (s: string) => s;
-  const c = fold(child);
-  const p = fold(parent);
-  if (c === p) return "";
-  const base = p.endsWith("/") ? p : `${p}/`;
-  if (!c.startsWith(base)) return null;
-  return child.slice(base.length);
+  const c = segmentsOf(child);
+  const p = segmentsOf(parent);
+  if (c.length < p.length) return null;
+  const fold = isCaseInsensitiveOs(os);
+  for (let i = 0; i < p.length; i++) {
+    const a = c[i]!;
+    const b = p[i]!;
+    if (a !== b && (!fold || foldSegment(a) !== foldSegment(b))) return null;
+  }
+  return c.slice(p.length).join("/");
 }
 
 /** The folder part of a normal-form path (`""` for a bare name, the root for a root entry). */

@@ -8,16 +8,21 @@
  */
 
 import { SCRATCH_FILE_NAME } from "./discover.ts";
-import { isCaseInsensitiveOs, joinPath } from "./paths.ts";
+import { isCaseInsensitiveOs, joinPath, normalizePath, relativeInside } from "./paths.ts";
 
 /** A library file that applies to the code being touched. */
 export interface LibraryFile {
   /** Path inside the library (`models/launch/patterns.md`, `tech.md` at the root). */
   relPath: string;
-  /** The label shown to the model: the `relPath`, with root files as `global/<name>`. */
+  /** The label shown to the model: names exactly this file ({@link labelOf}). */
   label: string;
   /** The absolute path, normal form. */
   absPath: string;
+  /**
+   * Set when the entry is a symbolic link whose real location is outside the library (a file, or
+   * a folder on the walk's path): it is never read, only named.
+   */
+  outside?: "file" | "folder";
 }
 
 /**
@@ -36,9 +41,24 @@ export function mirrorLevels(relDir: string): string[] {
   return levels;
 }
 
-/** The label the model sees for a library-relative path. */
+/** What a root-level label adds after the file name. */
+export const ROOT_LABEL_SUFFIX = " (library root)";
+
+/**
+ * The label the model sees for a library-relative path: the path itself, and for a file at the
+ * library root its name followed by {@link ROOT_LABEL_SUFFIX}. A served name always ends in `.md`,
+ * so no file in a folder (a real `global/` folder included) can ever get a root file's label.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { labelOf } from "./walk.ts";
+ * assert.equal(labelOf("tech.md"), "tech.md (library root)");
+ * assert.equal(labelOf("global/tech.md"), "global/tech.md");
+ * ```
+ */
 export function labelOf(relPath: string): string {
-  return relPath.includes("/") ? relPath : `global/${relPath}`;
+  return relPath.includes("/") ? relPath : `${relPath}${ROOT_LABEL_SUFFIX}`;
 }
 
 /** True for names the walk serves: `*.md`, not dotfiles (so never `.scratch.md`). */
@@ -55,44 +75,82 @@ export function compareNames(a: string, b: string): number {
 interface LevelListing {
   files: LibraryFile[];
   subfolders: string[];
+  /** Subfolders that are links to somewhere outside the library. */
+  outsideFolders: string[];
+}
+
+/**
+ * Tells whether a path lies inside the library, by its real location; the library's own real
+ * path is found on first use only, so a library without symbolic links pays nothing.
+ */
+export class LibraryBounds {
+  #realRoot: string | null | undefined;
+  constructor(readonly root: string) {}
+
+  /** True when the real location of `path` (links followed) is inside the library root. */
+  contains(path: string): boolean {
+    if (this.#realRoot === undefined) {
+      try {
+        this.#realRoot = normalizePath(Deno.realPathSync(this.root));
+      } catch {
+        this.#realRoot = null;
+      }
+    }
+    if (this.#realRoot === null) return false;
+    try {
+      return relativeInside(normalizePath(Deno.realPathSync(path)), this.#realRoot) !== null;
+    } catch {
+      return false; // dangling or unreadable: not library content
+    }
+  }
 }
 
 /**
  * Lists one library folder, or `null` when it does not exist. Synchronous on purpose: for a
- * short-lived hook, sync calls cost far less than async ones.
+ * short-lived hook, sync calls cost far less than async ones. Only entries that are symbolic
+ * links are resolved (`bounds`): one that leads outside the library is kept apart, never read.
  */
-function readLevel(libraryRoot: string, level: string): LevelListing | null {
+function readLevel(libraryRoot: string, level: string, bounds: LibraryBounds): LevelListing | null {
   const folder = joinPath(libraryRoot, level);
-  const names: string[] = [];
+  const names: { name: string; outside: boolean }[] = [];
   const subfolders: string[] = [];
+  const outsideFolders: string[] = [];
   try {
     for (const entry of Deno.readDirSync(folder)) {
-      if (entry.isDirectory || entry.isSymlink) subfolders.push(entry.name);
-      if (!isServedName(entry.name)) continue;
-      if (entry.isFile) {
-        names.push(entry.name);
+      if (entry.isDirectory) subfolders.push(entry.name);
+      else if (entry.isFile && isServedName(entry.name)) {
+        names.push({ name: entry.name, outside: false });
       } else if (entry.isSymlink) {
+        const path = joinPath(folder, entry.name);
+        let info: Deno.FileInfo;
         try {
-          if (Deno.statSync(joinPath(folder, entry.name)).isFile) names.push(entry.name);
+          info = Deno.statSync(path);
         } catch {
-          // a dangling link is not a library file
+          continue; // a dangling link is not a library entry
+        }
+        const inside = bounds.contains(path);
+        if (info.isDirectory) (inside ? subfolders : outsideFolders).push(entry.name);
+        else if (info.isFile && isServedName(entry.name)) {
+          names.push({ name: entry.name, outside: !inside });
         }
       }
     }
   } catch {
     return null;
   }
-  names.sort(compareNames);
-  const files = names.map((name) => {
+  names.sort((a, b) => compareNames(a.name, b.name));
+  const files = names.map(({ name, outside }): LibraryFile => {
     const relPath = level === "" ? name : `${level}/${name}`;
-    return { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
+    const file: LibraryFile = { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
+    if (outside) file.outside = "file";
+    return file;
   });
-  return { files, subfolders };
+  return { files, subfolders, outsideFolders };
 }
 
 /** The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`. */
 export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
-  return readLevel(libraryRoot, level)?.files ?? [];
+  return readLevel(libraryRoot, level, new LibraryBounds(libraryRoot))?.files ?? [];
 }
 
 const ASCII_ONLY = /^\p{ASCII}*$/u;
@@ -123,7 +181,9 @@ export function matchSubfolder(
  *
  * The mirror is walked from the library root down, one listing per level, and stops at the first
  * level that has no mirror folder: a sparse library costs no failed look-ups, and the cost grows
- * with the depth of the file, never with the size of the library.
+ * with the depth of the file, never with the size of the library. A folder on the path that is a
+ * link to somewhere outside the library ends the walk there, and is returned as an entry with
+ * `outside: "folder"` (its `relPath` ends in `/`).
  */
 export function collectLibraryFiles(
   libraryRoot: string,
@@ -133,14 +193,23 @@ export function collectLibraryFiles(
   const segments = relDir.split("/").filter((s) => s !== "" && s !== ".");
   const caseInsensitive = isCaseInsensitiveOs(os);
   const levels: LibraryFile[][] = [];
+  const bounds = new LibraryBounds(libraryRoot);
   let level = "";
   for (let depth = 0; depth <= segments.length; depth++) {
-    const listing = readLevel(libraryRoot, level);
+    const listing = readLevel(libraryRoot, level, bounds);
     if (!listing) break;
     levels.push(listing.files);
     if (depth === segments.length) break;
     const next = matchSubfolder(listing.subfolders, segments[depth]!, caseInsensitive);
-    if (next === undefined) break;
+    if (next === undefined) {
+      const away = matchSubfolder(listing.outsideFolders, segments[depth]!, caseInsensitive);
+      if (away !== undefined) {
+        const relPath = `${level === "" ? away : `${level}/${away}`}/`;
+        const absPath = joinPath(libraryRoot, relPath.slice(0, -1));
+        levels.push([{ relPath, label: relPath, absPath, outside: "folder" }]);
+      }
+      break;
+    }
     level = level === "" ? next : `${level}/${next}`;
   }
   return levels.reverse().flat();

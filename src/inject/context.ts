@@ -38,6 +38,8 @@ export interface RenderedContext {
   left: string[];
   /** Labels skipped because they are not text. */
   skipped: string[];
+  /** Read paths of every file the model now has (shown, cut, or named as skipped). */
+  delivered: string[];
 }
 
 /** The smallest part of a file worth showing when it has to be cut. */
@@ -146,10 +148,17 @@ function reserveFor(
 /**
  * Renders `header` plus sections under `budget` characters, naming what did not fit.
  *
- * @example
+ * `trailer` is fixed text put last (counted in the budget): the notice of entries outside the
+ * library, which is never an invitation to read them.
+ *
+ * @example Usage
  * ```ts
- * const r = renderContext("[Librarian] ...", [{ label: "global/a.md", readPath: "/l/a.md", body: "x", partial: false }], [], 9000);
- * r.shown; // ["global/a.md"]
+ * import assert from "node:assert/strict";
+ * import { renderContext } from "./context.ts";
+ * const a = { label: "a.md (library root)", readPath: "/l/a.md", body: "x", partial: false };
+ * const r = renderContext("[Librarian] ...", [a], [], 9000);
+ * assert.deepEqual(r.shown, ["a.md (library root)"]);
+ * assert.deepEqual(r.delivered, ["/l/a.md"]);
  * ```
  */
 export function renderContext(
@@ -157,10 +166,21 @@ export function renderContext(
   sections: ContextSection[],
   skips: ContextSkip[],
   budget: number,
+  trailer = "",
 ): RenderedContext {
-  const result: RenderedContext = { text: header, shown: [], cut: [], left: [], skipped: [] };
+  const result: RenderedContext = {
+    text: header,
+    shown: [],
+    cut: [],
+    left: [],
+    skipped: [],
+    delivered: [],
+  };
   const pending: Pending[] = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
   result.skipped = skips.map((s) => s.label);
+  result.delivered = skips.map((s) => s.readPath);
+  // the trailer is fixed text at the very end: everything else fits in what it leaves
+  const limit = budget - trailer.length;
   let text = header;
   const allFolders = folderWords([...pending, ...sections]);
   // longest read path among sections[i..], for the closing-line reserve
@@ -189,27 +209,30 @@ export function renderContext(
       );
     if (!section.partial) {
       const reserve = reserveWith(undefined);
-      if (text.length + whole.length + reserve <= budget) {
+      if (text.length + whole.length + reserve <= limit) {
         text += whole;
         result.shown.push(section.label);
+        result.delivered.push(section.readPath);
         continue;
       }
     }
     const cutNote = { readPath: section.readPath, note: "cut" };
     const reserve = reserveWith(cutNote);
     const marker = "\n[... cut here; the rest is in the file]";
-    const room = budget - text.length - reserve - head.length - marker.length;
+    const room = limit - text.length - reserve - head.length - marker.length;
     if (room >= MIN_CUT_CHARS) {
       text += head + cutText(body, room) + marker;
       result.cut.push(section.label);
+      result.delivered.push(section.readPath);
       pending.push(cutNote);
     } else {
       result.left.push(section.label);
       pending.push({ readPath: section.readPath, note: "left out" });
     }
   }
-  text += closingLine(pending, budget, budget - text.length);
-  if (text.length > budget) text = cutText(text, budget); // a guard: the header alone is too long
+  text += closingLine(pending, budget, limit - text.length);
+  if (text.length > limit) text = cutText(text, Math.max(0, limit)); // a guard: header too long
+  text += trailer;
   result.text = text;
   return result;
 }

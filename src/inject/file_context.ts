@@ -8,17 +8,11 @@
  * @module
  */
 
-import {
-  type ContextSection,
-  type ContextSkip,
-  renderContext,
-  type RenderedContext,
-} from "./context.ts";
+import type { RenderedContext } from "./context.ts";
+import { chooseContext } from "./choose.ts";
 import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
-import { hashOf, makeFingerprint, stampOf } from "./ledger.ts";
-import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 
 /** Why no context was produced for a file. */
@@ -77,9 +71,6 @@ export interface FileContextOptions {
 /** At most this much of the file's path is shown in the header (its end, after `…`). */
 export const MAX_HEADER_PATH = 240;
 
-/** The characters a section takes besides its text (`\n\n--- [label] ---\n`). */
-const SECTION_FRAME = 12;
-
 /** The header line the model sees first. */
 export function contextHeader(relPath: string, hits: number): string {
   let shown = relPath;
@@ -107,93 +98,62 @@ function baseFolder(cwd: string | undefined): string | undefined {
   }
 }
 
-/** Builds the context for the file at `rawPath`. */
-export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
+/** Where a touched file's library context comes from, or why there is none. */
+export type FileLocation =
+  | { kind: "none"; reason: NoContextReason; library?: Library; relPath?: string }
+  | { kind: "located"; library: Library; relPath: string; files: LibraryFile[] };
+
+/**
+ * Finds the library for the file at `rawPath` and the library files that apply to it, most
+ * specific first (no ledger, no reading of library files yet).
+ */
+export function locateFileContext(
+  rawPath: string,
+  options: Pick<FileContextOptions, "env" | "cwd">,
+): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
-  if (filePath === null) return { kind: "none", reason: "not-a-local-path", hits: 0 };
+  if (filePath === null) return { kind: "none", reason: "not-a-local-path" };
   const library = findLibraryForFile(filePath, options.env);
-  if (!library) return { kind: "none", reason: "no-library", hits: 0 };
+  if (!library) return { kind: "none", reason: "no-library" };
   const placement = placeFileResolved(filePath, library);
-  if (placement.kind === "outside") {
-    return { kind: "none", reason: "outside-project", library, hits: 0 };
-  }
-  if (placement.kind === "in-library") {
-    return { kind: "none", reason: "in-library", library, hits: 0 };
-  }
+  if (placement.kind === "outside") return { kind: "none", reason: "outside-project", library };
+  if (placement.kind === "in-library") return { kind: "none", reason: "in-library", library };
   const relPath = placement.relPath;
-  const relDir = dirnameOf(relPath);
-  const files = collectLibraryFiles(library.root, relDir);
-  if (files.length === 0) {
-    return { kind: "none", reason: "no-library-files", library, relPath, hits: 0 };
-  }
+  const files = collectLibraryFiles(library.root, dirnameOf(relPath));
+  if (files.length === 0) return { kind: "none", reason: "no-library-files", library, relPath };
+  return { kind: "located", library, relPath, files };
+}
 
-  const maxBytes = options.budget * 4 + 1024;
-  const sent = options.alreadySent ?? {};
-  const sections: ContextSection[] = [];
-  const skips: ContextSkip[] = [];
-  const fingerprints: Record<string, string> = {};
-  // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
-  const touched: Record<string, string> = {};
-  let hits = 0;
-  // What the files read so far would take in the context (empty and skipped files too); once it
-  // passes the budget, the rest are named as left out without being read.
-  let charsRead = 0;
-  const skip = (file: LibraryFile, reason: string) => {
-    skips.push({ label: file.label, readPath: file.absPath, reason });
-    charsRead += file.absPath.length + reason.length + 4;
-  };
-  for (const file of files) {
-    const previous = sent[file.absPath];
-    if (previous === undefined && charsRead > options.budget) {
-      // the budget is already spent: name it without reading (or even stat'ing) it
-      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
-      continue;
-    }
-    const stat = statStamp(file.absPath);
-    if ("error" in stat) {
-      skip(file, `unreadable: ${stat.error}`);
-      continue;
-    }
-    if (previous !== undefined && stampOf(previous) === stat.stamp) {
-      hits++; // unchanged since it was sent: not even read
-      continue;
-    }
-    const text = readLibraryText(file.absPath, stat.size, maxBytes);
-    if (text.kind === "unreadable") {
-      skip(file, `unreadable: ${text.reason}`);
-      continue;
-    }
-    const fingerprint = makeFingerprint(stat.stamp, text.hash);
-    if (previous !== undefined && hashOf(previous) === text.hash) {
-      hits++; // touched but not changed
-      touched[file.absPath] = fingerprint;
-      continue;
-    }
-    fingerprints[file.absPath] = fingerprint;
-    if (text.kind === "text") {
-      charsRead += text.text.length + file.label.length + SECTION_FRAME;
-      sections.push({
-        label: file.label,
-        readPath: file.absPath,
-        body: text.text,
-        partial: text.partial,
-      });
-    } else {
-      skip(file, text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped");
-    }
+/** Chooses and renders a located file's context against what the context window already has. */
+export function decideFileContext(
+  location: FileLocation & { kind: "located" },
+  budget: number,
+  alreadySent: Record<string, string>,
+): FileContext {
+  const { library, relPath, files } = location;
+  const choice = chooseContext(files, {
+    budget,
+    alreadySent,
+    header: (hits) => contextHeader(relPath, hits),
+  });
+  if (choice.kind === "none") {
+    return {
+      kind: "none",
+      reason: "all-sent",
+      library,
+      relPath,
+      hits: choice.hits,
+      refreshed: choice.refreshed,
+    };
   }
-  if (sections.length === 0 && skips.length === 0) {
-    return { kind: "none", reason: "all-sent", library, relPath, hits, refreshed: touched };
-  }
-  const rendered = renderContext(contextHeader(relPath, hits), sections, skips, options.budget);
-  const delivered: Record<string, string> = { ...touched };
-  const pathOfLabel = new Map(files.map((f) => [f.label, f.absPath]));
-  for (const label of [...rendered.shown, ...rendered.cut, ...rendered.skipped]) {
-    const path = pathOfLabel.get(label);
-    if (path !== undefined && fingerprints[path] !== undefined) {
-      delivered[path] = fingerprints[path]!;
-    }
-  }
+  const { rendered, delivered, hits } = choice;
   return { kind: "context", library, relPath, rendered, delivered, hits, files };
+}
+
+/** Builds the context for the file at `rawPath` (locate, then decide). */
+export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
+  const location = locateFileContext(rawPath, options);
+  if (location.kind === "none") return { ...location, hits: 0 };
+  return decideFileContext(location, options.budget, options.alreadySent ?? {});
 }

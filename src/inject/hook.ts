@@ -1,19 +1,22 @@
 /**
- * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart hook.
+ * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart / SubagentStart hook.
  *
  * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
  *   file's folder and its ancestors, most specific first, each sent once per context window.
  * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
- * - SessionStart `compact` / `clear`: forget what the session was sent; prune old ledgers.
+ * - SessionStart: the library root's files, once per context window (`start.ts`).
+ * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
  *
- * Never prints anything but one hook JSON object, never a permission decision, always exits 0.
+ * Every decision that sends something is serialised per context window (`window.ts`), so parallel
+ * tool calls and hooks wired twice send each file version once. Never prints anything but one
+ * hook JSON object, never a permission decision, always exits 0.
  *
  * @module
  */
 
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
-import { buildFileContext } from "./file_context.ts";
+import { decideFileContext, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -21,15 +24,13 @@ import {
   readStdinTextSync,
   writeAdditionalContext,
 } from "../core/hook_io.ts";
-import {
-  clearSessionLedgers,
-  type LedgerKey,
-  loadLedger,
-  pruneLedgers,
-  recordInLedger,
-} from "./ledger.ts";
-import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
-import { messageOf } from "../core/errors.ts";
+import { appendLog, elapsedMs } from "../core/log.ts";
+import type { LibraryFile } from "../core/walk.ts";
+import { taggingReminder } from "./reminder.ts";
+import { onSessionStart, onSubagentStart } from "./start.ts";
+import { decideOnce, ledgerKeyOf, type Outcome } from "./window.ts";
+
+export { taggingReminder } from "./reminder.ts";
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -40,12 +41,12 @@ export const FILE_TOOLS: Readonly<Record<string, string>> = {
   NotebookEdit: "notebook_path",
 };
 
-/** What one inject run did, for the log. */
-type Outcome = Record<string, LogValue>;
-
-function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
-  if (!event.session_id) return undefined;
-  return { sessionId: event.session_id, agentId: event.agent_id };
+/** For the log: labels as library-relative paths, comma-separated (`undefined` for none). */
+export function relPathsOf(
+  files: readonly LibraryFile[],
+): (labels: string[]) => string | undefined {
+  const byLabel = new Map(files.map((f) => [f.label, f.relPath]));
+  return (labels) => labels.map((l) => byLabel.get(l) ?? l).join(",") || undefined;
 }
 
 function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
@@ -57,91 +58,50 @@ function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
     return { tool, result: "no-file-path" };
   }
   const { budget, warning } = readBudget(env);
+  const location = locateFileContext(rawPath, { env, cwd: event.cwd });
+  const base: Outcome = { tool, file: location.relPath ?? rawPath, warning };
+  if (location.kind === "none") return { ...base, result: location.reason };
   const state = stateDir(env);
   const ledgerKey = ledgerKeyOf(event);
-  const ledger = state && ledgerKey ? loadLedger(state, ledgerKey) : undefined;
-  const context = buildFileContext(rawPath, {
-    env,
-    budget,
-    alreadySent: ledger?.files ?? {},
-    cwd: event.cwd,
+  const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
+    const context = decideFileContext(location, budget, ledger.files);
+    if (context.kind === "none") {
+      const refreshed = context.refreshed ?? {};
+      return {
+        outcome: { result: context.reason, hits: context.hits },
+        ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
+      };
+    }
+    writeAdditionalContext("PreToolUse", context.rendered.text);
+    const { shown, cut, left, skipped } = context.rendered;
+    const paths = relPathsOf(context.files);
+    return {
+      outcome: {
+        result: "injected",
+        sent: paths([...shown, ...cut]),
+        cut: paths(cut),
+        left_out: paths(left),
+        skipped: paths(skipped),
+        chars: context.rendered.text.length,
+        hits: context.hits,
+        ledger: state && ledgerKey ? "on" : "off",
+      },
+      record: { files: context.delivered },
+    };
   });
-  const base: Outcome = { tool, file: context.relPath ?? rawPath, warning };
-  if (context.kind === "none") {
-    if (state && ledgerKey && context.refreshed && Object.keys(context.refreshed).length > 0) {
-      try {
-        recordInLedger(state, ledgerKey, context.refreshed);
-      } catch {
-        // only an optimisation: the files are re-read next time
-      }
-    }
-    return { ...base, result: context.reason, hits: context.hits };
-  }
-  writeAdditionalContext("PreToolUse", context.rendered.text);
-  if (state && ledgerKey) {
-    try {
-      recordInLedger(state, ledgerKey, context.delivered);
-    } catch (error) {
-      base.ledger_error = messageOf(error);
-    }
-  }
-  const { shown, cut, left, skipped } = context.rendered;
-  return {
-    ...base,
-    result: "injected",
-    sent: [...shown, ...cut].join(",") || undefined,
-    cut: cut.join(",") || undefined,
-    left_out: left.join(",") || undefined,
-    skipped: skipped.join(",") || undefined,
-    chars: context.rendered.text.length,
-    hits: context.hits,
-    ledger: ledger ? "on" : "off",
-  };
-}
-
-/** The reminder the model gets at the start of a session. */
-export function taggingReminder(scratchPath: string, libraryRoot: string): string {
-  return [
-    `[Librarian] This project keeps a memory library. To record a learning for the team, append`,
-    `a block to ${scratchPath}:`,
-    `## [TAG: <code folder, e.g. src/api, or global>, type: <file name, e.g. patterns, tech, edge>]`,
-    `- <one learning per bullet>`,
-    `Capture why, not what: gotchas, constraints, decisions and their reasons. At the end of the`,
-    `turn each block is filed into ${libraryRoot}/<folder>/<type>.md.`,
-  ].join("\n");
+  return { ...base, ...outcome };
 }
 
 function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   const library = findLibraryForSession(event.cwd, env);
   if (!library) return { result: "no-library" };
-  const state = stateDir(env);
-  const ledgerKey = ledgerKeyOf(event);
-  if (state && ledgerKey) {
-    const ledger = loadLedger(state, { sessionId: ledgerKey.sessionId });
-    if (ledger.reminded) return { result: "already-reminded" };
-  }
-  const text = taggingReminder(scratchPathOf(library), library.root);
-  writeAdditionalContext("UserPromptSubmit", text);
-  if (state && ledgerKey) {
-    try {
-      recordInLedger(state, { sessionId: ledgerKey.sessionId }, {}, true);
-    } catch {
-      // the reminder may come again; never fail the prompt for it
-    }
-  }
-  return { result: "reminded", chars: text.length };
-}
-
-async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
-  const state = stateDir(env);
-  if (!state) return { source: event.source, result: "no-state-dir" };
-  let result = "kept";
-  if (event.session_id && (event.source === "compact" || event.source === "clear")) {
-    await clearSessionLedgers(state, event.session_id);
-    result = "ledger-cleared";
-  }
-  const pruned = await pruneLedgers(state);
-  return { source: event.source, result, pruned: pruned || undefined };
+  const key = event.session_id ? { sessionId: event.session_id } : undefined;
+  return decideOnce(event, env, stateDir(env), key, (ledger) => {
+    if (ledger.reminded) return { outcome: { result: "already-reminded" } };
+    const text = taggingReminder(scratchPathOf(library), library.root);
+    writeAdditionalContext("UserPromptSubmit", text);
+    return { outcome: { result: "reminded", chars: text.length }, record: { reminded: true } };
+  });
 }
 
 /** Runs the inject hook on the event read from stdin. Always resolves to exit code 0. */
@@ -161,6 +121,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         break;
       case "SessionStart":
         outcome = await onSessionStart(event, env);
+        break;
+      case "SubagentStart":
+        outcome = onSubagentStart(event, env);
         break;
       default:
         outcome = { result: "event-not-served" };

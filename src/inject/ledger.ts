@@ -2,60 +2,45 @@
  * The per-context-window ledger: which library files (and which versions of them) a session, or
  * a subagent inside it, has already been sent, so that each is sent once per context window.
  *
- * Layout: `<state>/ledgers/<session>/<agent or "main">.json`. Clearing a session (after
- * compaction or `/clear`) removes its folder; folders untouched for {@link LEDGER_MAX_AGE_MS} are
- * pruned. Writes replace the file atomically after merging with what is on disk, so concurrent
- * hook runs never corrupt a ledger (at worst a file is sent twice).
+ * Layout: `<state>/ledgers/<session>/<agent or "main">.json`, with a lock file beside each
+ * (`.lock`). Every decision runs inside {@link openLedger}: lock, load, choose, record, release,
+ * so concurrent hook runs for one context window (parallel tool calls, hooks wired twice) never
+ * send a file twice. Clearing a session (after `/clear`) removes its folder; folders untouched for
+ * {@link LEDGER_MAX_AGE_MS} are pruned.
+ *
+ * The file format is versioned ({@link LEDGER_FORMAT}); a ledger of another version, one that
+ * fails validation, or one over {@link MAX_LEDGER_BYTES} is read as empty (the caller logs why).
  *
  * @module
  */
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
-import { isRegularFile } from "../core/read_text.ts";
+import { type HeldSyncLock, INJECT_LOCK_TIMEOUT_MS, lockSync } from "./lock.ts";
+import { type Ledger, LEDGER_FORMAT, MAX_EVENTS, parseLedger } from "./ledger_format.ts";
+
+export {
+  emptyLedger,
+  hashOf,
+  type Ledger,
+  LEDGER_FORMAT,
+  makeFingerprint,
+  MAX_EVENTS,
+  parseLedger,
+  stampOf,
+} from "./ledger_format.ts";
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** What one context window has been sent. */
-export interface Ledger {
-  /** Library file's absolute path → fingerprint of the version sent. */
-  files: Record<string, string>;
-  /** Whether the tagging reminder was given (main ledger only). */
-  reminded: boolean;
-}
+/** A ledger file larger than this is discarded unread (a sane one is a few kilobytes). */
+export const MAX_LEDGER_BYTES = 1_000_000;
 
 /** Identifies one context window: the session, and the subagent when inside one. */
 export interface LedgerKey {
   sessionId: string;
   agentId?: string | undefined;
-}
-
-/**
- * A ledger fingerprint: `<size>:<mtime-ms>:<content hash>`. The stamp part lets an unchanged file
- * be recognised without reading it; the hash decides when the stamp moved (a checkout that
- * rewrote the file without changing it is not sent again).
- */
-export function makeFingerprint(stamp: string, hash: string): string {
-  return `${stamp}:${hash}`;
-}
-
-/** The `<size>:<mtime-ms>` part of a fingerprint. */
-export function stampOf(fingerprint: string): string {
-  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
-  return second < 0 ? fingerprint : fingerprint.slice(0, second);
-}
-
-/** The content-hash part of a fingerprint. */
-export function hashOf(fingerprint: string): string {
-  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
-  return second < 0 ? "" : fingerprint.slice(second + 1);
-}
-
-/** An empty ledger. */
-export function emptyLedger(): Ledger {
-  return { files: {}, reminded: false };
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
@@ -64,11 +49,19 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
  * Makes an id safe as a file name (the ids come from the hook input). A safe id is kept as it is;
  * any other gets a hash of the original after `.`, so two ids never share a file (`a/1` and
  * `a_1` are two sessions, and so are two long ids with the same first 120 characters).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { safeId } from "./ledger.ts";
+ * assert.equal(safeId("abc-123"), "abc-123");
+ * assert.match(safeId("../x"), /^___x\.[0-9a-f]{16}$/);
+ * ```
  */
 export function safeId(id: string): string {
   if (SAFE_ID.test(id)) return id;
   const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
-  return `${cleaned === "" ? "_" : cleaned}.${hashText(id)}`;
+  return `${cleaned === "" ? "_" : cleaned}.${hashUtf8(id)}`;
 }
 
 /** The folder holding every ledger of one session. */
@@ -76,58 +69,144 @@ export function sessionLedgerDir(stateDir: string, sessionId: string): string {
   return joinPath(stateDir, "ledgers", safeId(sessionId));
 }
 
+function ledgerStem(stateDir: string, key: LedgerKey): string {
+  const name = key.agentId ? `agent-${safeId(key.agentId)}` : "main";
+  return joinPath(sessionLedgerDir(stateDir, key.sessionId), name);
+}
+
 /** The file of one context window's ledger. */
 export function ledgerPath(stateDir: string, key: LedgerKey): string {
-  const name = key.agentId ? `agent-${safeId(key.agentId)}` : "main";
-  return joinPath(sessionLedgerDir(stateDir, key.sessionId), `${name}.json`);
+  return `${ledgerStem(stateDir, key)}.json`;
 }
 
-/** Parses ledger JSON; anything malformed reads as an empty ledger. */
-export function parseLedger(text: string): Ledger {
-  try {
-    const value = JSON.parse(text) as Partial<Ledger>;
-    const files: Record<string, string> = {};
-    if (value && typeof value.files === "object" && value.files !== null) {
-      for (const [k, v] of Object.entries(value.files)) {
-        if (typeof v === "string") files[k] = v;
-      }
-    }
-    return { files, reminded: value?.reminded === true };
-  } catch {
-    return emptyLedger();
-  }
+/** The lock file of one context window's ledger. */
+export function ledgerLockPath(stateDir: string, key: LedgerKey): string {
+  return `${ledgerStem(stateDir, key)}.lock`;
+}
+
+/** A loaded ledger, and why it was read as empty when it was. */
+export interface LoadedLedger {
+  ledger: Ledger;
+  /** Set when a ledger file existed but was discarded: too large, damaged, another version. */
+  discarded?: string;
 }
 
 /**
- * Loads a ledger; a missing or damaged file, or anything but a regular file (a FIFO would block the
- * read), is an empty ledger. (Sync: it is on the hot path.)
+ * Loads a ledger; a missing file is an empty ledger, and so is one that is not a regular file (a
+ * FIFO would block the read), larger than {@link MAX_LEDGER_BYTES} (never parsed for seconds),
+ * or not a valid ledger of this version (`discarded` says which). Sync: it is on the hot path.
  */
-export function loadLedger(stateDir: string, key: LedgerKey): Ledger {
+export function loadLedger(stateDir: string, key: LedgerKey): LoadedLedger {
   const path = ledgerPath(stateDir, key);
-  if (!isRegularFile(path)) return emptyLedger();
+  let info: Deno.FileInfo;
   try {
-    return parseLedger(Deno.readTextFileSync(path));
+    info = Deno.statSync(path);
   } catch {
-    return emptyLedger();
+    return { ledger: parseLedger("").ledger };
   }
+  if (!info.isFile) return { ledger: parseLedger("").ledger, discarded: "not a regular file" };
+  if (info.size > MAX_LEDGER_BYTES) {
+    return {
+      ledger: parseLedger("").ledger,
+      discarded: `${info.size} bytes, over the ${MAX_LEDGER_BYTES}-byte limit`,
+    };
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    return {
+      ledger: parseLedger("").ledger,
+      discarded: error instanceof Error ? error.name : "unreadable",
+    };
+  }
+  const parsed = parseLedger(text);
+  return parsed.problem === undefined ? { ledger: parsed.ledger } : {
+    ledger: parsed.ledger,
+    discarded: parsed.problem,
+  };
+}
+
+/** What one decision adds to a ledger. */
+export interface LedgerUpdate {
+  /** Library file's absolute path → fingerprint of what the context window now has. */
+  files?: Record<string, string>;
+  /** The tagging reminder was given. */
+  reminded?: boolean;
+  /** The event handled (a tool use id, a prompt), so a second run of it sends nothing. */
+  event?: string;
+}
+
+/** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. */
+export function mergeLedger(
+  ledger: Ledger,
+  update: LedgerUpdate,
+  maxEvents: number = MAX_EVENTS,
+): Ledger {
+  const events = update.event === undefined || ledger.events.includes(update.event)
+    ? ledger.events
+    : [...ledger.events, update.event].slice(-maxEvents);
+  return {
+    files: update.files ? { ...ledger.files, ...update.files } : ledger.files,
+    reminded: ledger.reminded || update.reminded === true,
+    events,
+  };
+}
+
+/** Writes `ledger` to its file, replacing it atomically. */
+export function saveLedger(stateDir: string, key: LedgerKey, ledger: Ledger): void {
+  writeTextAtomicSync(
+    ledgerPath(stateDir, key),
+    JSON.stringify({ version: LEDGER_FORMAT, ...ledger }),
+  );
+}
+
+/** One context window's ledger, held under its lock until released. */
+export interface OpenLedger extends Disposable {
+  /** The ledger as loaded, then as recorded. */
+  ledger: Ledger;
+  /** Why the file on disk was read as empty, if it was. */
+  discarded?: string;
+  /** How long the lock took, ms. */
+  waitedMs: number;
+  /** Merges `update` in and writes the ledger (atomically). */
+  record(update: LedgerUpdate): void;
+  /** Replaces the ledger with `ledger` and writes it. */
+  replace(ledger: Ledger): void;
+  /** Releases the lock (idempotent). */
+  release(): void;
 }
 
 /**
- * Records `sent` (path → fingerprint) and the reminder flag, merged with the ledger on disk, and
- * replaces the file atomically.
+ * Locks one context window's ledger and loads it; `null` when the lock could not be had within
+ * `timeoutMs` (the caller then sends nothing, and logs it).
+ *
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors creating the lock file
  */
-export function recordInLedger(
+export function openLedger(
   stateDir: string,
   key: LedgerKey,
-  sent: Record<string, string>,
-  reminded = false,
-): void {
-  const current = loadLedger(stateDir, key);
-  const next: Ledger = {
-    files: { ...current.files, ...sent },
-    reminded: current.reminded || reminded,
+  timeoutMs: number = INJECT_LOCK_TIMEOUT_MS,
+  maxEvents: number = MAX_EVENTS,
+): OpenLedger | null {
+  const lock: HeldSyncLock | null = lockSync(ledgerLockPath(stateDir, key), timeoutMs);
+  if (lock === null) return null;
+  const loaded = loadLedger(stateDir, key);
+  const open: OpenLedger = {
+    ledger: loaded.ledger,
+    waitedMs: lock.waitedMs,
+    record(update) {
+      open.replace(mergeLedger(open.ledger, update, maxEvents));
+    },
+    replace(ledger) {
+      saveLedger(stateDir, key, ledger);
+      open.ledger = ledger;
+    },
+    release: lock.release,
+    [Symbol.dispose]: lock.release,
   };
-  writeTextAtomicSync(ledgerPath(stateDir, key), JSON.stringify(next));
+  if (loaded.discarded !== undefined) open.discarded = loaded.discarded;
+  return open;
 }
 
 /** Forgets everything a session (and its subagents) was sent. */

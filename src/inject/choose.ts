@@ -1,0 +1,177 @@
+/**
+ * Choosing what a context window still needs from a list of library files, and rendering it:
+ * drop what the ledger says the window already has (unchanged since), read the rest (only as much
+ * as the budget can use), skip what cannot be shown, and never read an entry outside the library.
+ *
+ * Used for a touched file's walk-up (PreToolUse), and for the library root's files at session
+ * and subagent start.
+ *
+ * @module
+ */
+
+import {
+  type ContextSection,
+  type ContextSkip,
+  cutText,
+  renderContext,
+  type RenderedContext,
+} from "./context.ts";
+import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
+import { readLibraryText, statStamp } from "../core/read_text.ts";
+import type { LibraryFile } from "../core/walk.ts";
+
+/** What a context window still needs, rendered; or nothing. */
+export type Choice =
+  | {
+    kind: "none";
+    hits: number;
+    /** Fingerprints of files touched on disk but unchanged, to refresh in the ledger. */
+    refreshed: Record<string, string>;
+  }
+  | {
+    kind: "context";
+    rendered: RenderedContext;
+    /**
+     * Library file's absolute path → fingerprint, for every file the model now has (shown, cut,
+     * or named as skipped or outside the library, so it is named once per context window).
+     */
+    delivered: Record<string, string>;
+    /** Files skipped because the context window already has them unchanged. */
+    hits: number;
+    /** Entries named as outside the library. */
+    outside: string[];
+  };
+
+/** The fingerprint of an entry that leads outside the library (never read). */
+export const OUTSIDE_FINGERPRINT = "-:-:outside";
+const UNREADABLE = "unreadable";
+/** At most this many outside entries are named one by one. */
+const MAX_OUTSIDE_NAMED = 5;
+
+/** The characters a section takes besides its text (`\n\n--- [label] ---\n`). */
+const SECTION_FRAME = 12;
+
+function isProblemFingerprint(fingerprint: string): boolean {
+  const hash = hashOf(fingerprint);
+  return hash === UNREADABLE || hash === "outside";
+}
+
+/**
+ * The notice naming library entries that lead outside the library: never read, never offered for
+ * reading.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outsideNotice } from "./choose.ts";
+ * assert.match(outsideNotice(["/p/_memory_library/a.md"]), /outside the library.*\/a\.md/);
+ * assert.equal(outsideNotice([]), "");
+ * ```
+ */
+export function outsideNotice(paths: readonly string[]): string {
+  if (paths.length === 0) return "";
+  const named = paths.slice(0, MAX_OUTSIDE_NAMED).join("; ");
+  const rest = paths.length - MAX_OUTSIDE_NAMED;
+  const text = `\n\n[Librarian] Not read: these library entries are links to places outside the ` +
+    `library, so their content is not library content: ${named}${
+      rest > 0 ? `; and ${rest} more` : ""
+    }.`;
+  return cutText(text, 1200);
+}
+
+/** Options for {@link chooseContext}. */
+export interface ChooseOptions {
+  budget: number;
+  /** Fingerprints the context window already has, by absolute path. */
+  alreadySent: Record<string, string>;
+  /** The header line, given how many files were already sent. */
+  header: (hits: number) => string;
+}
+
+/** Chooses and renders what of `files` (most specific first) the context window still needs. */
+export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
+  const maxBytes = options.budget * 4 + 1024;
+  const sent = options.alreadySent;
+  const sections: ContextSection[] = [];
+  const skips: ContextSkip[] = [];
+  const outside: string[] = [];
+  const fingerprints: Record<string, string> = {};
+  // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
+  const touched: Record<string, string> = {};
+  let hits = 0;
+  // What the files read so far would take in the context (empty and skipped files too); once it
+  // passes the budget, the rest are named as left out without being read.
+  let charsRead = 0;
+  const skip = (file: LibraryFile, reason: string, fingerprint: string) => {
+    skips.push({ label: file.label, readPath: file.absPath, reason });
+    fingerprints[file.absPath] = fingerprint;
+    charsRead += file.absPath.length + reason.length + 4;
+  };
+  for (const file of files) {
+    const previous = sent[file.absPath];
+    if (file.outside) {
+      if (previous === OUTSIDE_FINGERPRINT) continue; // named once already
+      outside.push(file.absPath + (file.outside === "folder" ? "/" : ""));
+      fingerprints[file.absPath] = OUTSIDE_FINGERPRINT;
+      continue;
+    }
+    if (previous === undefined && charsRead > options.budget) {
+      // the budget is already spent: name it without reading (or even stat'ing) it
+      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
+      continue;
+    }
+    const stat = statStamp(file.absPath);
+    if ("error" in stat) {
+      const fingerprint = makeFingerprint("-:-", UNREADABLE);
+      if (previous !== fingerprint) skip(file, `unreadable: ${stat.error}`, fingerprint);
+      continue;
+    }
+    if (
+      previous !== undefined && stampOf(previous) === stat.stamp && !isProblemFingerprint(previous)
+    ) {
+      hits++; // unchanged since it was sent: not even read
+      continue;
+    }
+    const text = readLibraryText(file.absPath, stat.size, maxBytes);
+    if (text.kind === "unreadable") {
+      const fingerprint = makeFingerprint(stat.stamp, UNREADABLE);
+      if (previous !== fingerprint) skip(file, `unreadable: ${text.reason}`, fingerprint);
+      continue;
+    }
+    const fingerprint = makeFingerprint(stat.stamp, text.hash);
+    if (previous !== undefined && hashOf(previous) === text.hash) {
+      hits++; // touched but not changed
+      touched[file.absPath] = fingerprint;
+      continue;
+    }
+    if (text.kind === "text") {
+      fingerprints[file.absPath] = fingerprint;
+      charsRead += text.text.length + file.label.length + SECTION_FRAME;
+      sections.push({
+        label: file.label,
+        readPath: file.absPath,
+        body: text.text,
+        partial: text.partial,
+      });
+    } else {
+      const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
+      skip(file, reason, fingerprint);
+    }
+  }
+  if (sections.length === 0 && skips.length === 0 && outside.length === 0) {
+    return { kind: "none", hits, refreshed: touched };
+  }
+  const trailer = outsideNotice(outside);
+  const rendered = renderContext(options.header(hits), sections, skips, options.budget, trailer);
+  const delivered: Record<string, string> = { ...touched };
+  for (const path of rendered.delivered) {
+    const fingerprint = fingerprints[path];
+    if (fingerprint !== undefined) delivered[path] = fingerprint;
+  }
+  if (trailer !== "") {
+    for (const file of files) {
+      if (file.outside && fingerprints[file.absPath]) delivered[file.absPath] = OUTSIDE_FINGERPRINT;
+    }
+  }
+  return { kind: "context", rendered, delivered, hits, outside };
+}

@@ -1,0 +1,139 @@
+/**
+ * The ledger's persisted form (pure): the {@link Ledger} type, its fingerprints, and a complete
+ * validator for the JSON on disk. Format version {@link LEDGER_FORMAT}:
+ *
+ * ```json
+ * {"version":2,"files":{"/abs/_memory_library/tech.md":"120:1700000000000:02cc5d0536b78ae7"},
+ *  "reminded":true,"events":["tool:toolu_01"]}
+ * ```
+ *
+ * Version 1 (no `version` key; hashes from an earlier home-made hash) reads as empty: its hashes
+ * cannot be compared, so the files are simply sent again once.
+ *
+ * @module
+ */
+
+import { isAbsolutePath, MAX_PATH_LENGTH } from "../core/paths.ts";
+
+/** The ledger file format written now. */
+export const LEDGER_FORMAT = 2;
+
+/** How many handled events a ledger remembers (enough for one model message's parallel calls). */
+export const MAX_EVENTS = 64;
+
+/** What one context window has been sent. */
+export interface Ledger {
+  /** Library file's absolute path → fingerprint of the version the context window has. */
+  files: Record<string, string>;
+  /** Whether the tagging reminder was given. */
+  reminded: boolean;
+  /** Events already handled (`tool:<tool_use_id>`, `prompt:<hash>`), oldest first. */
+  events: string[];
+}
+
+/** An empty ledger. */
+export function emptyLedger(): Ledger {
+  return { files: {}, reminded: false, events: [] };
+}
+
+/**
+ * A ledger fingerprint: `<size>:<mtime-ms>:<content hash>`. The stamp part lets an unchanged file
+ * be recognised without reading it; the hash decides when the stamp moved (a checkout that
+ * rewrote the file without changing it is not sent again). A file that could not be shown has a
+ * hash part naming why (`unreadable`, `outside`), so it is named once, not on every touch.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
+ * const fp = makeFingerprint("120:1700000000000", "02cc5d0536b78ae7");
+ * assert.equal(stampOf(fp), "120:1700000000000");
+ * assert.equal(hashOf(fp), "02cc5d0536b78ae7");
+ * ```
+ */
+export function makeFingerprint(stamp: string, hash: string): string {
+  return `${stamp}:${hash}`;
+}
+
+/** The `<size>:<mtime-ms>` part of a fingerprint. */
+export function stampOf(fingerprint: string): string {
+  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
+  return second < 0 ? fingerprint : fingerprint.slice(0, second);
+}
+
+/** The content-hash part of a fingerprint. */
+export function hashOf(fingerprint: string): string {
+  const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
+  return second < 0 ? "" : fingerprint.slice(second + 1);
+}
+
+const FINGERPRINT = /^[^:\s]{1,40}:[^:\s]{1,40}:\S{1,200}$/;
+const EVENT = /^[a-z]{1,20}:\S{1,300}$/;
+
+/** The parsed ledger, or an empty one and why the text was not a valid ledger. */
+export interface ParsedLedger {
+  ledger: Ledger;
+  problem?: string;
+}
+
+function invalid(problem: string): ParsedLedger {
+  return { ledger: emptyLedger(), problem };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses and validates ledger JSON: every key and value is checked, and anything that is not a
+ * ledger of version {@link LEDGER_FORMAT} reads as empty, with the reason in `problem`. Empty
+ * text (no ledger yet) is an empty ledger with no problem.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseLedger } from "./ledger_format.ts";
+ * const ok = parseLedger('{"version":2,"files":{"/l/a.md":"1:2:ab"},"reminded":true,"events":[]}');
+ * assert.deepEqual(ok.ledger.files, { "/l/a.md": "1:2:ab" });
+ * assert.equal(parseLedger('{"files":{}}').problem, "format version undefined, not 2");
+ * ```
+ */
+export function parseLedger(text: string): ParsedLedger {
+  if (text.trim() === "") return { ledger: emptyLedger() };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return invalid("not JSON");
+  }
+  if (!isRecord(value)) return invalid("not a JSON object");
+  if (value.version !== LEDGER_FORMAT) {
+    return invalid(`format version ${JSON.stringify(value.version)}, not ${LEDGER_FORMAT}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!["version", "files", "reminded", "events"].includes(key)) {
+      return invalid(`unknown key ${JSON.stringify(key.slice(0, 40))}`);
+    }
+  }
+  if (!isRecord(value.files)) return invalid("files is not an object");
+  const files: Record<string, string> = {};
+  for (const [path, fingerprint] of Object.entries(value.files)) {
+    if (!isAbsolutePath(path) || path.length > MAX_PATH_LENGTH) {
+      return invalid("a file key is not an absolute path");
+    }
+    if (typeof fingerprint !== "string" || !FINGERPRINT.test(fingerprint)) {
+      return invalid("a fingerprint is malformed");
+    }
+    files[path] = fingerprint;
+  }
+  if (typeof value.reminded !== "boolean") return invalid("reminded is not true or false");
+  if (!Array.isArray(value.events) || value.events.length > MAX_EVENTS) {
+    return invalid(`events is not a list of at most ${MAX_EVENTS}`);
+  }
+  const events: string[] = [];
+  for (const event of value.events) {
+    if (typeof event !== "string" || !EVENT.test(event)) return invalid("an event is malformed");
+    events.push(event);
+  }
+  return { ledger: { files, reminded: value.reminded, events } };
+}

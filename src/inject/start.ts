@@ -1,0 +1,164 @@
+/**
+ * The start of a context window: SessionStart (the main agent) and SubagentStart (a subagent).
+ *
+ * - SessionStart (`startup`, `resume`, `clear`, `compact`): the library root's files, once per
+ *   context window, recorded in the ledger, so a later first touch sends only folder-specific
+ *   files. After `compact` (and `clear`) the window is empty again: its ledger is reset first. A
+ *   second run of the same start (hooks wired twice) within 30 s sends nothing.
+ *   `LIBRARIAN_SESSION_START=off` turns the root files off (the ledger is still reset).
+ * - SubagentStart: a short tagging reminder and the root files, for the subagent's own window. A
+ *   fork (`agent_type: "fork"`) inherits its parent's conversation, so its ledger starts as a copy
+ *   of the parent's: nothing the parent had is sent again.
+ *
+ * @module
+ */
+
+import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
+import { type EnvReader, readBudget, stateDir } from "../core/env.ts";
+import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
+import { collectLibraryFiles } from "../core/walk.ts";
+import { chooseContext } from "./choose.ts";
+import { emptyLedger, type Ledger, loadLedger, pruneLedgers } from "./ledger.ts";
+import { subagentReminder } from "./reminder.ts";
+import { decideOnce, type Outcome } from "./window.ts";
+
+/** The header of the root files' context. */
+export const ROOT_HEADER =
+  "[Librarian] Memory library context for the whole project (the library root's files):";
+
+/** True unless `LIBRARIAN_SESSION_START` is `off` (or `0`, `false`, `no`). */
+export function rootFilesAtStart(env: EnvReader): boolean {
+  const value = env("LIBRARIAN_SESSION_START")?.trim().toLowerCase();
+  return !["off", "0", "false", "no"].includes(value ?? "");
+}
+
+/**
+ * The root files a window does not have yet, rendered within `budget`: the text (empty when
+ * nothing is due) and what to record.
+ */
+function rootContext(
+  library: Library,
+  ledger: Ledger,
+  budget: number,
+): { text: string; files: Record<string, string>; sent: string } {
+  const files = collectLibraryFiles(library.root, "");
+  if (files.length === 0) return { text: "", files: {}, sent: "" };
+  const choice = chooseContext(files, {
+    budget,
+    alreadySent: ledger.files,
+    header: () => ROOT_HEADER,
+  });
+  if (choice.kind === "none") return { text: "", files: choice.refreshed, sent: "" };
+  const { shown, cut } = choice.rendered;
+  return {
+    text: choice.rendered.text,
+    files: choice.delivered,
+    sent: [...shown, ...cut].join(","),
+  };
+}
+
+/**
+ * A start's identity: its source and the transcript's size then (each compaction grows the
+ * transcript, while a second run of the same start sees the same size), timed so that without a
+ * transcript two runs within 30 s are one start.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startEventId } from "./start.ts";
+ * assert.equal(startEventId("compact", undefined, 5), "start:compact-0@5");
+ * ```
+ */
+export function startEventId(source: string, transcriptPath: unknown, now: number): string {
+  let size = 0;
+  if (typeof transcriptPath === "string" && transcriptPath !== "") {
+    try {
+      size = Deno.statSync(transcriptPath).size;
+    } catch {
+      // no transcript yet
+    }
+  }
+  return `start:${source.replace(/[^a-z]/g, "") || "unknown"}-${size}@${now}`;
+}
+
+/** After compaction the window is empty: only the record of recent starts is kept. */
+function forgetWindow(ledger: Ledger): Ledger {
+  return { ...emptyLedger(), events: ledger.events.filter((e) => e.startsWith("start:")) };
+}
+
+/** SessionStart: reset the window after compaction, then send the root files once. */
+export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const state = stateDir(env);
+  const source = event.source ?? "unknown";
+  const library = findLibraryForSession(event.cwd, env);
+  const fresh = source === "compact" || source === "clear";
+  const send = library !== null && rootFilesAtStart(env);
+  const key = event.session_id ? { sessionId: event.session_id } : undefined;
+  const { budget } = readBudget(env);
+  const outcome = decideOnce(event, env, state, key, (ledger) => {
+    if (!send || library === null) {
+      return {
+        outcome: { result: library === null ? "no-library" : "root-files-off" },
+        record: {},
+      };
+    }
+    const root = rootContext(library, ledger, budget);
+    if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
+    writeAdditionalContext("SessionStart", root.text);
+    return {
+      outcome: { result: "injected", sent: root.sent || undefined, chars: root.text.length },
+      record: { files: root.files },
+    };
+  }, {
+    eventId: startEventId(source, event.transcript_path, Date.now()),
+    ...(fresh ? { seed: forgetWindow } : {}),
+  });
+  const pruned = state ? await pruneLedgers(state) : 0;
+  return {
+    source,
+    ...outcome,
+    ...(fresh ? { ledger: "reset" } : {}),
+    pruned: pruned || undefined,
+  };
+}
+
+/** SubagentStart: the subagent's reminder and root files, in its own window. */
+export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
+  const agentType = typeof event.agent_type === "string" ? event.agent_type : undefined;
+  const base: Outcome = { agent_type: agentType };
+  if (!event.agent_id) return { ...base, result: "no-agent-id" };
+  const library = findLibraryForSession(event.cwd, env);
+  if (!library) return { ...base, result: "no-library" };
+  const state = stateDir(env);
+  const key = event.session_id
+    ? { sessionId: event.session_id, agentId: event.agent_id }
+    : undefined;
+  const isFork = agentType === "fork";
+  const seed = (ledger: Ledger): Ledger => {
+    const untouched = !ledger.reminded && ledger.events.length === 0 &&
+      Object.keys(ledger.files).length === 0;
+    if (!isFork || !untouched || !state || !event.session_id) return ledger;
+    const parent = loadLedger(state, { sessionId: event.session_id }).ledger;
+    return { files: { ...parent.files }, reminded: parent.reminded, events: [] };
+  };
+  const { budget } = readBudget(env);
+  const outcome = decideOnce(event, env, state, key, (ledger) => {
+    const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
+    const root = rootFilesAtStart(env)
+      ? rootContext(library, ledger, budget - reminder.length - 2)
+      : { text: "", files: {}, sent: "" };
+    const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
+    if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
+    writeAdditionalContext("SubagentStart", text);
+    return {
+      outcome: {
+        result: "injected",
+        reminded: reminder !== "" || undefined,
+        sent: root.sent || undefined,
+        chars: text.length,
+      },
+      record: { files: root.files, reminded: true },
+    };
+  }, { eventId: `subagent:${event.agent_id.replace(/\s/g, "_").slice(0, 200)}`, seed });
+  return { ...base, ...outcome };
+}

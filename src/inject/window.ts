@@ -1,0 +1,154 @@
+/**
+ * One context window's decision, serialised: every inject handler that sends something runs it
+ * through {@link decideOnce}, which locks the window's ledger, skips an event already handled,
+ * lets the handler choose and print, and records what it sent before releasing the lock.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "../core/env.ts";
+import type { HookEvent } from "../core/hook_io.ts";
+import { hashUtf8 } from "../core/hash.ts";
+import type { LogValue } from "../core/log.ts";
+import { messageOf } from "../core/errors.ts";
+import { INJECT_LOCK_TIMEOUT_MS } from "./lock.ts";
+import {
+  emptyLedger,
+  type Ledger,
+  type LedgerKey,
+  type LedgerUpdate,
+  loadLedger,
+  openLedger,
+} from "./ledger.ts";
+
+/** What one inject run did, for the log. */
+export type Outcome = Record<string, LogValue>;
+
+/** The context window an event belongs to: the session, and the subagent when inside one. */
+export function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
+  if (!event.session_id) return undefined;
+  return { sessionId: event.session_id, agentId: event.agent_id };
+}
+
+/** Two runs of an event that has no id of its own, this close together, are one event. */
+export const SAME_EVENT_MS = 30_000;
+
+function idPart(value: string): string {
+  return value.length <= 200 && /^[!-~]+$/.test(value) ? value : hashUtf8(value);
+}
+
+/**
+ * The identity of an event, so that the same event handled twice (hooks wired both by the plugin
+ * and in settings run at once) sends nothing the second time: the tool use id of a tool call, the
+ * prompt id of a prompt. A prompt without an id is named by its text and the time
+ * (`prompt:<hash>@<ms>`): the same text within {@link SAME_EVENT_MS} is the same event.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { eventIdOf } from "./window.ts";
+ * assert.equal(eventIdOf({ hook_event_name: "PreToolUse", tool_use_id: "toolu_1" }), "tool:toolu_1");
+ * assert.equal(eventIdOf({ hook_event_name: "UserPromptSubmit", prompt_id: "p1" }), "prompt:p1");
+ * assert.equal(eventIdOf({ hook_event_name: "Stop" }), undefined);
+ * ```
+ */
+export function eventIdOf(event: HookEvent, now: number = Date.now()): string | undefined {
+  const toolUseId = event.tool_use_id;
+  if (typeof toolUseId === "string" && toolUseId !== "") return `tool:${idPart(toolUseId)}`;
+  if (event.hook_event_name !== "UserPromptSubmit") return undefined;
+  if (typeof event.prompt_id === "string" && event.prompt_id !== "") {
+    return `prompt:${idPart(event.prompt_id)}`;
+  }
+  if (typeof event.prompt !== "string") return undefined;
+  return `prompt:${hashUtf8(event.prompt)}@${now}`;
+}
+
+/**
+ * Whether `events` already hold `id`: the same id, or for a timed id (`<name>@<ms>`) the same
+ * name within {@link SAME_EVENT_MS}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isHandled } from "./window.ts";
+ * assert.ok(isHandled(["tool:a"], "tool:a"));
+ * assert.ok(isHandled(["start:compact@1000"], "start:compact@2000"));
+ * assert.ok(!isHandled(["start:compact@1000"], "start:compact@99000"));
+ * ```
+ */
+export function isHandled(events: readonly string[], id: string): boolean {
+  const at = id.lastIndexOf("@");
+  const time = at < 0 ? NaN : Number(id.slice(at + 1));
+  if (Number.isNaN(time)) return events.includes(id);
+  const prefix = id.slice(0, at + 1);
+  return events.some((e) =>
+    e.startsWith(prefix) && Math.abs(Number(e.slice(prefix.length)) - time) < SAME_EVENT_MS
+  );
+}
+
+/** `LIBRARIAN_INJECT_LOCK_MS`: how long to wait for a context window's lock. */
+export function lockTimeoutOf(env: EnvReader): number {
+  const raw = env("LIBRARIAN_INJECT_LOCK_MS")?.trim();
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value >= 0 ? value : INJECT_LOCK_TIMEOUT_MS;
+}
+
+/** What a handler decided: the log fields, and what to record (nothing when it sent nothing). */
+export interface Decision {
+  outcome: Outcome;
+  record?: LedgerUpdate;
+}
+
+/** Options for {@link decideOnce}. */
+export interface DecideOptions {
+  /** The event's identity, recorded with what it sent (default {@link eventIdOf}). */
+  eventId?: string;
+  /** Replaces the ledger before deciding (a fork's seed, a reset after compaction). */
+  seed?: (ledger: Ledger) => Ledger;
+}
+
+/**
+ * Runs `decide` for one context window, once: under the window's lock, with its ledger. When
+ * there is no state folder or no session, `decide` runs on an empty ledger and nothing is
+ * recorded. An event already handled sends nothing (`duplicate-event`). When the lock cannot be
+ * had in time, nothing is sent (`lock-timeout`): a file missed now comes with the next touch,
+ * while a file sent twice cannot be taken back. When the lock file cannot even be created (a
+ * read-only state folder), `decide` runs unserialised on the ledger as it is.
+ */
+export function decideOnce(
+  event: HookEvent,
+  env: EnvReader,
+  state: string | undefined,
+  key: LedgerKey | undefined,
+  decide: (ledger: Ledger) => Decision,
+  options: DecideOptions = {},
+): Outcome {
+  const eventId = options.eventId ?? eventIdOf(event);
+  if (!state || !key) return decide(emptyLedger()).outcome;
+  let open;
+  try {
+    open = openLedger(state, key, lockTimeoutOf(env));
+  } catch (error) {
+    const { ledger } = loadLedger(state, key);
+    return { ...decide(ledger).outcome, ledger_error: messageOf(error) };
+  }
+  if (open === null) return { result: "lock-timeout", lock_ms: lockTimeoutOf(env) };
+  using held = open;
+  const extra: Outcome = {};
+  if (held.waitedMs >= 1) extra.lock_ms = held.waitedMs;
+  if (held.discarded) extra.ledger_discarded = held.discarded;
+  if (eventId !== undefined && isHandled(held.ledger.events, eventId)) {
+    return { result: "duplicate-event", ...extra };
+  }
+  const ledger = options.seed ? options.seed(held.ledger) : held.ledger;
+  const decision = decide(ledger);
+  try {
+    if (ledger !== held.ledger) held.replace(ledger);
+    if (decision.record) {
+      held.record(eventId === undefined ? decision.record : { ...decision.record, event: eventId });
+    }
+  } catch (error) {
+    extra.ledger_error = messageOf(error);
+  }
+  return { ...decision.outcome, ...extra };
+}
