@@ -218,3 +218,23 @@ Deno.test("doctor looks only at this project's hook runs, and shows log text saf
   assert.match(text.stdout, /inject Pre\\u001b\[2JToolUse injected/);
   assert.ok(!text.stdout.includes("\x1b"), "no raw control character reaches the terminal");
 });
+
+Deno.test({
+  name: "doctor fails the links check when a library entry leads outside the library",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, {
+      "proj/_memory_library/.scratch.md": "",
+      "proj/_memory_library/tech.md": "- t\n",
+      "secret.md": "- outside\n",
+    });
+    const { byId: clean } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+    assert.equal(clean("links").status, "ok");
+    await Deno.symlink(`${dir.path}/secret.md`, `${dir.path}/proj/_memory_library/patterns.md`);
+    const { code, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
+    assert.equal(code, 1);
+    assert.equal(byId("links").status, "fail");
+    assert.match(byId("links").message, /patterns\.md/);
+  },
+});

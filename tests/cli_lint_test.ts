@@ -256,3 +256,26 @@ Deno.test("lint with bad arguments exits 2 with a usage line", async () => {
     assert.match(result.stderr, /^Usage: librarian lint \[--json\]$/m);
   }
 });
+
+Deno.test({
+  name: "lint names every library entry that is a link out of the library (never read or sent)",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, {
+      ...CLEAN,
+      "outside/secret.md": "- not library content\n",
+      "outside/notes/n.md": "- nor this\n",
+    });
+    const lib = join(dir.path, "_memory_library");
+    await Deno.symlink(join(dir.path, "outside/secret.md"), join(lib, "src/api/edge.md"));
+    await Deno.symlink(join(dir.path, "outside/notes"), join(lib, "notes"));
+    await Deno.symlink(join(lib, "tech.md"), join(lib, "src/tech.md")); // stays inside: fine
+    const { code, findings } = await lint(dir.path);
+    assert.equal(code, 1);
+    assert.deepEqual(
+      findings.filter((f) => f.check === "outside-library").map((f) => f.path),
+      ["notes/", "src/api/edge.md"],
+    );
+  },
+});

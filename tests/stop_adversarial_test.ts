@@ -326,7 +326,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a library folder that is a symlink: files land in its real folder, nowhere else",
+  name: "a library folder linked out of its project is used only when LIBRARIAN_PATH names it",
   ignore: IS_WINDOWS,
   fn: async () => {
     await using dir = await tempDir();
@@ -339,7 +339,16 @@ Deno.test({
       join(real, ".scratch.md"),
       "## [TAG: src/api, type: tech]\n- via a linked library\n## [TAG: ../x, type: y]\n- no\n",
     );
-    const message = messageOf(await stop(p)) ?? "";
+    assert.equal(
+      messageOf(await stop(p)),
+      null,
+      "found by discovery outside the project: not used",
+    );
+    assert.deepEqual([...(await snapshot(p.outside)).keys()].sort(), [
+      "real-library",
+      "real-library/.scratch.md",
+    ]);
+    const message = messageOf(await stop(p, { env: { LIBRARIAN_PATH: p.lib } })) ?? "";
     assert.match(message, /1 learning → src\/api\/tech\.md; 1 kept in scratch/);
     assert.deepEqual([...(await snapshot(p.outside)).keys()].sort(), [
       "real-library",

@@ -7,6 +7,7 @@
 import { type Library, LIBRARY_DIR_NAME, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, readBudget } from "../core/env.ts";
 import type { LogRecord } from "../core/log.ts";
+import { scanLibrary } from "../core/library_scan.ts";
 import { describeWiring, detectHookWiring, type HookWiring } from "./hooks_wiring.ts";
 import {
   binaryName,
@@ -155,6 +156,20 @@ export function doubleWiring(wiring: HookWiring, projectRoot: string): Check | u
   );
 }
 
+/** Library entries that lead outside the library (links): never read, so worth knowing about. */
+async function linksCheck(library: Library): Promise<Check> {
+  const outside = (await scanLibrary(library.root)).flatMap((folder) => folder.outside);
+  if (outside.length === 0) return ok("links", "no library entry leads outside the library");
+  const named = outside.slice(0, 5).join(", ") + (outside.length > 5 ? ", ..." : "");
+  return fail(
+    "links",
+    `${outside.length} library ${
+      outside.length === 1 ? "entry is a link" : "entries are links"
+    } to places outside the library, never read or sent: ${named}`,
+    "copy the content into the library or remove the links ('librarian lint' lists them all)",
+  );
+}
+
 async function hooksChecks(
   wiring: HookWiring,
   target: string,
@@ -250,7 +265,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     runtimeCheck(runtime),
     ...(await installChecks(env, runtime)),
     ...libraryChecks(library, envProblem, cwd),
-    ...(library ? [await scratchCheck(library)] : []),
+    ...(library ? [await scratchCheck(library), await linksCheck(library)] : []),
     ...(await hooksChecks(
       await detectHookWiring(env, projectRoot),
       runtime.target,

@@ -173,6 +173,18 @@ async function contentFindings(folders: ScannedFolder[], budget: number) {
   return [...findings, ...duplicateBullets(bulletFiles)];
 }
 
+/** Library entries that are links to somewhere outside the library: never read or served. */
+export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
+  return folders.flatMap((folder) =>
+    folder.outside.map((path): Finding => ({
+      check: "outside-library",
+      path,
+      message: "is a link to a place outside the library, so it is never read or sent",
+      fix: "copy the content into the library (or link to a place inside it), or remove the link",
+    }))
+  );
+}
+
 /** Runs `librarian lint`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
@@ -189,6 +201,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const stale = await staleFolderFindings(library, folders);
     const findings = sortFindings([
       ...stale.findings,
+      ...outsideFindings(folders),
       ...(await contentFindings(folders, budget)),
     ]);
     const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);

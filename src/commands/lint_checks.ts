@@ -10,6 +10,7 @@ import type { Rename } from "./git_renames.ts";
 
 /** The kinds of findings, in the order they are reported. */
 export const FINDING_KINDS = [
+  "outside-library",
   "stale-folder",
   "oversized",
   "duplicate-bullet",

@@ -6,7 +6,7 @@
  */
 
 import { joinPath } from "./paths.ts";
-import { compareNames, isServedName } from "./walk.ts";
+import { compareNames, isServedName, LibraryBounds } from "./walk.ts";
 
 /** A file in the library. */
 export interface ScannedFile {
@@ -27,6 +27,11 @@ export interface ScannedFolder {
   /** 0 for the root. */
   depth: number;
   files: ScannedFile[];
+  /**
+   * Entries directly in this folder that are links to somewhere outside the library: never
+   * read, never served or exported (library-relative paths; a folder's ends in `/`).
+   */
+  outside: string[];
 }
 
 /** Folders nested deeper than this are not scanned (a guard against link loops). */
@@ -35,14 +40,17 @@ const MAX_DEPTH = 64;
 /**
  * Every folder of the library under `root`, parents before children, names in code-point order.
  * Hidden folders (`.git`, ...) and symlinked folders are not entered; only regular files (links
- * followed) are listed.
+ * followed) are listed. A link whose real location is outside the library is not listed as a
+ * file: it is put in its folder's `outside` list.
  */
 export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
   const folders: ScannedFolder[] = [];
+  const bounds = new LibraryBounds(root);
   async function visit(relDir: string, depth: number): Promise<void> {
     const absDir = joinPath(root, relDir);
     const files: ScannedFile[] = [];
     const subdirs: string[] = [];
+    const outside: string[] = [];
     try {
       for await (const entry of Deno.readDir(absDir)) {
         const relPath = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
@@ -54,6 +62,10 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
         let size = 0;
         try {
           const info = await Deno.stat(absPath);
+          if (entry.isSymlink && (info.isFile || info.isDirectory) && !bounds.contains(absPath)) {
+            outside.push(info.isDirectory ? `${relPath}/` : relPath);
+            continue;
+          }
           // only regular files: a FIFO, a socket or a link to a device is not a library file
           // (reading one would block or never end)
           if (!info.isFile) continue;
@@ -67,7 +79,8 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
       return;
     }
     files.sort((a, b) => compareNames(a.name, b.name));
-    folders.push({ relDir, depth, files });
+    outside.sort(compareNames);
+    folders.push({ relDir, depth, files, outside });
     if (depth >= MAX_DEPTH) return;
     subdirs.sort(compareNames);
     for (const name of subdirs) await visit(relDir === "" ? name : `${relDir}/${name}`, depth + 1);
