@@ -49,14 +49,21 @@ const LIBRARY: Record<string, string> = {
   [`${HTTP_DIR}/client.ts`]: "export const CLIENT = 'http';\n",
 };
 
-/** What the deep file gets, most specific first, global last. */
+/** What the deep file gets, most specific first (the root's files came at session start). */
 const HTTP_LABELS = [
   "app/core/net/http/patterns.md",
   "app/core/net/tech.md",
   "app/core/edge.md",
   "app/patterns.md",
-  "global/tech.md",
 ];
+
+/** The library root's file: sent at session start, so never again with a first touch. */
+const ROOT_LABEL = "tech.md (library root)";
+
+/** The SessionStart contexts the model was sent in a run's last request. */
+function startContexts(run: ClaudeRun): HookContext[] {
+  return hookContexts(lastBody(run)).filter((c) => c.event === "SessionStart");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading a run.
@@ -131,11 +138,14 @@ scenario(
         ["app/core/net/tech.md", "NET-TECH"],
         ["app/core/edge.md", "CORE-EDGE"],
         ["app/patterns.md", "APP-PATTERNS"],
-        ["global/tech.md", "GLOBAL-TECH"],
       ]
     ) {
       assert.match(sections.find((s) => s.label === label)!.body, new RegExp(marker!));
     }
+    const starts = startContexts(run);
+    assert.equal(starts.length, 1, "the root's files come once, at session start");
+    assert.deepEqual(labelsOf(starts[0]!), [ROOT_LABEL]);
+    assert.match(starts[0]!.text, /GLOBAL-TECH/);
     const sent = everythingSent(run);
     assert.doesNotMatch(sent, /SCRATCH-DRAFT/, "scratch content reached the model");
     assert.doesNotMatch(sent, /DOCS-PATTERNS|WS-PATTERNS/, "an unrelated folder reached the model");
@@ -461,7 +471,7 @@ scenario(
     assert.equal(compact.code, 0, compact.stderr);
     const starts = injectLines(await project.log(), "SessionStart");
     assert.ok(
-      starts.some((r) => r.fields.source === "compact" && r.fields.result === "ledger-cleared"),
+      starts.some((r) => r.fields.source === "compact" && r.fields.ledger === "reset"),
       `no compact SessionStart cleared the ledger: ${JSON.stringify(starts)}`,
     );
 
