@@ -90,6 +90,18 @@ export const COMMANDS: Readonly<
     summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
     load: () => import("./commands/import.ts"),
   },
+  scratch: {
+    summary: "list the blocks kept in scratch with the reason and the fix; drop one",
+    load: () => import("./commands/scratch.ts"),
+  },
+  sessions: {
+    summary: "list recent sessions in this project and what they were sent",
+    load: () => import("./commands/sessions.ts"),
+  },
+  sent: {
+    summary: "show which library files (and versions) a session was sent",
+    load: () => import("./commands/sent.ts"),
+  },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
     load: () => import("./commands/install_cli.ts"),
