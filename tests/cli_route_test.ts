@@ -149,7 +149,7 @@ Deno.test("route keeps auto memories awaiting review; route --accept files them 
   assert.equal(accepted.code, 0, accepted.stderr + accepted.stdout);
   assert.match(accepted.stdout, /^Filed 1 learning from 1 block into 1 file:$/m);
   const patterns = await read(dir.path, "_memory_library/patterns.md");
-  assert.match(patterns, /- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/);
+  assert.match(patterns, /- pnpm: use pnpm\n {2}Always use pnpm, never npm\.\n/);
   assert.ok(!patterns.includes("librarian:"), "the marker is not filed");
   assert.equal(await read(dir.path, "_memory_library/.scratch.md"), "");
 });

@@ -398,7 +398,7 @@ Deno.test("auto memory: both front-matter forms sync, 'user' and MEMORY.md never
   );
   assert.match(
     await read(join(p.lib, "patterns.md")),
-    /- dbt-build: Always run dbt build after creating models\n  Body\.\n$/,
+    /- dbt-build: Always run dbt build after creating models\n {2}Body\.\n$/,
   );
   assert.match(await read(join(p.lib, "product.md")), /- launch-date: Launch is in March\n$/);
   assert.match(
@@ -479,7 +479,7 @@ Deno.test("auto memory: a UTF-16 scratch is left alone and the user is told, eve
   );
   assert.match(
     await read(join(p.lib, "patterns.md")),
-    /- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/,
+    /- pnpm: use pnpm\n {2}Always use pnpm, never npm\.\n/,
   );
 });
 
@@ -497,7 +497,7 @@ Deno.test("auto memory: LIBRARIAN_AUTOMEMORY=review keeps entries in scratch, to
     "Librarian: 1 auto memory awaits review in scratch (edit, then `librarian route --accept`)",
   );
   const scratch = await read(join(p.lib, ".scratch.md"));
-  assert.match(scratch, /awaiting review[\s\S]*- pnpm: use pnpm\n  Always use pnpm, never npm\.\n/);
+  assert.match(scratch, /awaiting review[\s\S]*- pnpm: use pnpm\n {2}Always use pnpm, never npm\.\n/);
   assert.equal(await exists(join(p.lib, "patterns.md")), false, "nothing filed before review");
   assert.equal(messageOf(await stop(p, { env })), null, "not repeated every turn");
   assert.equal(await read(join(p.lib, ".scratch.md")), scratch, "left as it is");

@@ -12,8 +12,7 @@ import { LibrarianError } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
 import { normalizePath } from "../core/paths.ts";
 import { classifyBlock, type KeepCode } from "../filing/classify.ts";
-import { coordinationPaths } from "../filing/coordination.ts";
-import { acquireLock, lockTimeoutFrom } from "../filing/lock.ts";
+import { lockLibrary } from "../filing/coordination.ts";
 import { NOT_A_SECRET } from "../filing/markers.ts";
 import { parseScratch } from "../filing/scratch.ts";
 import { rewriteScratch } from "../filing/scratch_rewrite.ts";
@@ -158,10 +157,7 @@ async function drop(
       return EXIT_OK;
     }
   }
-  const lockPath = coordinationPaths(library, env).lock;
-  await using _lock = await acquireLock(lockPath, {
-    timeoutMs: lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS")),
-  });
+  await using _lock = await lockLibrary(library, env);
   const now = readScratchText(library);
   if (!parseScratch(now).blocks.some((b) => b.raw === block.raw)) {
     throw new LibrarianError(
