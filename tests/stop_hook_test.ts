@@ -497,7 +497,10 @@ Deno.test("auto memory: LIBRARIAN_AUTOMEMORY=review keeps entries in scratch, to
     "Librarian: 1 auto memory awaits review in scratch (edit, then `librarian route --accept`)",
   );
   const scratch = await read(join(p.lib, ".scratch.md"));
-  assert.match(scratch, /awaiting review[\s\S]*- pnpm: use pnpm\n {2}Always use pnpm, never npm\.\n/);
+  assert.match(
+    scratch,
+    /awaiting review[\s\S]*- pnpm: use pnpm\n {2}Always use pnpm, never npm\.\n/,
+  );
   assert.equal(await exists(join(p.lib, "patterns.md")), false, "nothing filed before review");
   assert.equal(messageOf(await stop(p, { env })), null, "not repeated every turn");
   assert.equal(await read(join(p.lib, ".scratch.md")), scratch, "left as it is");

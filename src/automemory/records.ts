@@ -11,6 +11,7 @@
 import { setAsideSync, writeTextAtomicSync } from "../core/atomic.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashText } from "../core/hash.ts";
+import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
 
 /** The largest record file read; a larger one is damaged. */
@@ -59,16 +60,12 @@ function emptyRecord(dir: string): SyncRecord {
   return { version: RECORD_VERSION, dir, files: {} };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 function fileRecordProblem(value: unknown): string | null {
-  if (!isPlainObject(value)) return "is not an object";
+  if (!isObject(value)) return "is not an object";
   if (!isCount(value.size)) return "has no whole, non-negative size";
   if (typeof value.mtime !== "number" || !Number.isFinite(value.mtime)) return "has no mtime";
   if (typeof value.hash !== "string" || value.hash.length > 256) return "has no content hash";
@@ -112,12 +109,12 @@ export function parseSyncRecord(
   } catch {
     return { ok: false, reason: "not valid JSON" };
   }
-  if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
+  if (!isObject(value)) return { ok: false, reason: "not a JSON object" };
   if (value.version !== RECORD_VERSION) {
     return { ok: false, reason: `version is ${JSON.stringify(value.version)}, not 1` };
   }
   if (value.dir !== dir) return { ok: false, reason: "it belongs to another memory folder" };
-  if (!isPlainObject(value.files)) return { ok: false, reason: "files is not an object" };
+  if (!isObject(value.files)) return { ok: false, reason: "files is not an object" };
   const files: Record<string, FileRecord> = {};
   for (const [name, entry] of Object.entries(value.files)) {
     const nameProblem = namePathProblem(name);

@@ -4,11 +4,8 @@
  * @module
  */
 
+import { plural } from "../core/words.ts";
 import type { MemoryScan, SyncReport } from "./sync.ts";
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /**
  * The parts of the user's one-line message about a sync (none when there is nothing to say):
@@ -30,10 +27,10 @@ export function syncMessages(sync: SyncReport | undefined): string[] {
   const n = sync.synced.length;
   if (n > 0 && sync.mode === "review") {
     parts.push(
-      `${count(n, "auto memory awaits", "auto memories await")} review in scratch ` +
+      `${plural(n, "auto memory awaits", "auto memories await")} review in scratch ` +
         "(edit, then `librarian route --accept`)",
     );
-  } else if (n > 0) parts.push(`${count(n, "auto memory", "auto memories")} synced`);
+  } else if (n > 0) parts.push(`${plural(n, "auto memory", "auto memories")} synced`);
   for (const damaged of sync.damaged ?? []) {
     const where = damaged.setAside ? `; set aside as ${damaged.setAside}` : "";
     parts.push(`auto-memory sync record was damaged (${damaged.reason})${where}; rebuilt`);

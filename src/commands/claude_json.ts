@@ -10,24 +10,9 @@
  * @module
  */
 
-/** A JSON object. */
-export type Json = Record<string, unknown>;
+import { isObject, type Json } from "../core/json.ts";
 
-/**
- * True for a plain JSON object (not null, not an array).
- *
- * @example Usage
- * ```ts
- * import { isObject } from "./claude_json.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(isObject({ a: 1 }));
- * assert.ok(!isObject([1]) && !isObject(null));
- * ```
- */
-export function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+export { isObject, type Json };
 
 function kind(value: unknown): string {
   if (value === null) return "null";

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { isObject } from "../core/json.ts";
 import { isTempSiblingName, removeIfPresent, writeTextAtomicSync } from "../core/atomic.ts";
 import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
 import { type BoundedRead, readFileBounded } from "../core/fs_probe.ts";
@@ -45,10 +46,6 @@ export class JournalError extends LibrarianError {
     super(message, { cause });
     this.name = "JournalError";
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Why `entry` is not a `[hash, time]` pair, or null. */
@@ -92,7 +89,7 @@ export function parseJournal(text: string): Journal | string {
   } catch {
     return "not JSON";
   }
-  if (!isRecord(value)) return "not a JSON object";
+  if (!isObject(value)) return "not a JSON object";
   if (value.version !== 2) return `unknown version ${JSON.stringify(value.version)}`;
   if (!Array.isArray(value.filed)) return "'filed' is not a list";
   for (const entry of value.filed) {
