@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runLibrarian, type RunOptions, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
 
@@ -105,7 +106,7 @@ Deno.test("--json output is one valid JSON document with a library, without one,
 
 Deno.test({
   name: "lint, status and route never hang on FIFOs or device links, and count only real files",
-  ignore: !IS_LINUX,
+  ignore: skipOnWindows("needs FIFOs and /dev") || !IS_LINUX,
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);
@@ -137,7 +138,7 @@ Deno.test({
 
 Deno.test({
   name: "lint --json names a library link into /proc as outside the library instead of crashing",
-  ignore: !IS_LINUX,
+  ignore: skipOnWindows("needs /proc") || !IS_LINUX,
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);
@@ -190,7 +191,7 @@ Deno.test("read prints exactly what the hook sends, for every way of naming the 
 Deno.test({
   name:
     "a Windows drive path given to init, import or setup-hooks on Linux or macOS is refused, not created beside the working folder",
-  ignore: Deno.build.os === "windows",
+  ignore: skipOnWindows("checks how Linux and macOS treat Windows paths"),
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);
@@ -213,7 +214,7 @@ Deno.test({
 
 Deno.test({
   name: "import into a library whose target file is a FIFO stops with a message instead of hanging",
-  ignore: !IS_LINUX,
+  ignore: skipOnWindows("needs FIFOs") || !IS_LINUX,
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);

@@ -17,8 +17,8 @@ import {
   tempProject,
   writeTree,
 } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
-const IS_WINDOWS = Deno.build.os === "windows";
 const IS_LINUX = Deno.build.os === "linux";
 
 type Project = TempProject;
@@ -221,7 +221,7 @@ Deno.test("a relative path resolves against cwd, else the hook's working folder,
 Deno.test({
   name:
     "Windows drive and UNC paths on Linux or macOS never reach a library beside the working folder",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("checks how Linux and macOS treat Windows paths"),
   fn: async () => {
     const p = await project({ "C:/repo/_memory_library/x.md": "- a library under ./C:" });
     await using _ = p.dir;
@@ -271,7 +271,7 @@ Deno.test({
 
 Deno.test({
   name: "library links that stay inside the library are served; links out of it are only named",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("needs symbolic links"),
   fn: async () => {
     const p = await project({
       "proj/_memory_library/shared/team.md": "- shared through a link",
@@ -310,7 +310,7 @@ Deno.test({
 
 Deno.test({
   name: "FIFOs and devices in the library never hang the hook; unreadable files are named",
-  ignore: !IS_LINUX,
+  ignore: skipOnWindows("needs FIFOs, /dev and /proc") || !IS_LINUX,
   fn: async () => {
     const p = await project();
     await using _ = p.dir;
@@ -335,7 +335,7 @@ Deno.test({
 
 Deno.test({
   name: "a FIFO where the ledger or the log should be never hangs the hook",
-  ignore: !IS_LINUX,
+  ignore: skipOnWindows("needs FIFOs") || !IS_LINUX,
   fn: async () => {
     const p = await project();
     await using _ = p.dir;

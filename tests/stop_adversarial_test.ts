@@ -28,10 +28,10 @@ import {
   writeTree,
 } from "./helpers.ts";
 import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import { IS_WINDOWS, skipOnWindows } from "./platform.ts";
 
 const TODAY = "2026-11-30";
 const NOW = `${TODAY}T12:00:00`;
-const IS_WINDOWS = Deno.build.os === "windows";
 
 /** The Stop hook's timeout from hooks/hooks.json: Claude Code kills the hook after it. */
 const STOP_TIMEOUT_MS = (() => {
@@ -160,7 +160,9 @@ Deno.test("a reason quoting a path with several control characters shows none of
 
 Deno.test({
   name: "every escape trick stays in scratch and nothing outside the library changes",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows(
+    "needs symbolic links",
+  ),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -238,7 +240,9 @@ Deno.test({
 
 Deno.test({
   name: "a .scratch.md symlinked outside is never written through, not even by the memory sync",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows(
+    "needs symbolic links",
+  ),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -265,7 +269,9 @@ Deno.test({
 
 Deno.test({
   name: "a dangling .scratch.md symlink never creates its target outside",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows(
+    "needs symbolic links",
+  ),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -279,7 +285,7 @@ Deno.test({
 
 Deno.test({
   name: "a hard-linked .scratch.md is left alone (appending would change the other name too)",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("needs hard-link counts (no nlink on Windows)"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -295,7 +301,9 @@ Deno.test({
 
 Deno.test({
   name: "a target symlinked inside the library is written through, the link kept",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows(
+    "needs symbolic links",
+  ),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path, {
@@ -311,7 +319,7 @@ Deno.test({
 
 Deno.test({
   name: "a target .md hard-linked to a file outside: the outside file is never changed",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("needs hard-link counts (no nlink on Windows)"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path, {
@@ -327,7 +335,7 @@ Deno.test({
 
 Deno.test({
   name: "a library folder linked out of its project is used only when LIBRARIAN_PATH names it",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("needs symbolic links"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -503,7 +511,7 @@ Deno.test("a .scratch.md that is a folder: exit 0, the user is told, pending mem
 
 Deno.test({
   name: "a .scratch.md that is a FIFO does not hang the hook",
-  ignore: IS_WINDOWS,
+  ignore: skipOnWindows("needs FIFOs"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -601,7 +609,8 @@ const READ_ONLY_WORKS = await (async () => {
 
 Deno.test({
   name: "a read-only library: exit 0, the user is told, nothing lost; once writable, filed once",
-  ignore: !READ_ONLY_WORKS,
+  ignore: skipOnWindows("needs POSIX permissions to make a folder read-only") ||
+    !READ_ONLY_WORKS,
   fn: async () => {
     await using dir = await tempDir();
     const text = "## [TAG: global, type: tech]\n- a\n## [TAG: src, type: x]\n- b\n";

@@ -1,0 +1,29 @@
+/**
+ * What the platform a test runs on can do. A test that needs something Windows does not have (a
+ * POSIX shell, POSIX mode bits, FIFOs, git, ...) is skipped there with
+ * `ignore: skipOnWindows("one-line reason")`; `docs/windows.md` lists every such skip with what
+ * covers that behaviour instead, and `tests/windows_skips_test.ts` keeps the two equal.
+ *
+ * @module
+ */
+
+/** True when the tests run on the Windows Deno runtime. */
+export const IS_WINDOWS: boolean = Deno.build.os === "windows";
+
+/**
+ * The `ignore:` value of a test that cannot run on Windows: true there, false elsewhere. Pass it
+ * directly in the test's options (the skip-list check reads it from the source), with a reason of
+ * one line that says what the test needs.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(skipOnWindows("needs a POSIX shell"), Deno.build.os === "windows");
+ * ```
+ */
+export function skipOnWindows(reason: string): boolean {
+  if (reason.trim() === "" || reason.includes("\n")) {
+    throw new Error("skipOnWindows needs a one-line reason");
+  }
+  return IS_WINDOWS;
+}
