@@ -3,7 +3,6 @@
  * `<config>/projects/<encoded git root>/memory/`, or `autoMemoryDirectory` from settings.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { canonicalGitRoot } from "../src/automemory/git_root.ts";
@@ -14,10 +13,11 @@ import {
   memoryDirSetting,
   projectPathHash,
 } from "../src/automemory/locate.ts";
+import { joinPath } from "../src/core/paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 function libraryAt(projectRoot: string): Library {
-  return { root: join(projectRoot, "_memory_library"), projectRoot, foundBy: "cwd" };
+  return { root: joinPath(projectRoot, "_memory_library"), projectRoot, foundBy: "cwd" };
 }
 
 Deno.test("project folder names: every character outside [A-Za-z0-9] becomes '-'", () => {
@@ -53,20 +53,20 @@ Deno.test("long project folder names match Claude Code 2.1.197's own function", 
 
 Deno.test("canonicalGitRoot: a repository, a worktree of it, and a submodule", async () => {
   await using dir = await tempDir();
-  const main = join(dir.path, "main");
-  const wt = join(dir.path, "wt");
-  const sub = join(main, "vendor", "lib");
-  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
-  await Deno.mkdir(join(main, ".git", "modules", "lib"), { recursive: true });
+  const main = joinPath(dir.path, "main");
+  const wt = joinPath(dir.path, "wt");
+  const sub = joinPath(main, "vendor", "lib");
+  await Deno.mkdir(joinPath(main, ".git", "worktrees", "wt"), { recursive: true });
+  await Deno.mkdir(joinPath(main, ".git", "modules", "lib"), { recursive: true });
   await writeTree(dir.path, {
     "main/.git/worktrees/wt/commondir": "../..\n",
-    "main/.git/worktrees/wt/gitdir": `${join(wt, ".git")}\n`,
-    "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`,
+    "main/.git/worktrees/wt/gitdir": `${joinPath(wt, ".git")}\n`,
+    "wt/.git": `gitdir: ${joinPath(main, ".git", "worktrees", "wt")}\n`,
     "main/vendor/lib/.git": "gitdir: ../../.git/modules/lib\n",
   });
-  await Deno.mkdir(join(wt, "src"), { recursive: true });
-  assert.equal(canonicalGitRoot(join(main, "a", "b")), main);
-  assert.equal(canonicalGitRoot(join(wt, "src")), main, "worktrees share the main checkout's");
+  await Deno.mkdir(joinPath(wt, "src"), { recursive: true });
+  assert.equal(canonicalGitRoot(joinPath(main, "a", "b")), main);
+  assert.equal(canonicalGitRoot(joinPath(wt, "src")), main, "worktrees share the main checkout's");
   assert.equal(canonicalGitRoot(sub), sub);
   assert.equal(canonicalGitRoot("/"), null);
 });
@@ -75,31 +75,31 @@ Deno.test("canonicalGitRoot: a worktree of a bare repository maps to the bare gi
   // The `.bare` layout: proj/.bare (bare repository), proj/.git = "gitdir: ./.bare",
   // proj/main (a linked worktree). Claude Code names the memory after proj/.bare.
   await using dir = await tempDir();
-  const proj = join(dir.path, "proj");
-  const bare = join(proj, ".bare");
-  const main = join(proj, "main");
-  await Deno.mkdir(join(bare, "worktrees", "main"), { recursive: true });
-  await Deno.mkdir(join(main, "src"), { recursive: true });
+  const proj = joinPath(dir.path, "proj");
+  const bare = joinPath(proj, ".bare");
+  const main = joinPath(proj, "main");
+  await Deno.mkdir(joinPath(bare, "worktrees", "main"), { recursive: true });
+  await Deno.mkdir(joinPath(main, "src"), { recursive: true });
   await writeTree(proj, {
     ".git": "gitdir: ./.bare\n",
     ".bare/HEAD": "ref: refs/heads/main\n",
     ".bare/worktrees/main/commondir": "../..\n",
-    ".bare/worktrees/main/gitdir": `${join(main, ".git")}\n`,
-    "main/.git": `gitdir: ${join(bare, "worktrees", "main")}\n`,
+    ".bare/worktrees/main/gitdir": `${joinPath(main, ".git")}\n`,
+    "main/.git": `gitdir: ${joinPath(bare, "worktrees", "main")}\n`,
   });
-  assert.equal(canonicalGitRoot(join(main, "src")), bare);
+  assert.equal(canonicalGitRoot(joinPath(main, "src")), bare);
   assert.equal(canonicalGitRoot(proj), proj, "the top folder's own pointer has no commondir");
 });
 
 Deno.test("canonicalGitRoot: a worktree whose gitdir does not point back is its own root", async () => {
   await using dir = await tempDir();
-  const main = join(dir.path, "main");
-  const wt = join(dir.path, "wt");
-  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  const main = joinPath(dir.path, "main");
+  const wt = joinPath(dir.path, "wt");
+  await Deno.mkdir(joinPath(main, ".git", "worktrees", "wt"), { recursive: true });
   await writeTree(dir.path, {
     "main/.git/worktrees/wt/commondir": "../..\n",
-    "main/.git/worktrees/wt/gitdir": `${join(dir.path, "other", ".git")}\n`,
-    "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`,
+    "main/.git/worktrees/wt/gitdir": `${joinPath(dir.path, "other", ".git")}\n`,
+    "wt/.git": `gitdir: ${joinPath(main, ".git", "worktrees", "wt")}\n`,
   });
   assert.equal(canonicalGitRoot(wt), wt);
 });
@@ -107,12 +107,14 @@ Deno.test("canonicalGitRoot: a worktree whose gitdir does not point back is its 
 Deno.test("canonicalGitRoot never waits on a FIFO commondir", async () => {
   if (Deno.build.os === "windows") return;
   await using dir = await tempDir();
-  const main = join(dir.path, "main");
-  const wt = join(dir.path, "wt");
-  await Deno.mkdir(join(main, ".git", "worktrees", "wt"), { recursive: true });
-  await writeTree(dir.path, { "wt/.git": `gitdir: ${join(main, ".git", "worktrees", "wt")}\n` });
+  const main = joinPath(dir.path, "main");
+  const wt = joinPath(dir.path, "wt");
+  await Deno.mkdir(joinPath(main, ".git", "worktrees", "wt"), { recursive: true });
+  await writeTree(dir.path, {
+    "wt/.git": `gitdir: ${joinPath(main, ".git", "worktrees", "wt")}\n`,
+  });
   const mkfifo = new Deno.Command("mkfifo", {
-    args: [join(main, ".git", "worktrees", "wt", "commondir")],
+    args: [joinPath(main, ".git", "worktrees", "wt", "commondir")],
   });
   assert.equal((await mkfifo.output()).code, 0);
   assert.equal(canonicalGitRoot(wt), wt);
@@ -133,13 +135,13 @@ Deno.test("autoMemoryDirectory values are taken as Claude Code takes them", () =
 
 Deno.test("memoryDirs finds the encoded folder, a long-name folder and autoMemoryDirectory", async () => {
   await using dir = await tempDir();
-  const claude = join(dir.path, "claude");
-  const project = join(dir.path, "p".repeat(220));
-  await Deno.mkdir(join(project, "_memory_library"), { recursive: true });
+  const claude = joinPath(dir.path, "claude");
+  const project = joinPath(dir.path, "p".repeat(220));
+  await Deno.mkdir(joinPath(project, "_memory_library"), { recursive: true });
   const prefix = encodeProjectDir(project).slice(0, 200);
   // A different Claude Code version appended another hash: one unique prefix match is accepted.
-  const longDir = join(claude, "projects", `${prefix}-otherhash`, "memory");
-  const custom = join(dir.path, "custom-memory");
+  const longDir = joinPath(claude, "projects", `${prefix}-otherhash`, "memory");
+  const custom = joinPath(dir.path, "custom-memory");
   await Deno.mkdir(longDir, { recursive: true });
   await Deno.mkdir(custom, { recursive: true });
   await writeTree(project, {
@@ -148,22 +150,22 @@ Deno.test("memoryDirs finds the encoded folder, a long-name folder and autoMemor
   const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
   assert.deepEqual(memoryDirs(libraryAt(project), env), [custom, longDir]);
 
-  const short = join(dir.path, "short");
-  await Deno.mkdir(join(short, "_memory_library"), { recursive: true });
-  const shortDir = join(claude, "projects", encodeProjectDir(short), "memory");
+  const short = joinPath(dir.path, "short");
+  await Deno.mkdir(joinPath(short, "_memory_library"), { recursive: true });
+  const shortDir = joinPath(claude, "projects", encodeProjectDir(short), "memory");
   await Deno.mkdir(shortDir, { recursive: true });
   assert.deepEqual(memoryDirs(libraryAt(short), env), [shortDir]);
-  assert.deepEqual(memoryDirs(libraryAt(join(dir.path, "none")), env), []);
+  assert.deepEqual(memoryDirs(libraryAt(joinPath(dir.path, "none")), env), []);
 });
 
 Deno.test("autoMemoryDirectory: local settings, then the committed project settings, then the user's", async () => {
   await using dir = await tempDir();
-  const claude = join(dir.path, "claude");
-  const project = join(dir.path, "proj");
-  const local = join(dir.path, "local");
-  const committed = join(dir.path, "committed");
-  const user = join(dir.path, "user");
-  for (const d of [local, committed, user, join(project, "_memory_library")]) {
+  const claude = joinPath(dir.path, "claude");
+  const project = joinPath(dir.path, "proj");
+  const local = joinPath(dir.path, "local");
+  const committed = joinPath(dir.path, "committed");
+  const user = joinPath(dir.path, "user");
+  for (const d of [local, committed, user, joinPath(project, "_memory_library")]) {
     await Deno.mkdir(d, { recursive: true });
   }
   const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
@@ -183,12 +185,15 @@ Deno.test("autoMemoryDirectory: local settings, then the committed project setti
 Deno.test("memoryDirs never waits on a FIFO or reads a huge settings file", async () => {
   if (Deno.build.os === "windows") return;
   await using dir = await tempDir();
-  const claude = join(dir.path, "claude");
-  const project = join(dir.path, "proj");
-  await Deno.mkdir(join(project, ".claude"), { recursive: true });
+  const claude = joinPath(dir.path, "claude");
+  const project = joinPath(dir.path, "proj");
+  await Deno.mkdir(joinPath(project, ".claude"), { recursive: true });
   await Deno.mkdir(claude, { recursive: true });
   for (
-    const fifo of [join(project, ".claude", "settings.local.json"), join(claude, "settings.json")]
+    const fifo of [
+      joinPath(project, ".claude", "settings.local.json"),
+      joinPath(claude, "settings.json"),
+    ]
   ) {
     assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
   }

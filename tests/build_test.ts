@@ -20,6 +20,7 @@ import {
 } from "../scripts/build_plan.ts";
 import { sha256File } from "../scripts/sha256.ts";
 import { REPO_ROOT, tempDir } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const SIX_TARGETS = [
   "x86_64-unknown-linux-gnu",
@@ -95,7 +96,9 @@ Deno.test("--target picks targets (host is this machine); unknown targets and op
   assert.throws(() => parseBuildArgs(["--fast"], "x"), /--fast/);
 });
 
-Deno.test("printed commands survive a POSIX shell word for word", async () => {
+Deno.test("printed commands survive a POSIX shell word for word", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   const step = buildPlan({ targets: [], outDir: "out dir", skipCheck: true })[0]!;
   const words = ["deno", ...step.args];
   const out = await new Deno.Command("sh", {
@@ -105,7 +108,9 @@ Deno.test("printed commands survive a POSIX shell word for word", async () => {
   assert.deepEqual(new TextDecoder().decode(out.stdout).trimEnd().split("\n"), words);
 });
 
-Deno.test("the checksum file is in sha256sum format and verifies with sha256sum -c", async () => {
+Deno.test("the checksum file is in sha256sum format and verifies with sha256sum -c", {
+  ignore: skipOnWindows("needs sha256sum"),
+}, async () => {
   await using dir = await tempDir();
   const name = binaryFileName("x86_64-unknown-linux-gnu");
   await Deno.writeTextFile(join(dir.path, name), "not really a binary\n");

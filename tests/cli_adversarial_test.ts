@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { runLibrarian, type RunOptions, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
+import { isLocalAbsolutePath } from "../src/core/paths.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
 
@@ -115,7 +116,7 @@ Deno.test({
     await new Deno.Command("mkfifo", {
       args: [`${lib}/src/api/fifo.md`, `${lib}/.scratch.md`, `${dir.path}/log-fifo`],
     }).output();
-    await Deno.symlink("/dev/zero", `${lib}/src/zero.md`);
+    await Deno.symlink("/dev/zero", `${lib}/src/zero.md`, { type: "file" });
     const options = {
       cwd: `${dir.path}/proj`,
       home: `${dir.path}/home`,
@@ -142,7 +143,9 @@ Deno.test({
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);
-    await Deno.symlink("/proc/self/environ", `${dir.path}/proj/_memory_library/src/env.md`);
+    await Deno.symlink("/proc/self/environ", `${dir.path}/proj/_memory_library/src/env.md`, {
+      type: "file",
+    });
     const result = await runLibrarian(["lint", "--json"], { cwd: `${dir.path}/proj` });
     assert.equal(result.code, 1, result.stderr);
     const findings = JSON.parse(result.stdout).findings as Array<{ check: string; path: string }>;
@@ -274,7 +277,7 @@ Deno.test("no command writes outside the project's library and the Librarian's s
     const changed = changedPaths(before, await snapshot(dir.path));
     const allowed = (p: string) =>
       p.startsWith("proj/_memory_library/") || p === "proj/_memory_library" ||
-      (home.startsWith("/") && (p === "home" || p.startsWith("home/.claude")));
+      (isLocalAbsolutePath(home) && (p === "home" || p.startsWith("home/.claude")));
     assert.deepEqual(changed.filter((p) => !allowed(p)), [], `HOME=${home}`);
   }
 });

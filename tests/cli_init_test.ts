@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { commitAll, git, gitInit, gitOk } from "./cli_helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const IGNORE = "_memory_library/.scratch.md";
 const ATTRIBUTE = "_memory_library/**/*.md merge=union";
@@ -66,7 +67,9 @@ Deno.test("init accepts an ignore pattern that already covers the scratch file",
   assert.equal(await Deno.readTextFile(join(dir.path, ".gitignore")), "**/.scratch.md\n*.tmp-*\n");
 });
 
-Deno.test("init keeps the temp files of an interrupted write out of git", async () => {
+Deno.test("init keeps the temp files of an interrupted write out of git", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, { ".gitignore": "**/.scratch.md\n" });
   await runLibrarian(["init"], { cwd: dir.path });
@@ -186,7 +189,9 @@ async function mergeTwoLearnings(dir: string): Promise<{ merged: boolean; files:
   };
 }
 
-Deno.test("after init, two branches that append learnings to the same file merge cleanly", async () => {
+Deno.test("after init, two branches that append learnings to the same file merge cleanly", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await gitInit(dir.path);
   assert.equal((await runLibrarian(["init"], { cwd: dir.path })).code, 0);
@@ -203,7 +208,9 @@ Deno.test("after init, two branches that append learnings to the same file merge
   assert.equal((await gitOk(dir.path, "status", "--porcelain")).trim(), "");
 });
 
-Deno.test("without init's merge=union attribute the same two branches conflict", async () => {
+Deno.test("without init's merge=union attribute the same two branches conflict", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await gitInit(dir.path);
   await writeTree(dir.path, { "README.md": "x\n" });

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 interface Finding {
   check: string;
@@ -52,7 +53,9 @@ Deno.test("lint --json has a stable shape", async () => {
   });
 });
 
-Deno.test("lint finds a library folder whose code folder is gone (not a git repository)", async () => {
+Deno.test("lint finds a library folder whose code folder is gone (not a git repository)", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, {
     ...CLEAN,
@@ -84,7 +87,9 @@ Deno.test("lint flags a library folder named after a code file: it is never sent
   );
 });
 
-Deno.test("lint suggests the new home of a folder that git shows was renamed", async () => {
+Deno.test("lint suggests the new home of a folder that git shows was renamed", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await gitInit(dir.path);
   await writeTree(dir.path, { ...CLEAN, "src/api/routes.ts": "export const routes = [];\n" });
@@ -103,7 +108,9 @@ Deno.test("lint suggests the new home of a folder that git shows was renamed", a
   assert.match(text.stdout, /git shows it moved to src\/http\//);
 });
 
-Deno.test("lint sees a rename that is staged but not committed yet", async () => {
+Deno.test("lint sees a rename that is staged but not committed yet", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   await gitInit(dir.path);
   await writeTree(dir.path, CLEAN);

@@ -8,6 +8,7 @@ import {
 } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const NO_ENV = envFrom({});
 
@@ -83,10 +84,12 @@ Deno.test("placeFile() matches Windows paths whatever the case of the drive", ()
   assert.deepEqual(placeFile("D:/repo/src/a.ts", lib, "windows"), { kind: "outside" });
 });
 
-Deno.test("placeFileResolved() sees through a symlinked checkout, even for a new file", async () => {
+Deno.test("placeFileResolved() sees through a symlinked checkout, even for a new file", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, { "real/_memory_library/a.md": "", "real/src/x.ts": "" });
-  await Deno.symlink(`${dir.path}/real`, `${dir.path}/link`);
+  await Deno.symlink(`${dir.path}/real`, `${dir.path}/link`, { type: "dir" });
   const lib = {
     root: `${dir.path}/real/_memory_library`,
     projectRoot: `${dir.path}/real`,

@@ -11,6 +11,7 @@ import {
 } from "../src/core/env.ts";
 import { appendLog, formatLogLine, LOG_ROTATE_BYTES, parseLogLine } from "../src/core/log.ts";
 import { HookInputError, parseHookEvent } from "../src/core/hook_io.ts";
+import { normalizePath } from "../src/core/paths.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("readBudget() defaults to 9,000 and clamps to Claude Code's cap", () => {
@@ -41,7 +42,7 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
   assert.equal(stateDir(envFrom({ HOME: ".", CLAUDE_PLUGIN_DATA: "data" })), undefined);
   assert.equal(
     logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "x.log" })),
-    "/h/.claude/librarian.log",
+    normalizePath("/h/.claude/librarian.log"), // on Windows, /h is Git Bash's name for H:/
   );
   assert.equal(stateDir(envFrom({})), undefined);
 });

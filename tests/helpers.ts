@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
+import { normalizePath } from "../src/core/paths.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -72,9 +73,12 @@ export interface TempDir extends AsyncDisposable {
   path: string;
 }
 
-/** Makes a temp folder (real path, so symlinked temp roots do not confuse path comparisons). */
+/**
+ * Makes a temp folder: its real path (so symlinked temp roots do not confuse path comparisons), in
+ * the program's own normal form (`C:/Users/...` on Windows), so `${dir.path}/x` is what it prints.
+ */
 export async function tempDir(prefix = "librarian-test-"): Promise<TempDir> {
-  const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  const path = normalizePath(await Deno.realPath(await Deno.makeTempDir({ prefix })));
   return {
     path,
     async [Symbol.asyncDispose]() {

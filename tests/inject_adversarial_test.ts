@@ -317,9 +317,9 @@ Deno.test({
     const lib = `${p.root}/_memory_library/src/api`;
     await new Deno.Command("mkfifo", { args: [`${lib}/fifo.md`, `${p.dir.path}/target-fifo`] })
       .output();
-    await Deno.symlink(`${p.dir.path}/target-fifo`, `${lib}/link-to-fifo.md`);
-    await Deno.symlink("/dev/zero", `${lib}/zero.md`);
-    await Deno.symlink("/proc/self/environ", `${lib}/secret.md`);
+    await Deno.symlink(`${p.dir.path}/target-fifo`, `${lib}/link-to-fifo.md`, { type: "file" });
+    await Deno.symlink("/dev/zero", `${lib}/zero.md`, { type: "file" });
+    await Deno.symlink("/proc/self/environ", `${lib}/secret.md`, { type: "file" });
     await Deno.mkdir(`${lib}/folder.md`);
     // a name that is not UTF-8 cannot be opened by the name the listing gives
     await new Deno.Command("sh", { args: ["-c", `printf x > "${lib}/bad-$(printf '\\377').md"`] })

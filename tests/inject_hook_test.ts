@@ -114,7 +114,8 @@ Deno.test("NotebookEdit is served through notebook_path", async () => {
 Deno.test("pretty-printed JSON with escaped unicode is read like compact JSON", async () => {
   const p = await project({ "proj/_memory_library/src/caf\u00e9/notes.md": "- accent folder" });
   await using _ = p.dir;
-  const escaped = `${p.root}/src/caf\\u00e9/menu.ts`;
+  // The path as JSON text, with the accent written as a \u escape.
+  const escaped = `${JSON.stringify(`${p.root}/src/caf`).slice(1, -1)}\\u00e9/menu.ts`;
   const pretty =
     `{\n  "session_id" : "s-pretty",\n  "hook_event_name" : "PreToolUse",\n  "tool_name" : "Edit",\n  "tool_input" : {\n    "file_path" : "${escaped}"\n  }\n}\n`;
   const context = contextOf(await inject(p, pretty));

@@ -38,7 +38,7 @@ export async function toolsDir(root: string, fakes: Record<string, string> = {})
   const dir = join(root, "tools");
   await Deno.mkdir(dir, { recursive: true });
   for (const name of REAL_TOOLS) {
-    if (!(name in fakes)) await Deno.symlink(which(name), join(dir, name));
+    if (!(name in fakes)) await Deno.symlink(which(name), join(dir, name), { type: "file" });
   }
   for (const [name, body] of Object.entries(fakes)) await writeScript(join(dir, name), body);
   return dir;

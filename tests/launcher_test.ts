@@ -7,11 +7,14 @@ import { join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
 import { copyLauncher, FAKE_DENO, fakeUname, toolsDir, writeScript } from "./launcher_fixtures.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const HOST_FILE = binaryFileName(Deno.build.target);
 const ECHO_BINARY = `echo "binary \${0##*/} $*"`;
 
-Deno.test("the launcher runs bin/librarian-<host target> when present, with the arguments", async () => {
+Deno.test("the launcher runs bin/librarian-<host target> when present, with the arguments", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
@@ -23,7 +26,9 @@ Deno.test("the launcher runs bin/librarian-<host target> when present, with the 
   assert.equal(result.stdout.trim(), `binary ${HOST_FILE} status --json`);
 });
 
-Deno.test("the launcher restores a binary's lost execute bit and runs it", async () => {
+Deno.test("the launcher restores a binary's lost execute bit and runs it", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   const binary = join(plugin, "bin", HOST_FILE);
@@ -33,15 +38,21 @@ Deno.test("the launcher restores a binary's lost execute bit and runs it", async
   assert.equal((await Deno.stat(binary)).mode! & 0o111, 0o111);
 });
 
-Deno.test("the launcher tells the program its own absolute path, even when started by a relative one", async () => {
-  await using dir = await tempDir();
-  const plugin = await copyLauncher(dir.path);
-  await writeScript(join(plugin, "bin", HOST_FILE), `echo "$LIBRARIAN_LAUNCHER"`);
-  const result = await runLibrarian(["setup-hooks"], { launcher: "bin/librarian", cwd: plugin });
-  assert.equal(result.stdout.trim(), `${plugin}/bin/librarian`);
-});
+Deno.test(
+  "the launcher tells the program its own absolute path, even when started by a relative one",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    await writeScript(join(plugin, "bin", HOST_FILE), `echo "$LIBRARIAN_LAUNCHER"`);
+    const result = await runLibrarian(["setup-hooks"], { launcher: "bin/librarian", cwd: plugin });
+    assert.equal(result.stdout.trim(), `${plugin}/bin/librarian`);
+  },
+);
 
-Deno.test("LIBRARIAN_FORCE_SOURCE=1 makes the launcher run deno even when a binary is present", async () => {
+Deno.test("LIBRARIAN_FORCE_SOURCE=1 makes the launcher run deno even when a binary is present", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await Deno.mkdir(join(plugin, "src"));
@@ -56,7 +67,9 @@ Deno.test("LIBRARIAN_FORCE_SOURCE=1 makes the launcher run deno even when a bina
   assert.equal(result.stdout.split("\n")[0], "FAKE-DENO");
 });
 
-Deno.test("without a binary the launcher runs src/main.ts of its own plugin folder with deno", async () => {
+Deno.test("without a binary the launcher runs src/main.ts of its own plugin folder with deno", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await Deno.mkdir(join(plugin, "src"));
@@ -76,7 +89,9 @@ Deno.test("without a binary the launcher runs src/main.ts of its own plugin fold
   assert.deepEqual(args.slice(-2), [`${plugin}/src/main.ts`, "stop"]);
 });
 
-Deno.test("without deno on PATH the launcher uses ~/.deno/bin/deno", async () => {
+Deno.test("without deno on PATH the launcher uses ~/.deno/bin/deno", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await Deno.mkdir(join(plugin, "src"));
@@ -99,7 +114,9 @@ Deno.test("the real source mode runs the program with the repository's deno", as
 });
 
 for (const command of ["inject", "stop"]) {
-  Deno.test(`with no binary and no deno, '${command}' prints one JSON systemMessage and exits 0`, async () => {
+  Deno.test(`with no binary and no deno, '${command}' prints one JSON systemMessage and exits 0`, {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  }, async () => {
     await using dir = await tempDir();
     const plugin = await copyLauncher(dir.path);
     const result = await runLibrarian([command], {
@@ -117,7 +134,9 @@ for (const command of ["inject", "stop"]) {
   });
 }
 
-Deno.test("with no binary and no deno, a person's command exits 1 and says how to fix it", async () => {
+Deno.test("with no binary and no deno, a person's command exits 1 and says how to fix it", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   const result = await runLibrarian(["status"], {
@@ -129,7 +148,9 @@ Deno.test("with no binary and no deno, a person's command exits 1 and says how t
   assert.match(result.stderr, /^librarian: .*Reinstall the plugin, or install Deno/);
 });
 
-Deno.test("the fallback message stays valid JSON when the plugin path has quotes and backslashes", async () => {
+Deno.test("the fallback message stays valid JSON when the plugin path has quotes and backslashes", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path, `we"ird\\name`);
   const result = await runLibrarian(["inject"], {
@@ -141,7 +162,9 @@ Deno.test("the fallback message stays valid JSON when the plugin path has quotes
   assert.ok(message.includes(`we'ird/name/bin`), message);
 });
 
-Deno.test("LIBRARIAN_FORCE_BINARY=1 never falls back to deno", async () => {
+Deno.test("LIBRARIAN_FORCE_BINARY=1 never falls back to deno", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await Deno.mkdir(join(plugin, "src"));
@@ -171,7 +194,9 @@ const UNAME_TARGETS: ReadonlyArray<[string, string]> = [
 ];
 
 for (const [uname, file] of UNAME_TARGETS) {
-  Deno.test(`on '${uname}' the launcher runs ${file}`, async () => {
+  Deno.test(`on '${uname}' the launcher runs ${file}`, {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  }, async () => {
     await using dir = await tempDir();
     const plugin = await copyLauncher(dir.path);
     // Every candidate is present; only the right one may run.
@@ -186,7 +211,9 @@ for (const [uname, file] of UNAME_TARGETS) {
   });
 }
 
-Deno.test("on a system with no binary target the launcher says which system it is", async () => {
+Deno.test("on a system with no binary target the launcher says which system it is", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   const result = await runLibrarian(["inject"], {
@@ -200,7 +227,9 @@ Deno.test("on a system with no binary target the launcher says which system it i
   );
 });
 
-Deno.test("the launcher finds its folder when called by a backslash path, as on Windows", async () => {
+Deno.test("the launcher finds its folder when called by a backslash path, as on Windows", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const plugin = await copyLauncher(dir.path);
   await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);

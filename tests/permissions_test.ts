@@ -7,6 +7,7 @@ import { buildPlan } from "../scripts/build_plan.ts";
 import { ALLOWED_RUN, PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 import { FAKE_DENO, toolsDir } from "./launcher_fixtures.ts";
+import { skipOnWindows } from "./platform.ts";
 
 /** The flags in an argument list that grant, deny or shape permissions. */
 function permissionFlags(args: readonly string[]): string[] {
@@ -27,7 +28,9 @@ async function sourceModeArgs(): Promise<string[]> {
   return lines.slice(1);
 }
 
-Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", async () => {
+Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   const args = await sourceModeArgs();
   assert.deepEqual(permissionFlags(args), [...PERMISSION_FLAGS]);
   const start = args.indexOf(PERMISSION_FLAGS[0]!);
@@ -45,7 +48,9 @@ Deno.test("every compile in the build plan grants exactly PERMISSION_FLAGS", () 
   }
 });
 
-Deno.test("source mode and every compiled binary run with the same V8 flags", async () => {
+Deno.test("source mode and every compiled binary run with the same V8 flags", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   const args = await sourceModeArgs();
   assert.deepEqual(args.filter((a) => a.startsWith("--v8-flags")), [...V8_FLAGS]);
   const compiles = buildPlan({ targets: [], outDir: "bin", skipCheck: false })

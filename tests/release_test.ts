@@ -19,6 +19,7 @@ import { sha256File } from "../scripts/sha256.ts";
 import { COMMANDS } from "../src/main.ts";
 import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { git } from "./cli_helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Version gate
@@ -109,7 +110,9 @@ async function listTree(root: string, rel = ""): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("the staged tree is the plugin plus every binary, without tests, scripts or CI files", async () => {
+Deno.test("the staged tree is the plugin plus every binary, without tests, scripts or CI files", {
+  ignore: skipOnWindows("needs POSIX mode bits"),
+}, async () => {
   await using dir = await tempDir();
   const dist = await fakeBuild(dir.path);
   const out = join(dir.path, "stage");
@@ -154,7 +157,9 @@ Deno.test("the staged tree is the plugin plus every binary, without tests, scrip
   assert.equal(built.length, TARGETS.length);
 });
 
-Deno.test("the staged launcher runs the staged binary for this machine", async () => {
+Deno.test("the staged launcher runs the staged binary for this machine", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const dist = await fakeBuild(dir.path);
   const out = join(dir.path, "stage");
@@ -218,7 +223,7 @@ Deno.test("staging refuses a missing build, an unbuilt target and a folder that 
 
 Deno.test({
   name: "the smoke script passes on a staged tree (source mode here, binaries in the workflow)",
-  ignore: !("stop" in COMMANDS),
+  ignore: skipOnWindows("runs a POSIX shell script") || !("stop" in COMMANDS),
   async fn() {
     await using dir = await tempDir();
     const dist = await fakeBuild(dir.path);
@@ -237,7 +242,9 @@ Deno.test({
   },
 });
 
-Deno.test("the smoke script fails when the hook does not send the library", async () => {
+Deno.test("the smoke script fails when the hook does not send the library", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const dist = await fakeBuild(dir.path);
   const out = join(dir.path, "stage");
@@ -255,7 +262,9 @@ Deno.test("the smoke script fails when the hook does not send the library", asyn
 // ---------------------------------------------------------------------------------------------
 // The release branch
 
-Deno.test("each publish makes the release branch one parentless commit holding the tree", async () => {
+Deno.test("each publish makes the release branch one parentless commit holding the tree", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   const remote = join(dir.path, "remote.git");
   const clone = join(dir.path, "clone");

@@ -18,6 +18,7 @@ import {
 } from "../src/commands/hook_settings.ts";
 import { isPluginCachePath, setupHooks } from "../src/commands/setup_hooks.ts";
 import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const PROGRAM = { kind: "launcher", path: "/opt/librarian/bin/librarian" } as const;
 
@@ -71,11 +72,18 @@ Deno.test("hook commands bring Windows paths to forward slashes and quote them f
     hookCommand({ kind: "binary", path: "/c/tools/librarian-x.exe" }, "stop", "sh", "windows"),
     `'C:/tools/librarian-x.exe' stop`,
   );
+  // PowerShell also ends a single-quoted string at a typographic quote: those are doubled too.
+  assert.equal(
+    hookCommand({ kind: "binary", path: "C:/Users/O\u2019Neil/l.exe" }, "inject", "powershell"),
+    "& 'C:/Users/O\u2019\u2019Neil/l.exe' inject",
+  );
   const ps = desiredHooks(exe, "powershell", "windows");
   assert.ok(ps.every((d) => d.handler.shell === "powershell"));
 });
 
-Deno.test("a sh-quoted hook command runs the path it names, spaces and quotes included", async () => {
+Deno.test("a sh-quoted hook command runs the path it names, spaces and quotes included", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   const path = join(dir.path, `it's a "dir"`, "librarian");
   await writeTree(dir.path, { [`it's a "dir"/librarian`]: 'echo "ran $1"' });
@@ -254,7 +262,9 @@ for (const mode of launcherModes()) {
   });
 }
 
-Deno.test("the hooks setup-hooks writes run the Librarian", async () => {
+Deno.test("the hooks setup-hooks writes run the Librarian", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, { "_memory_library/src/notes.md": "- marker-41d: src note" });
   await runLibrarian(["setup-hooks"], { cwd: dir.path });
@@ -371,23 +381,43 @@ Deno.test("setup-hooks usage errors exit 2 with the usage line", async () => {
   }
 });
 
-Deno.test("setup-hooks --shell powershell runs the .exe through PowerShell", async () => {
+Deno.test("setup-hooks --shell powershell writes exactly these settings: the .exe, run by PowerShell 5.1 or 7", async () => {
   await using dir = await tempDir();
-  const exe = join(dir.path, "tools", "librarian-x86_64-pc-windows-msvc.exe");
-  await writeTree(dir.path, { "tools/librarian-x86_64-pc-windows-msvc.exe": "MZ" });
+  const folder = "Ann O\u2019Neil's tools";
+  const exe = `${dir.path}/${folder}/librarian-x86_64-pc-windows-msvc.exe`;
+  await writeTree(dir.path, { [`${folder}/librarian-x86_64-pc-windows-msvc.exe`]: "MZ" });
   const result = await runLibrarian(
     ["setup-hooks", "--shell", "powershell", "--launcher", exe],
     { cwd: dir.path },
   );
   assert.equal(result.code, 0, result.stderr);
-  const stop = ((await readSettings(dir.path)).hooks as Record<string, Json[]>).Stop![0]!;
-  assert.deepEqual(stop.hooks, [{
-    type: "command",
-    command: `& '${exe}' stop`,
-    timeout: (pluginHooks.hooks.Stop[0]!.hooks[0]!).timeout,
-    statusMessage: pluginHooks.hooks.Stop[0]!.hooks[0]!.statusMessage,
-    shell: "powershell",
-  }]);
+  // The call operator and a single-quoted path, each quote PowerShell knows doubled: valid in
+  // Windows PowerShell 5.1, which Claude Code starts for "powershell" when pwsh is not installed.
+  const quoted =
+    `'${dir.path}/Ann O\u2019\u2019Neil''s tools/librarian-x86_64-pc-windows-msvc.exe'`;
+  const handler = (
+    hooks: { type: string; timeout: number; statusMessage: string }[],
+    sub: string,
+  ) => hooks.map((h) => ({ ...h, command: `& ${quoted} ${sub}`, shell: "powershell" }));
+  const { PreToolUse, UserPromptSubmit, SessionStart, Stop } = pluginHooks.hooks;
+  const expected = {
+    hooks: {
+      PreToolUse: [{
+        matcher: PreToolUse[0]!.matcher,
+        hooks: handler(PreToolUse[0]!.hooks, "inject"),
+      }],
+      UserPromptSubmit: [{ hooks: handler(UserPromptSubmit[0]!.hooks, "inject") }],
+      SessionStart: [{
+        matcher: SessionStart[0]!.matcher,
+        hooks: handler(SessionStart[0]!.hooks, "inject"),
+      }],
+      Stop: [{ hooks: handler(Stop[0]!.hooks, "stop") }],
+    },
+  };
+  assert.equal(
+    await Deno.readTextFile(`${dir.path}/.claude/settings.local.json`),
+    `${JSON.stringify(expected, null, 2)}\n`,
+  );
 });
 
 Deno.test("setup-hooks --shell powershell without a compiled binary says where it looked", async () => {
@@ -404,7 +434,7 @@ Deno.test("setup-hooks --shell powershell without a compiled binary says where i
 
 Deno.test("setup-hooks --user writes the user's settings and notes an installed plugin", async () => {
   await using dir = await tempDir();
-  const home = join(dir.path, "home");
+  const home = `${dir.path}/home`;
   await writeTree(home, {
     ".claude/plugins/installed_plugins.json": JSON.stringify({
       version: 2,

@@ -207,11 +207,11 @@ Deno.test({
       "## [TAG: %2e%2e/%2e%2e, type: literal]\n- percent signs are just characters\n" +
       "## [TAG: global, type: ok]\n- fine\n";
     await Deno.writeTextFile(p.scratch, scratch);
-    await Deno.symlink(p.outside, join(p.lib, "link"));
-    await Deno.symlink(join(p.outside, "gone"), join(p.lib, "gone"));
-    await Deno.symlink(join(p.lib, "loop"), join(p.lib, "loop"));
-    await Deno.symlink(join(p.outside, "victim.md"), join(p.lib, "victim.md"));
-    await Deno.symlink(join(p.outside, "ghost.md"), join(p.lib, "ghost.md"));
+    await Deno.symlink(p.outside, join(p.lib, "link"), { type: "dir" });
+    await Deno.symlink(join(p.outside, "gone"), join(p.lib, "gone"), { type: "dir" });
+    await Deno.symlink(join(p.lib, "loop"), join(p.lib, "loop"), { type: "file" });
+    await Deno.symlink(join(p.outside, "victim.md"), join(p.lib, "victim.md"), { type: "file" });
+    await Deno.symlink(join(p.outside, "ghost.md"), join(p.lib, "ghost.md"), { type: "file" });
     const outsideBefore = await snapshot(p.outside);
     const linksBefore = [...(await snapshot(p.lib))].filter(([, v]) => v.startsWith("link"));
 
@@ -248,7 +248,7 @@ Deno.test({
     const p = await makeProject(dir.path);
     const notes = join(p.outside, "notes.md");
     await Deno.writeTextFile(notes, "## [TAG: global, type: tech]\n- from outside\n");
-    await Deno.symlink(notes, p.scratch);
+    await Deno.symlink(notes, p.scratch, { type: "file" });
     await addMemory(p);
     const before = await snapshot(p.outside);
     const message = messageOf(await stop(p)) ?? "";
@@ -275,7 +275,7 @@ Deno.test({
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
-    await Deno.symlink(join(p.outside, "new.md"), p.scratch);
+    await Deno.symlink(join(p.outside, "new.md"), p.scratch, { type: "file" });
     await addMemory(p);
     const message = messageOf(await stop(p)) ?? "";
     assert.match(message, /scratch is a symlink/);
@@ -310,7 +310,7 @@ Deno.test({
       "_memory_library/shared/tech.md": "# tech\n",
       "_memory_library/.scratch.md": "## [TAG: global, type: tech]\n- through the link\n",
     });
-    await Deno.symlink(join(p.lib, "shared", "tech.md"), join(p.lib, "tech.md"));
+    await Deno.symlink(join(p.lib, "shared", "tech.md"), join(p.lib, "tech.md"), { type: "file" });
     assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
     assert.ok((await Deno.lstat(join(p.lib, "tech.md"))).isSymlink);
     assert.match(await Deno.readTextFile(join(p.lib, "shared", "tech.md")), /- through the link/);
@@ -342,7 +342,7 @@ Deno.test({
     const real = join(p.outside, "real-library");
     await Deno.remove(p.lib);
     await Deno.mkdir(real);
-    await Deno.symlink(real, p.lib);
+    await Deno.symlink(real, p.lib, { type: "dir" });
     await Deno.writeTextFile(
       join(real, ".scratch.md"),
       "## [TAG: src/api, type: tech]\n- via a linked library\n## [TAG: ../x, type: y]\n- no\n",
@@ -454,9 +454,8 @@ Deno.test("after a crash, only the Librarian's own temp files are swept, never a
   });
   const library: Library = { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
   const { journal } = coordinationPaths(library, envFrom({ HOME: p.home }))!;
-  await writeTree("/", {
-    [journal]: JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }),
-  });
+  await Deno.mkdir(join(journal, ".."), { recursive: true });
+  await Deno.writeTextFile(journal, JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }));
   assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
   assert.equal(await exists(join(p.lib, "tech.md.tmp-4242-3-k9x2ab")), false);
   assert.equal(await Deno.readTextFile(join(p.lib, "tech.md.tmp-notes.md")), "# my own notes\n");

@@ -23,9 +23,20 @@ export function shSingleQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Quotes a word for PowerShell (single quotes; a quote inside is doubled). */
+/**
+ * Quotes a word for PowerShell 5.1 and 7: single quotes, so nothing in it expands. PowerShell takes
+ * the typographic quotes U+2018 to U+201B for `'` too, so each of them inside is doubled as well.
+ *
+ * @example Usage
+ * ```ts
+ * import { powershellQuote } from "./hook_command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(powershellQuote("C:/Users/O\u2019Neil's"), "'C:/Users/O\u2019\u2019Neil''s'");
+ * ```
+ */
 export function powershellQuote(word: string): string {
-  return `'${word.replaceAll("'", "''")}'`;
+  return `'${word.replace(/['\u2018-\u201B]/g, "$&$&")}'`;
 }
 
 /**
