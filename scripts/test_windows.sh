@@ -60,9 +60,24 @@ cleanup() {
   # Innermost first (sort -r puts /a/b before /a).
   for p in $(mounted_under "$R" | sort -r); do umount "$p" 2>/dev/null || umount -l "$p" || true; done
 }
+# Long steps run in the background and are waited for, so a signal is handled at once (bash
+# defers traps while a foreground command runs), and the step is stopped before the cleanup.
+child=
+run() {
+  "$@" &
+  child=$!
+  local rc=0
+  wait "$child" || rc=$?
+  child=
+  return "$rc"
+}
+on_signal() {
+  [ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true
+  exit "$1"
+}
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM HUP
 cleanup # whatever an earlier run killed with SIGKILL left behind (outside a namespace)
 
 step "host packages"
@@ -91,14 +106,14 @@ if [ ! -f "$R/.librarian-wine-ready" ]; then
   [ -z "$(mounted_under "$R")" ] || die "$R still has mounts; unmount them first"
   if [ ! -f "$R/.librarian-base-ready" ]; then
     rm -rf "$R"
-    debootstrap --variant=minbase trixie "$R" "$(mirror)" >/dev/null
+    run debootstrap --variant=minbase trixie "$R" "$(mirror)" >/dev/null
     touch "$R/.librarian-base-ready"
   fi
 fi
 for d in proc dev sys; do mountpoint -q "$R/$d" || mount --bind "/$d" "$R/$d"; done
 if [ ! -f "$R/.librarian-wine-ready" ]; then
   cp /etc/resolv.conf "$R/etc/"
-  chroot "$R" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+  run chroot "$R" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --no-install-recommends wine64 wine >/dev/null 2>&1'
   touch "$R/.librarian-wine-ready"
 fi
@@ -106,7 +121,8 @@ fi
 step "deno.exe $DENO_VERSION (npm @deno/win32-x64), sh.exe from scripts/windows/sh_shim.c"
 if [ "$(cat "$W/bin/deno.version" 2>/dev/null)" != "$DENO_VERSION" ]; then
   rm -rf "$W/dl" && mkdir -p "$W/dl"
-  (cd "$W/dl" && npm pack -q "@deno/win32-x64@$DENO_VERSION" >/dev/null && tar xzf ./*.tgz)
+  run sh -c 'cd "$1" && npm pack -q "$2" >/dev/null && tar xzf ./*.tgz' _ "$W/dl" \
+    "@deno/win32-x64@$DENO_VERSION"
   mv "$W/dl/package/deno.exe" "$W/bin/deno.exe"
   echo "$DENO_VERSION" >"$W/bin/deno.version"
   rm -rf "$W/dl"
@@ -133,21 +149,21 @@ DENO=$(winpath "$W/bin/deno.exe")
 
 if [ ! -f "$R/root/wineprefix/system.reg" ]; then
   step "wineboot (first run only)"
-  w wineboot -i >/dev/null 2>&1 || true
+  run w wineboot -i >/dev/null 2>&1 || true
 fi
 # Temp folders of earlier runs (tests killed mid-way leave theirs).
 rm -rf "$R"/root/wineprefix/drive_c/users/*/AppData/Local/Temp/librarian-* 2>/dev/null || true
-w wine "$DENO" --version | head -n 1
+w wine "$DENO" --version 2>/dev/null | head -n 1
 
 step "deno cache (npm dependencies) under Wine"
-w wine "$DENO" cache --config deno.json src/main.ts tests/*.ts scripts/*.ts >/dev/null 2>&1 ||
+run w wine "$DENO" cache --config deno.json src/main.ts tests/*.ts scripts/*.ts >/dev/null 2>&1 ||
   die "deno.exe could not cache the npm dependencies (network?)"
 
 [ $# -gt 0 ] || set -- tests/
 step "deno test under Wine: $*"
 log=$W/test.log
 set +e
-w timeout --kill-after=30 "$TIMEOUT" wine "$DENO" test --allow-all --parallel \
+run w timeout --kill-after=30 "$TIMEOUT" wine "$DENO" test --allow-all --parallel \
   --preload "$(winpath "$W/bin/wine_fixups.ts")" "$@" >"$log" 2>&1
 rc=$?
 set -e
