@@ -15,6 +15,7 @@ import {
 } from "../src/automemory/locate.ts";
 import { joinPath } from "../src/core/paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 function libraryAt(projectRoot: string): Library {
   return { root: joinPath(projectRoot, "_memory_library"), projectRoot, foundBy: "cwd" };
@@ -104,8 +105,9 @@ Deno.test("canonicalGitRoot: a worktree whose gitdir does not point back is its 
   assert.equal(canonicalGitRoot(wt), wt);
 });
 
-Deno.test("canonicalGitRoot never waits on a FIFO commondir", async () => {
-  if (Deno.build.os === "windows") return;
+Deno.test("canonicalGitRoot never waits on a FIFO commondir", {
+  ignore: skipOnWindows("needs FIFOs"),
+}, async () => {
   await using dir = await tempDir();
   const main = joinPath(dir.path, "main");
   const wt = joinPath(dir.path, "wt");
@@ -182,8 +184,9 @@ Deno.test("autoMemoryDirectory: local settings, then the committed project setti
   assert.deepEqual(memoryDirs(library, env), [local]);
 });
 
-Deno.test("memoryDirs never waits on a FIFO or reads a huge settings file", async () => {
-  if (Deno.build.os === "windows") return;
+Deno.test("memoryDirs never waits on a FIFO or reads a huge settings file", {
+  ignore: skipOnWindows("needs FIFOs"),
+}, async () => {
   await using dir = await tempDir();
   const claude = joinPath(dir.path, "claude");
   const project = joinPath(dir.path, "proj");

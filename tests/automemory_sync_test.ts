@@ -16,6 +16,7 @@ import { classifyBlock } from "../src/filing/classify.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 import { reviewScratch, scratchFindings } from "../src/commands/scratch_review.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 interface Setup {
   library: Library;
@@ -185,8 +186,9 @@ Deno.test("LIBRARIAN_AUTOMEMORY: sync, review or off; anything else is sync, wit
   assert.match(odd.warning ?? "", /LIBRARIAN_AUTOMEMORY="never" is not sync, review or off/);
 });
 
-Deno.test("a memory file replaced by a FIFO is never opened", async () => {
-  if (Deno.build.os === "windows") return;
+Deno.test("a memory file replaced by a FIFO is never opened", {
+  ignore: skipOnWindows("needs FIFOs"),
+}, async () => {
   await using dir = await tempDir();
   const { library, memory, env } = await setup(dir.path);
   await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
