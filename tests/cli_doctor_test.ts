@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { formatLogLine } from "../src/core/log.ts";
 import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 interface Check {
   id: string;
@@ -221,7 +222,7 @@ Deno.test("doctor looks only at this project's hook runs, and shows log text saf
 
 Deno.test({
   name: "doctor fails the links check when a library entry leads outside the library",
-  ignore: Deno.build.os === "windows",
+  ignore: skipOnWindows("needs symbolic links"),
   fn: async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, {
@@ -231,7 +232,9 @@ Deno.test({
     });
     const { byId: clean } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
     assert.equal(clean("links").status, "ok");
-    await Deno.symlink(`${dir.path}/secret.md`, `${dir.path}/proj/_memory_library/patterns.md`);
+    await Deno.symlink(`${dir.path}/secret.md`, `${dir.path}/proj/_memory_library/patterns.md`, {
+      type: "file",
+    });
     const { code, byId } = await doctor(`${dir.path}/proj`, `${dir.path}/home`);
     assert.equal(code, 1);
     assert.equal(byId("links").status, "fail");

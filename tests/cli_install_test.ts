@@ -42,7 +42,9 @@ Deno.test("install-cli --dir links into that folder and says nothing about PATH 
 
 Deno.test("install-cli replaces a link to another Librarian launcher (an older plugin version)", async () => {
   await using dir = await tempDir();
-  Deno.symlinkSync("/old/plugin/1.0.0/bin/librarian", join(dir.path, "librarian"));
+  Deno.symlinkSync("/old/plugin/1.0.0/bin/librarian", join(dir.path, "librarian"), {
+    type: "file",
+  });
   const result = await runLibrarian(["install-cli", "--dir", dir.path]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Updated /);

@@ -13,6 +13,7 @@ import {
   withFiled,
 } from "../src/filing/journal.ts";
 import { tempDir } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 
@@ -72,7 +73,7 @@ Deno.test("a journal path that is a folder is set aside, never entered", async (
 
 Deno.test({
   name: "a journal path that is a FIFO is set aside without ever being opened",
-  ignore: Deno.build.os === "windows", // no mkfifo on Windows
+  ignore: skipOnWindows("needs FIFOs"),
   async fn() {
     await using dir = await tempDir();
     const path = join(dir.path, "key.filed.json");

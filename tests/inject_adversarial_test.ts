@@ -281,10 +281,12 @@ Deno.test({
     });
     await using _ = p.dir;
     const lib = `${p.root}/_memory_library`;
-    await Deno.symlink(`${lib}/shared/team.md`, `${lib}/src/team.md`);
-    await Deno.symlink(`${p.dir.path}/outside/secret.md`, `${lib}/src/api/secret.md`);
+    await Deno.symlink(`${lib}/shared/team.md`, `${lib}/src/team.md`, { type: "file" });
+    await Deno.symlink(`${p.dir.path}/outside/secret.md`, `${lib}/src/api/secret.md`, {
+      type: "file",
+    });
     await Deno.mkdir(`${p.root}/src3`);
-    await Deno.symlink(`${p.dir.path}/outside/notes`, `${lib}/src3`);
+    await Deno.symlink(`${p.dir.path}/outside/notes`, `${lib}/src3`, { type: "dir" });
     const event = readEvent(`${p.root}/src/api/handler.ts`);
     const context = await hook(event, { home: p.home });
     assert.deepEqual(labels(context), ["src/api/edge.md", "src/team.md", "tech.md (library root)"]);
@@ -297,7 +299,9 @@ Deno.test({
     assert.match(folder!, /outside the library[^\n]*_memory_library\/src3\//);
     // a library folder found by discovery that leads out of its project is not a library
     await Deno.mkdir(`${p.dir.path}/linked/src`, { recursive: true });
-    await Deno.symlink(`${p.dir.path}/real-lib`, `${p.dir.path}/linked/_memory_library`);
+    await Deno.symlink(`${p.dir.path}/real-lib`, `${p.dir.path}/linked/_memory_library`, {
+      type: "dir",
+    });
     assert.equal(await hook(readEvent(`${p.dir.path}/linked/src/a.ts`), { home: p.home }), null);
     // ... unless the user names it with LIBRARIAN_PATH
     const env = { LIBRARIAN_PATH: `${p.dir.path}/linked/_memory_library/` };

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
 import { LAUNCHER, tempDir } from "./helpers.ts";
 import { copyLauncher, writeScript } from "./launcher_fixtures.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const HOST_FILE = binaryFileName(Deno.build.target);
 
@@ -57,14 +58,16 @@ async function pluginWithFakeBinary(root: string): Promise<string> {
 for (const [name, shell] of Object.entries(SHELLS)) {
   Deno.test({
     name: `under ${name}, a launcher reached through a chain of relative symlinks runs its plugin`,
-    ignore: !installed(shell[0]!),
+    ignore: skipOnWindows("runs a POSIX shell script") || !installed(shell[0]!),
     fn: async () => {
       await using dir = await tempDir();
       const plugin = await pluginWithFakeBinary(dir.path);
       await Deno.mkdir(join(dir.path, "a"));
       await Deno.mkdir(join(dir.path, "b"));
-      await Deno.symlink("../plugin/bin/librarian", join(dir.path, "a", "librarian"));
-      await Deno.symlink("../a/librarian", join(dir.path, "b", "lib"));
+      await Deno.symlink("../plugin/bin/librarian", join(dir.path, "a", "librarian"), {
+        type: "file",
+      });
+      await Deno.symlink("../a/librarian", join(dir.path, "b", "lib"), { type: "file" });
       const result = await runShell(shell, join(dir.path, "b", "lib"), ["--version"], dir.path);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout.trim(), `ran ${plugin}/bin/librarian --version`);
@@ -73,12 +76,14 @@ for (const [name, shell] of Object.entries(SHELLS)) {
 
   Deno.test({
     name: `under ${name}, a bare relative symlink name started from its own folder works`,
-    ignore: !installed(shell[0]!),
+    ignore: skipOnWindows("runs a POSIX shell script") || !installed(shell[0]!),
     fn: async () => {
       await using dir = await tempDir();
       const plugin = await pluginWithFakeBinary(dir.path);
       await Deno.mkdir(join(dir.path, "bin"));
-      await Deno.symlink(`${plugin}/bin/librarian`, join(dir.path, "bin", "librarian"));
+      await Deno.symlink(`${plugin}/bin/librarian`, join(dir.path, "bin", "librarian"), {
+        type: "file",
+      });
       const result = await runShell(shell, "librarian", ["status"], join(dir.path, "bin"));
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout.trim(), `ran ${plugin}/bin/librarian status`);
@@ -87,10 +92,11 @@ for (const [name, shell] of Object.entries(SHELLS)) {
 
   Deno.test({
     name: `under ${name}, the real launcher through a symlink runs from source`,
-    ignore: !installed(shell[0]!) || !installed("deno"),
+    ignore: skipOnWindows("runs a POSIX shell script") || !installed(shell[0]!) ||
+      !installed("deno"),
     fn: async () => {
       await using dir = await tempDir();
-      await Deno.symlink(LAUNCHER, join(dir.path, "librarian"));
+      await Deno.symlink(LAUNCHER, join(dir.path, "librarian"), { type: "file" });
       const result = await runShell(shell, join(dir.path, "librarian"), ["--version"], dir.path);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^librarian \d+\.\d+\.\d+/);
@@ -100,7 +106,7 @@ for (const [name, shell] of Object.entries(SHELLS)) {
 
 Deno.test({
   name: "shellcheck -s sh finds nothing in the launcher",
-  ignore: !installed("shellcheck"),
+  ignore: skipOnWindows("runs a POSIX shell script") || !installed("shellcheck"),
   fn: async () => {
     const out = await new Deno.Command("shellcheck", { args: ["-s", "sh", LAUNCHER] }).output();
     assert.equal(out.code, 0, new TextDecoder().decode(out.stdout));
