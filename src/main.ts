@@ -140,6 +140,17 @@ function hookHelp(name: string, summary: string): string {
     "",
     "A Claude Code hook (wired by hooks/hooks.json): reads one hook event as JSON on stdin, prints",
     "at most one JSON object, always exits 0 and logs one line (see 'librarian status').",
+    "",
+    "Running it by hand:",
+    `  librarian ${name} --example${
+      name === "inject" ? " [<event>]" : ""
+    }   print a sample event for this project`,
+    `  librarian ${name} --example | librarian ${name} --explain   run it, and say why on stderr`,
+    ...(name === "inject"
+      ? [
+        "Events for --example: PreToolUse (default), UserPromptSubmit, SessionStart, SubagentStart.",
+      ]
+      : []),
   ].join("\n");
 }
 
@@ -182,6 +193,17 @@ export async function main(args: string[]): Promise<number> {
   if (HOOK_COMMANDS.has(name) && (rest.includes("--help") || rest.includes("-h"))) {
     console.log(hookHelp(name, command.summary));
     return 0;
+  }
+  if (HOOK_COMMANDS.has(name)) {
+    // Run by hand: a sample event, an explanation on stderr, or a hint when stdin is a terminal.
+    if (rest.includes("--example")) {
+      return await (await import("./commands/hook_debug.ts")).printExample(name, rest);
+    }
+    if (rest.includes("--explain")) {
+      (await import("./commands/hook_debug.ts")).explainThenRun(name);
+    } else if (Deno.stdin.isTerminal()) {
+      console.error((await import("./commands/hook_debug.ts")).terminalHint(name));
+    }
   }
   const module = await command.load();
   try {
@@ -246,7 +268,9 @@ if (import.meta.main) {
   // log only error names and messages, so they skip the cost of capturing stack traces.
   if (isHook) Error.stackTraceLimit = 0;
   try {
-    Deno.exitCode = processExitCode(Deno.args[0], await main(Deno.args));
+    const code = await main(Deno.args);
+    // `--example` is only ever run by a person: its usage errors keep their exit status.
+    Deno.exitCode = Deno.args.includes("--example") ? code : processExitCode(Deno.args[0], code);
   } catch (error) {
     // A hook never fails the user's action: it exits 0 and stays silent on stdout.
     if (!isHook) {

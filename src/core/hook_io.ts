@@ -36,7 +36,22 @@ export class HookInputError extends SyntaxError {
  * milliseconds sooner than reading `Deno.stdin.readable` (no stream machinery to start up).
  */
 export function readStdinTextSync(): string {
+  if (providedText !== undefined) {
+    const text = providedText;
+    providedText = undefined;
+    return text;
+  }
   return new TextDecoder().decode(readAllSync(Deno.stdin));
+}
+
+let providedText: string | undefined;
+
+/**
+ * Hands the next {@link readStdinTextSync} this text instead of stdin: `librarian inject
+ * --explain` reads the event first to explain it, then runs the hook on the same event.
+ */
+export function provideStdinText(text: string): void {
+  providedText = text;
 }
 
 /**

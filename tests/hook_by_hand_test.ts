@@ -1,0 +1,104 @@
+/**
+ * Running a hook by hand: a sample event for this project (`--example`), an explanation on stderr
+ * (`--explain`) that leaves stdout exactly as Claude Code would get it, and one hint line when
+ * stdin is a terminal.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { LAUNCHER, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+async function project(root: string) {
+  await writeTree(root, {
+    "_memory_library/tech.md": "- Deno 2\n",
+    "_memory_library/src/api/patterns.md": "- validate at the edge\n",
+    "src/api/handler.ts": "export {};\n",
+  });
+  return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
+}
+
+Deno.test("inject --example prints a PreToolUse event for a real file of this project, fresh each time", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path);
+  const first = await runLibrarian(["inject", "--example"], options);
+  assert.equal(first.code, 0, first.stderr);
+  const event = JSON.parse(first.stdout);
+  assert.equal(event.hook_event_name, "PreToolUse");
+  assert.equal(event.tool_name, "Read");
+  assert.equal(event.cwd, dir.path);
+  assert.equal(event.tool_input.file_path, join(dir.path, "src/api/handler.ts"));
+  const second = JSON.parse((await runLibrarian(["inject", "--example"], options)).stdout);
+  assert.notEqual(second.session_id, event.session_id);
+  const hook = await runLibrarian(["inject"], { ...options, stdin: first.stdout });
+  const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
+  assert.match(context, /validate at the edge/);
+});
+
+Deno.test("every --example event is one the hook takes, and stop --example is a Stop event", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path);
+  for (const name of ["PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart"]) {
+    const example = await runLibrarian(["inject", "--example", name], options);
+    assert.equal(example.code, 0, example.stderr);
+    assert.equal(JSON.parse(example.stdout).hook_event_name, name);
+    const hook = await runLibrarian(["inject"], { ...options, stdin: example.stdout });
+    assert.equal(hook.code, 0);
+    if (hook.stdout.trim() !== "") JSON.parse(hook.stdout);
+  }
+  const stop = await runLibrarian(["stop", "--example"], options);
+  assert.equal(JSON.parse(stop.stdout).hook_event_name, "Stop");
+  const bad = await runLibrarian(["inject", "--example", "Bogus"], options);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown event 'Bogus' for --example; one of PreToolUse/);
+});
+
+Deno.test("--explain says why on stderr and leaves stdout exactly what Claude Code gets", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path);
+  const event = (session: string) =>
+    JSON.stringify({
+      session_id: session,
+      cwd: dir.path,
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(dir.path, "src/api/handler.ts") },
+    });
+  const plain = await runLibrarian(["inject"], { ...options, stdin: event("s-plain") });
+  const explained = await runLibrarian(["inject", "--explain"], {
+    ...options,
+    stdin: event("s-explained"),
+  });
+  assert.equal(explained.code, 0);
+  assert.equal(explained.stdout, plain.stdout);
+  assert.match(explained.stderr, /^explain: library: .*_memory_library/m);
+  assert.match(
+    explained.stderr,
+    /^explain: walk \(most specific first\): src\/api\/patterns\.md, /m,
+  );
+  assert.match(explained.stderr, /^explain: {3}src\/api\/patterns\.md: sent$/m);
+  const again = await runLibrarian(["inject", "--explain"], {
+    ...options,
+    stdin: event("s-explained"),
+  });
+  assert.equal(again.stdout, "");
+  assert.match(again.stderr, /src\/api\/patterns\.md: already sent to this context window/);
+});
+
+Deno.test({
+  name: "a hook started on a terminal prints one line on stderr saying how to feed it an event",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const which = await new Deno.Command("sh", { args: ["-c", "command -v script"] }).output();
+    if (which.code !== 0) return; // util-linux `script` gives the hook a terminal
+    await using dir = await tempDir();
+    const out = await new Deno.Command("script", {
+      args: ["-qec", `sh ${LAUNCHER} inject < /dev/tty`, "/dev/null"],
+      cwd: dir.path,
+      env: { LIBRARIAN_LOG: "off", HOME: dir.path },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.match(text, /librarian inject: reading one hook event \(JSON\) from stdin/);
+  },
+});
