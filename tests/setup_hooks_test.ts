@@ -395,24 +395,21 @@ Deno.test("setup-hooks --shell powershell writes exactly these settings: the .ex
   // Windows PowerShell 5.1, which Claude Code starts for "powershell" when pwsh is not installed.
   const quoted =
     `'${dir.path}/Ann O\u2019\u2019Neil''s tools/librarian-x86_64-pc-windows-msvc.exe'`;
-  const handler = (
-    hooks: { type: string; timeout: number; statusMessage: string }[],
-    sub: string,
-  ) => hooks.map((h) => ({ ...h, command: `& ${quoted} ${sub}`, shell: "powershell" }));
-  const { PreToolUse, UserPromptSubmit, SessionStart, Stop } = pluginHooks.hooks;
+  // Every event, matcher, timeout and status message of hooks/hooks.json, in its order.
   const expected = {
-    hooks: {
-      PreToolUse: [{
-        matcher: PreToolUse[0]!.matcher,
-        hooks: handler(PreToolUse[0]!.hooks, "inject"),
-      }],
-      UserPromptSubmit: [{ hooks: handler(UserPromptSubmit[0]!.hooks, "inject") }],
-      SessionStart: [{
-        matcher: SessionStart[0]!.matcher,
-        hooks: handler(SessionStart[0]!.hooks, "inject"),
-      }],
-      Stop: [{ hooks: handler(Stop[0]!.hooks, "stop") }],
-    },
+    hooks: Object.fromEntries(
+      Object.entries(pluginHooks.hooks).map(([event, groups]) => [
+        event,
+        (groups as { matcher?: string; hooks: { command: string }[] }[]).map((group) => ({
+          ...group,
+          hooks: group.hooks.map((h) => ({
+            ...h,
+            command: `& ${quoted} ${h.command.split(" ").at(-1)}`,
+            shell: "powershell",
+          })),
+        })),
+      ]),
+    ),
   };
   assert.equal(
     await Deno.readTextFile(`${dir.path}/.claude/settings.local.json`),
