@@ -30,7 +30,7 @@ Deno.test("every escaping or unsafe path form is rejected with a reason", () => 
     [".", /'\.' segment/],
     ["src/./api", /'\.' segment/],
     ["src//api", /empty segment/],
-    ["src/api/", /empty segment/],
+    ["src/api//", /empty segment/],
     [".git", /starts with '\.'/],
     ["src/.hidden/x", /starts with '\.'/],
     ["src/a:stream", /':'/],
@@ -75,4 +75,61 @@ Deno.test("folder names with spaces and non-ASCII letters are fine", () => {
     ok: true,
     value: ["docs", "Read Me", "größe"],
   });
+});
+
+Deno.test("a trailing slash is forgiven: 'src/api/' files into src/api", () => {
+  assert.deepEqual(checkTagPath("src/api/"), { ok: true, value: ["src", "api"] });
+  assert.equal(tagTarget("global/", "tech").ok, true);
+  assert.equal(checkTagPath("/").ok, false);
+});
+
+Deno.test("a tag path is NFC-normalised (the folder is compared by its NFC spelling)", () => {
+  const nfd = "src/cafe\u0301";
+  assert.deepEqual(checkTagPath(nfd), { ok: true, value: ["src", "caf\u00e9"] });
+});
+
+Deno.test("a path that NFKC would change is rejected, with the plain spelling", () => {
+  const check = checkTagPath("\uff53\uff52\uff43/api"); // fullwidth "src"
+  assert.equal(check.ok, false);
+  if (!check.ok) assert.match(check.reason, /full-width or compatibility.*write 'src\/api'/);
+  for (const path of ["src/\ufb01les", "x\u00b2/api", "src/\u2460"]) {
+    assert.equal(checkTagPath(path).ok, false, path);
+  }
+});
+
+Deno.test("a segment mixing look-alike scripts is rejected", () => {
+  const cyrillicA = "src/\u0430pi"; // Cyrillic a + Latin "pi"
+  const check = checkTagPath(cyrillicA);
+  assert.equal(check.ok, false);
+  if (!check.ok) assert.match(check.reason, /mixes Cyrillic and Latin letters/);
+  assert.equal(checkTagPath("src/\u03bfrders").ok, false, "Greek omicron in a Latin word");
+});
+
+Deno.test("a segment written only in look-alike letters of another script is rejected", () => {
+  const check = checkTagPath("src/\u0430\u0440\u0456"); // Cyrillic "api"
+  assert.equal(check.ok, false);
+  if (!check.ok) assert.match(check.reason, /looks like the Latin 'api'/);
+});
+
+Deno.test("separator look-alikes and mixed digit systems are rejected", () => {
+  for (
+    const path of ["src\u2215api", "src\u2044api", "a\u2236b", "v1\u0662", "src\u29f8api"]
+  ) {
+    assert.equal(checkTagPath(path).ok, false, path);
+  }
+});
+
+Deno.test("real names in one script, or CJK with Latin, are accepted", () => {
+  for (
+    const path of [
+      "docs/\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442\u044b", // документы
+      "src/\u03b1\u03c1\u03c7\u03b5\u03af\u03b1", // αρχεία
+      "src/api\u65e5\u672c\u8a9e\u30c6\u30b9\u30c8", // api日本語テスト
+      "src/\ud55c\uad6dv2", // 한국v2
+      "src/caf\u00e9",
+      "src/na\u00efve-stra\u00dfe",
+    ]
+  ) {
+    assert.equal(checkTagPath(path).ok, true, path);
+  }
 });

@@ -1,16 +1,20 @@
 /**
  * Parsing `_memory_library/.scratch.md` into blocks (pure).
  *
- * A block starts at a tag line `## [TAG: <path>, type: <name>]` and runs to the next tag line.
- * Tag lines are recognised with any spacing (`##[TAG:a,type:b]`), any case of `TAG` / `type`,
- * CRLF line endings and a UTF-8 BOM. A tag line inside a fenced code block (``` or ~~~) is
- * content, not a tag, so a learning can show the tag syntax in an example.
+ * A block starts at a tag line `## [TAG: <path>, type: <name>]` (or a legacy tag, or a near miss
+ * such as `### [TAG: …]`: see `tag_line.ts` for the grammar) and runs to the next one. CRLF line
+ * endings work, and a byte-order mark is ignored wherever it is. A tag line inside a fenced code
+ * block (``` or ~~~) is content, not a tag, so a learning can show the tag syntax in an example.
  *
  * Every block keeps its exact raw text: `bom + blocks.map((b) => b.raw).join("")` is the input,
  * so blocks that are not filed can be written back byte for byte.
  *
  * @module
  */
+
+import { type ParsedTag, readTagLine } from "./tag_line.ts";
+
+export { isTagLine, type ParsedTag, parseTagLine, readTagLine } from "./tag_line.ts";
 
 /** Text before the first tag line (notes, a title): never routed. */
 export interface PreambleBlock {
@@ -27,7 +31,7 @@ interface TagLineBlock {
   raw: string;
   /** 1-based line number of the tag line. */
   startLine: number;
-  /** The tag line without its line ending. */
+  /** The tag line without its line ending (and without byte-order marks). */
   tagLine: string;
   /** The line ending of the tag line (`"\n"`, `"\r\n"`, or `""` at the end of the text). */
   eol: string;
@@ -56,10 +60,14 @@ export interface LegacyBlock extends TagLineBlock {
   path: string;
 }
 
-/** A line that starts like a tag (`## [TAG`) but does not parse: stays in scratch. */
+/**
+ * A near miss: a line that is clearly an attempt at a tag but not a valid one (`### [TAG: …]`,
+ * `[TAG: …]`, `## TAG: a type: b`, a missing comma or bracket...). It heads its own block, which
+ * stays in scratch.
+ */
 export interface MalformedBlock extends TagLineBlock {
   kind: "malformed";
-  /** What is wrong with the tag line, for a person. */
+  /** What is wrong with the tag line and how to fix it, for a person. */
   problem: string;
 }
 
@@ -77,9 +85,6 @@ export interface ScratchDocument {
   blocks: ScratchBlock[];
 }
 
-const TAG_START = /^[ \t]*##[ \t]*\[[ \t]*tag\b/i;
-const TAG_FULL = /^[ \t]*##[ \t]*\[[ \t]*tag[ \t]*:(.*)\][ \t]*$/i;
-const TYPE_KEY = /,[ \t]*type[ \t]*:/i;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /** Splits text into lines that keep their line endings (the last may have none). */
@@ -167,52 +172,6 @@ export function fenceMap(contents: readonly string[]): { fenced: boolean[]; uncl
   return { fenced, unclosed };
 }
 
-/** True when `line` (without its ending) starts like a tag line (`## [TAG`). */
-export function isTagLine(line: string): boolean {
-  return TAG_START.test(line);
-}
-
-/** The parsed fields of a tag line. */
-export type ParsedTag =
-  | { kind: "tagged"; path: string; type: string }
-  | { kind: "legacy"; path: string }
-  | { kind: "malformed"; problem: string };
-
-/** Parses one tag line (without its ending). */
-export function parseTagLine(line: string): ParsedTag {
-  const full = TAG_FULL.exec(line);
-  if (!full) {
-    return {
-      kind: "malformed",
-      problem: line.includes("]")
-        ? "tag line has text after the closing ']'"
-        : "tag line has no closing ']'",
-    };
-  }
-  const inner = full[1]!;
-  if (inner.includes("]") || inner.includes("[")) {
-    return { kind: "malformed", problem: "tag line has more than one pair of brackets" };
-  }
-  // The first `, type:` splits path from type (a plain search: no backtracking over spaces).
-  const typeKey = TYPE_KEY.exec(inner);
-  if (typeKey) {
-    const path = inner.slice(0, typeKey.index);
-    return {
-      kind: "tagged",
-      path: unquote(path),
-      type: unquote(inner.slice(typeKey.index + typeKey[0].length)),
-    };
-  }
-  return { kind: "legacy", path: unquote(inner) };
-}
-
-/** Trims a tag field and removes one pair of surrounding quotes or backticks. */
-function unquote(field: string): string {
-  const trimmed = field.trim();
-  const quoted = /^(["'`])(.*)\1$/.exec(trimmed);
-  return quoted ? quoted[2]!.trim() : trimmed;
-}
-
 /**
  * Parses scratch text into blocks.
  *
@@ -225,33 +184,31 @@ function unquote(field: string): string {
 export function parseScratch(text: string): ScratchDocument {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const lines = splitLinesKeepingEnds(bom ? text.slice(1) : text);
-  const contents = lines.map(lineContent);
+  // A byte-order mark anywhere (two files that each began with one, appended) is not text.
+  const contents = lines.map((line) => lineContent(line).replaceAll("\uFEFF", ""));
   const { fenced, unclosed } = fenceMap(contents);
-  const starts: number[] = [];
+  const starts: Array<[number, ParsedTag]> = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!fenced[i] && isTagLine(contents[i]!)) starts.push(i);
+    const tag = fenced[i] ? null : readTagLine(contents[i]!);
+    if (tag) starts.push([i, tag]);
   }
   const blocks: ScratchBlock[] = [];
-  const firstStart = starts[0] ?? lines.length;
+  const firstStart = starts[0]?.[0] ?? lines.length;
   if (firstStart > 0) {
     blocks.push({ kind: "preamble", raw: lines.slice(0, firstStart).join(""), startLine: 1 });
   }
   for (let s = 0; s < starts.length; s++) {
-    const start = starts[s]!;
-    const end = starts[s + 1] ?? lines.length;
-    const tagLine = contents[start]!;
-    const raw = lines.slice(start, end).join("");
-    const body = lines.slice(start + 1, end).join("");
+    const [start, tag] = starts[s]!;
+    const end = starts[s + 1]?.[0] ?? lines.length;
     const base: TagLineBlock = {
-      raw,
+      raw: lines.slice(start, end).join(""),
       startLine: start + 1,
-      tagLine,
+      tagLine: contents[start]!,
       eol: lineEnding(lines[start]!),
-      body,
+      body: lines.slice(start + 1, end).join(""),
     };
     const stray = unclosed.find((line) => line > start && line < end);
     if (stray !== undefined) base.unclosedFenceLine = stray + 1;
-    const tag = parseTagLine(tagLine);
     if (tag.kind === "tagged") {
       blocks.push({ ...base, kind: "tagged", path: tag.path, type: tag.type });
     } else if (tag.kind === "legacy") blocks.push({ ...base, kind: "legacy", path: tag.path });

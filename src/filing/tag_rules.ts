@@ -6,15 +6,21 @@
  * segments, empty segments, segments starting with `.`, and names Windows cannot hold (`:` and
  * other reserved characters, control characters, device names such as `CON` or `CONIN$`, a
  * trailing dot or space) or would read as another name (8.3 short names such as `GIT~1`).
- * Invisible characters (zero-width, bidirectional controls) and look-alikes that compatibility
- * normalisation (NFKC) turns into `.`, `/`, `\` or `:` are rejected too, so a path cannot pass for
- * another one. A segment holds at most 255 bytes of UTF-8, a path at most 64 segments. A type must be a plain file-name stem:
- * letters, digits, `-` and `_`.
+ * Invisible characters (zero-width, bidirectional controls), characters that compatibility
+ * normalisation (NFKC) would change (full-width `ｓｒｃ`, ligatures, superscripts) and look-alikes
+ * (`src/аpi` with a Cyrillic `а`, see `confusables.ts`) are rejected too, so a path cannot pass
+ * for another one. A segment holds at most 255 bytes of UTF-8, a path at most 64 segments.
+ * A type must be a plain file-name stem: letters, digits, `-` and `_`.
+ *
+ * Forgiven: one trailing slash (`src/api/` is `src/api`). Paths are compared and filed in NFC;
+ * the filing side then uses the spelling a mirror folder already has on disk (`spelling.ts`).
  *
  * Every rejection comes with a one-line reason a person can act on.
  *
  * @module
  */
+
+import { lookalikeProblem } from "./confusables.ts";
 
 /** The tag path that means the library root. */
 export const GLOBAL_PATH = "global";
@@ -94,14 +100,18 @@ function checkSegment(segment: string, path: string): string | null {
  * @example
  * ```ts
  * checkTagPath("src/api"); // { ok: true, value: ["src", "api"] }
+ * checkTagPath("src/api/"); // { ok: true, value: ["src", "api"] }
  * checkTagPath("global"); // { ok: true, value: [] }
  * checkTagPath("../x"); // { ok: false, reason: "path '../x' has a '..' segment" }
  * ```
  */
-export function checkTagPath(path: string): TagCheck<string[]> {
-  if (path === "") {
+export function checkTagPath(tagPath: string): TagCheck<string[]> {
+  if (tagPath === "") {
     return { ok: false, reason: "path is empty (use 'global' for the library root)" };
   }
+  const path = tagPath.length > 1 && tagPath.endsWith("/") && !tagPath.endsWith("//")
+    ? tagPath.slice(0, -1)
+    : tagPath;
   if (path === GLOBAL_PATH) return { ok: true, value: [] };
   if (path.includes("\\")) {
     return { ok: false, reason: `path ${quoteForReason(path)} has a backslash (use '/')` };
@@ -115,7 +125,8 @@ export function checkTagPath(path: string): TagCheck<string[]> {
       reason: `path ${quoteForReason(path)} is absolute (write it relative to the library)`,
     };
   }
-  const segments = path.normalize("NFC").split("/");
+  const nfc = path.normalize("NFC");
+  const segments = nfc.split("/");
   if (segments.length > MAX_DEPTH) {
     return { ok: false, reason: `path is more than ${MAX_DEPTH} folders deep` };
   }
@@ -124,13 +135,26 @@ export function checkTagPath(path: string): TagCheck<string[]> {
     if (problem) return { ok: false, reason: problem };
   }
   const folded = path.normalize("NFKC");
-  if (folded !== path.normalize("NFC") && !checkTagPath(folded).ok) {
+  if (folded !== nfc) {
+    const plain = checkTagPath(folded);
+    if (!plain.ok) {
+      return {
+        ok: false,
+        reason: `path ${
+          quoteForReason(path)
+        } has characters that look like '.', '/', '\\' or ':' (write them plainly)`,
+      };
+    }
     return {
       ok: false,
-      reason: `path ${
-        quoteForReason(path)
-      } has characters that look like '.', '/', '\\' or ':' (write them plainly)`,
+      reason: `path ${quoteForReason(path)} has full-width or compatibility characters; write ${
+        quoteForReason(folded, 80)
+      }`,
     };
+  }
+  for (const segment of segments) {
+    const problem = lookalikeProblem(segment);
+    if (problem) return { ok: false, reason: `path ${problem}` };
   }
   return { ok: true, value: segments };
 }
