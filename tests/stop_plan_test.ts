@@ -204,7 +204,8 @@ Deno.test("legacy, malformed and unsafe blocks stay in scratch, marked with a re
       "<!-- librarian: kept in scratch: tag has no type (legacy form); add ', type: <name>' to file it -->",
       "- legacy",
       "## [TAG: a, type: b] extra",
-      "<!-- librarian: kept in scratch: malformed tag: tag line has text after the closing ']' -->",
+      "<!-- librarian: kept in scratch: malformed tag: text after the closing ']' (put it on " +
+      "the next line); write '## [TAG: a, type: b]' -->",
       "- malformed",
       "## [TAG: ../../x, type: y]",
       "<!-- librarian: kept in scratch: path '../../x' has a '..' segment -->",

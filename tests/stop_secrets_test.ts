@@ -81,3 +81,65 @@ Deno.test("several kinds are reported once each, in order of appearance", () => 
   assert.deepEqual(found.map((f) => f.kind), ["AWS access key", "password"]);
   assert.equal(describeSecrets(found), "likely AWS access key (line 1) and 1 more");
 });
+
+// ---------------------------------------------------------------------------------------------
+// The corpus of real-world credential shapes (issue 11, "Secrets that reach committed files").
+
+interface CorpusEntry {
+  kind: string;
+  secret: string;
+  nearMiss: string;
+}
+
+/** Reads tests/fixtures/secret_corpus.txt ('⟨⟩' inside a provider prefix is removed). */
+function loadCorpus(): CorpusEntry[] {
+  const url = new URL("./fixtures/secret_corpus.txt", import.meta.url);
+  const text = Deno.readTextFileSync(url).replaceAll("⟨⟩", "");
+  const entries: CorpusEntry[] = [];
+  for (const record of text.split(/\n\s*\n/)) {
+    const fields = new Map<string, string>();
+    for (const line of record.split("\n")) {
+      const field = /^(kind|secret|near-miss): (.*)$/.exec(line);
+      if (field) fields.set(field[1]!, field[2]!);
+    }
+    if (!fields.has("kind")) continue;
+    entries.push({
+      kind: fields.get("kind")!,
+      secret: fields.get("secret")!,
+      nearMiss: fields.get("near-miss")!,
+    });
+  }
+  return entries;
+}
+
+const CORPUS = loadCorpus();
+
+Deno.test("the corpus covers the shapes the issue names, each with a near miss", () => {
+  assert.ok(CORPUS.length >= 30, `${CORPUS.length} entries`);
+  const secrets = CORPUS.map((e) => e.secret).join("\n");
+  for (
+    const shape of [
+      "DB_PASSWORD=Xk9;mQ2#vL8@pR4",
+      "PGPASSWORD='correct horse battery staple'",
+      "SECRET_KEY = 'django-insecure-",
+      "JWT_SECRET_KEY=",
+      "DB_PASSWORD_PROD=",
+      "redis://:pass@",
+      "ghp_",
+    ]
+  ) {
+    assert.ok(secrets.includes(shape), shape);
+  }
+  for (const entry of CORPUS) assert.ok(entry.secret && entry.nearMiss, entry.kind);
+});
+
+Deno.test("every credential shape of the corpus is found, as its kind", () => {
+  for (const { kind, secret } of CORPUS) {
+    const kinds = findSecrets(secret).map((f) => f.kind);
+    assert.ok(kinds.includes(kind), `${kind} not found in: ${secret.slice(0, 40)} (${kinds})`);
+  }
+});
+
+Deno.test("no near miss of the corpus is flagged", () => {
+  for (const { nearMiss } of CORPUS) assert.deepEqual(findSecrets(nearMiss), [], nearMiss);
+});

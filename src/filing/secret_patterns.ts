@@ -1,0 +1,117 @@
+/**
+ * The credential shapes that have a recognisable form of their own (pure): provider tokens with a
+ * fixed prefix, key headers, and passwords on command lines. Assignments such as `password=…`
+ * are judged in `secrets.ts`.
+ *
+ * @module
+ */
+
+/** One recognisable credential shape. */
+export interface Detector {
+  /** A human name for the kind, e.g. "GitHub token". */
+  kind: string;
+  /** The shape (no `g` flag; the caller adds it). */
+  pattern: RegExp;
+  /** Extra check on the match (e.g. "has a digit"), to cut false alarms. */
+  accept?: (match: RegExpExecArray) => boolean;
+}
+
+const PLACEHOLDER =
+  /^(?:<.*>|\{.*\}|\[.*\]|\$.*|%.*%|x{3,}|\*{3,}|\.{3,}|#.*)$|your|example|placeholder|changeme|redacted|dummy|sample|replace|xxxx|\*\*\*|process\.env|os\.environ|getenv|secrets\.|env\(|\$\{/i;
+
+/** True for values that stand in for a secret rather than being one (`<token>`, `${X}`...). */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
+/** True when a text has a digit. */
+export const hasDigit = (s: string): boolean => /\d/.test(s);
+
+const realValue = (group: number) => (m: RegExpExecArray) => !isPlaceholder(m[group]!);
+
+/** Every recognisable shape, checked in this order. */
+export const DETECTORS: readonly Detector[] = [
+  { kind: "private key", pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
+  {
+    kind: "AWS access key",
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/,
+    // AWS's own documentation key (AKIAIOSFODNN7EXAMPLE) is not a credential.
+    accept: (m) => !m[0].endsWith("EXAMPLE"),
+  },
+  {
+    kind: "AWS secret key",
+    pattern: /aws_?secret_?(?:access_?)?key\W{0,4}[=:]\W{0,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/i,
+  },
+  { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/ },
+  { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/ },
+  {
+    kind: "GitLab token",
+    pattern: /\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_-]{20,}/,
+  },
+  { kind: "Slack token", pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
+  {
+    kind: "Slack webhook",
+    pattern:
+      /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]+\/[A-Za-z0-9]+\/[A-Za-z0-9]{8,}/,
+  },
+  { kind: "Stripe key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
+  { kind: "Stripe webhook secret", pattern: /\bwhsec_[A-Za-z0-9]{24,}/ },
+  { kind: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
+  { kind: "Google OAuth secret", pattern: /\bGOCSPX-[A-Za-z0-9_-]{20,}/ },
+  { kind: "Google OAuth token", pattern: /\bya29\.[0-9A-Za-z_-]{20,}/ },
+  { kind: "Anthropic API key", pattern: /\bsk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}/ },
+  {
+    kind: "OpenAI API key",
+    pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/,
+    accept: (m) => hasDigit(m[0]),
+  },
+  { kind: "npm token", pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
+  { kind: "PyPI token", pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}/ },
+  { kind: "SendGrid key", pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}/ },
+  { kind: "Vault token", pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/ },
+  { kind: "Shopify token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/ },
+  { kind: "Telegram bot token", pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/ },
+  {
+    kind: "Azure storage key",
+    pattern: /AccountKey=([A-Za-z0-9+/]{40,}={0,2})/,
+    accept: (m) => hasDigit(m[1]!),
+  },
+  {
+    kind: "JWT",
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+  },
+  {
+    kind: "bearer token",
+    pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/,
+    accept: (m) => hasDigit(m[1]!) && !isPlaceholder(m[1]!),
+  },
+  {
+    kind: "basic auth header",
+    pattern: /\bAuthorization\s*:\s*Basic\s+([A-Za-z0-9+/]{12,}={0,2})/i,
+    accept: (m) => hasDigit(m[1]!) || /[A-Z]/.test(m[1]!) && /[a-z]/.test(m[1]!),
+  },
+  {
+    kind: "password in a URL",
+    // The scheme is bounded so a long run like `a+a+a+...` is not rescanned from every letter.
+    // The user may be empty (`redis://:pass@host`).
+    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:([^\s/@]{1,256})@/i,
+    accept: realValue(1),
+  },
+  {
+    kind: "password",
+    // `mysql -u root -pS3cret app`: the password is glued to -p.
+    pattern: /\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p([^\s'"-][^\s]{3,})/,
+    accept: realValue(1),
+  },
+  {
+    kind: "password",
+    pattern: /\bcurl\b[^\n]{0,200}?\s(?:-u|--user)\s+["']?[^\s:"']{1,64}:([^\s"']{4,})/,
+    accept: realValue(1),
+  },
+  {
+    kind: "password",
+    // A .netrc entry.
+    pattern: /\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{4,})/,
+    accept: realValue(1),
+  },
+];
