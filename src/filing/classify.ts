@@ -138,9 +138,13 @@ export function classifyBlock(block: ScratchBlock, options: ClassifyOptions = {}
   return { kind: "route", target: target.value };
 }
 
-/** The key that identifies a target file: its path, lower-cased when `foldCase`. */
+/**
+ * The key that identifies a target file: its path in NFC (a folder spelled NFD on disk is the
+ * same folder), lower-cased when `foldCase`.
+ */
 export function foldKey(relPath: string, foldCase: boolean): string {
-  return foldCase ? relPath.toLowerCase() : relPath;
+  const nfc = relPath.normalize("NFC");
+  return foldCase ? nfc.toLowerCase() : nfc;
 }
 
 /**

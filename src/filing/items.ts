@@ -6,7 +6,7 @@
  */
 
 import { ANY_MARKER } from "./markers.ts";
-import { BULLET, bulletText, indentOf, isBlank } from "./markdown.ts";
+import { BULLET, bulletText, indentOf, isBlank, libraryLine } from "./markdown.ts";
 import { fenceMap, lineContent, splitLinesKeepingEnds } from "./scratch.ts";
 
 /** One learning unit of a block body or target file. */
@@ -147,7 +147,8 @@ export function remember(item: Item, present: PresentItems): void {
  * ```
  */
 export function bodyLines(body: string): string[] {
-  const lines = splitLinesKeepingEnds(body).map(lineContent).filter((l) => !ANY_MARKER.test(l));
+  const lines = splitLinesKeepingEnds(body).map((line) => libraryLine(lineContent(line)))
+    .filter((l) => !ANY_MARKER.test(l));
   while (lines.length && isBlank(lines[0]!)) lines.shift();
   while (lines.length && isBlank(lines[lines.length - 1]!)) lines.pop();
   return lines;

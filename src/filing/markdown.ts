@@ -11,6 +11,33 @@ import { fenceMap } from "./scratch.ts";
 export const BULLET = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const SECTION_HEADING = /^[ \t]{0,3}#{1,2}(?:[ \t]|$)/;
 
+/** Terminal escape sequences (colours, cursor moves, titles), removed whole. */
+const TERMINAL_ESCAPE =
+  // deno-lint-ignore no-control-regex
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-_])/g;
+/** Control characters other than tab, and byte-order marks. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\uFEFF]/g;
+
+/**
+ * A line as it may go into a library file: terminal escape sequences (pasted coloured output)
+ * and control characters other than tab removed. A NUL would make the whole file count as binary,
+ * and every learning in it would drop out of the model's context.
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryLine } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(libraryLine("- a\u0000b \u001b[31mred\u001b[0m\tok"), "- ab red\tok");
+ * ```
+ */
+export function libraryLine(line: string): string {
+  // deno-lint-ignore no-control-regex
+  if (!/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\uFEFF]/.test(line)) return line;
+  return line.replace(TERMINAL_ESCAPE, "").replace(CONTROL, "");
+}
+
 /** True when `line` holds nothing but whitespace. */
 export function isBlank(line: string): boolean {
   return line.trim() === "";

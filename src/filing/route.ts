@@ -50,6 +50,7 @@ import { planRoute, rawHash, type TargetState, withFailedTargets } from "./plan.
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
 import { parseScratch } from "./scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
+import { existingSpelling } from "./spelling.ts";
 import { rewriteScratch } from "./scratch_rewrite.ts";
 import { readTextFile, type ResolvedTarget, resolveTarget } from "./targets.ts";
 
@@ -187,7 +188,9 @@ export async function routeLocked(
   const maxTargets = options.maxTargets ?? Infinity;
   const acceptReview = options.acceptReview ?? false;
   for (const relPath of targetsToRead(doc, foldCase, { acceptReview }).slice(0, maxTargets)) {
-    states.set(relPath, resolve(relPath).state);
+    // Keyed by the spelling on disk: the planner matches it to the tag's NFC path (foldKey).
+    const spelled = existingSpelling(library, relPath);
+    states.set(spelled, resolve(spelled).state);
   }
   const plan = planRoute(doc, {
     today: localDay(now),
