@@ -191,3 +191,36 @@ Deno.test("import with bad arguments exits 2 with a usage line", async () => {
     assert.match(result.stderr, /^Usage: librarian import <memory-bank folder> /m);
   }
 });
+
+Deno.test("import holds back a memory-bank file with a credential, says where, and exits 1", async () => {
+  await using dir = await tempDir();
+  const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
+  await writeTree(dir.path, {
+    ...BANK,
+    "memory-bank/techContext.md": `# Tech Context\n- Postgres 16\n- CI pushes with ${token}\n`,
+  });
+  const result = await runLibrarian(["import", "memory-bank", "--json"], { cwd: dir.path });
+  assert.equal(result.code, 1, result.stderr);
+  const report = JSON.parse(result.stdout) as { entries: Array<Entry & { reason?: string }> };
+  const tech = report.entries.find((e) => e.source === "techContext.md")!;
+  assert.equal(tech.action, "skip-secret");
+  assert.equal(tech.reason, "likely GitHub token (line 3)");
+  await assert.rejects(lib(dir.path, "tech.md"), "nothing of it reaches the library");
+  assert.match(await lib(dir.path, "patterns.md"), /outbox/, "the other files are imported");
+  assert.doesNotMatch(result.stdout, /R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u/);
+  const text = await runLibrarian(["import", "memory-bank", "--dry-run"], { cwd: dir.path });
+  assert.match(text.stdout, /techContext\.md +→ tech\.md +skip: likely GitHub token \(line 3\)/);
+});
+
+Deno.test("import strips control characters from what it copies", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "_memory_library/.scratch.md": "",
+    "memory-bank/techContext.md": "# Tech Context\n- \u001b[1mPostgres\u001b[0m\u0007 16\n",
+  });
+  await importJson(dir.path);
+  const tech = await lib(dir.path, "tech.md");
+  assert.match(tech, /- Postgres 16\n/);
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(tech, /[\u0000-\u0008\u001b]/);
+});

@@ -288,3 +288,51 @@ Deno.test({
     );
   },
 });
+
+Deno.test("lint flags a credential already in a library file, never echoing it", async () => {
+  await using dir = await tempDir();
+  const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/api/tech.md": `# tech\n\n- CI pushes with ${token}\n`,
+    "_memory_library/src/api/edge.md": "# edge\n\n- DB_PASSWORD=Xk9;mQ2#vL8@pR4 on staging\n",
+  });
+  const { code, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  assert.deepEqual(findings.map((f) => `${f.check} ${f.path}:${f.line}`), [
+    "secret src/api/edge.md:3",
+    "secret src/api/tech.md:3",
+  ]);
+  assert.match(findings[1]!.message, /likely GitHub token/);
+  assert.match(findings[1]!.fix, /rotate/);
+  assert.match(findings[1]!.fix, /not-a-secret/);
+  assert.doesNotMatch(JSON.stringify(findings), /R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u|Xk9;mQ2/);
+});
+
+Deno.test("lint leaves a library file alone that says its look-alikes are not secrets", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/api/edge.md":
+      "# edge\n\n<!-- librarian: not-a-secret -->\n- the docs' key AKIAABCDEFGHIJKLMNOP\n",
+  });
+  const { code, findings } = await lint(dir.path);
+  assert.deepEqual(findings, []);
+  assert.equal(code, 0);
+});
+
+Deno.test("a block filed as not-a-secret carries its marker, so lint does not flag it later", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/.scratch.md": "## [TAG: src/api, type: edge]\n" +
+      "<!-- librarian: not-a-secret -->\n- the docs' key AKIAABCDEFGHIJKLMNOP\n",
+  });
+  const routed = await runLibrarian(["route"], { cwd: dir.path, home: join(dir.path, "home") });
+  assert.equal(routed.code, 0, routed.stdout + routed.stderr);
+  const edge = await Deno.readTextFile(join(dir.path, "_memory_library/src/api/edge.md"));
+  assert.match(edge, /<!-- librarian: not-a-secret -->\n\n- the docs' key/);
+  const { code, findings } = await lint(dir.path);
+  assert.deepEqual(findings, []);
+  assert.equal(code, 0);
+});

@@ -238,14 +238,21 @@ Deno.test("a block with a likely credential is held, naming the kind and its lin
   assert.ok(result.scratchText.includes(key), "the block stays in scratch");
 });
 
-Deno.test("a 'not-a-secret' comment lets a false alarm be filed, without the comment", () => {
+Deno.test("a 'not-a-secret' comment lets a false alarm be filed, with the comment for lint", () => {
   const key = ["AKIA", "IOSFODNN7EXAMPLQ"].join("");
-  const result = plan(
-    `## [TAG: global, type: tech]\n<!-- librarian: not-a-secret -->\n- docs example ${key}\n`,
-  );
+  const vouched = `## [TAG: global, type: tech]\n<!-- librarian: not-a-secret -->\n- docs ${key}\n`;
+  const result = plan(`${vouched}${vouched.replace("docs", "again")}`);
   assert.equal(
     afterOf(result, "tech.md"),
-    `# tech\n\n## Learnings (2026-11-30)\n\n- docs example ${key}\n`,
+    `# tech\n\n## Learnings (2026-11-30)\n\n<!-- librarian: not-a-secret -->\n\n- docs ${key}\n` +
+      `- again ${key}\n`,
+  );
+  assert.equal(result.writes[0]?.added, 2, "the comment is not counted as a learning");
+  const plain = plan("## [TAG: global, type: tech]\n<!-- librarian: not-a-secret -->\n- plain\n");
+  assert.doesNotMatch(
+    afterOf(plain, "tech.md") ?? "",
+    /not-a-secret/,
+    "only where it vouches for one",
   );
 });
 

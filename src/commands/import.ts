@@ -24,6 +24,7 @@ import {
 } from "./cli.ts";
 import { messageOf } from "../core/errors.ts";
 import { lockLibrary } from "../filing/coordination.ts";
+import { NOT_A_SECRET } from "../filing/markers.ts";
 import { type ImportEntry, mapSource, planImport, type SourceFile } from "./import_plan.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 
@@ -104,7 +105,17 @@ const ACTION_WORDS: Record<ImportEntry["action"], string> = {
   "skip-transient": "skip: transient (--include-transient imports it)",
   "skip-empty": "skip: empty",
   "skip-not-text": "skip: not UTF-8 text",
+  "skip-secret": "skip: holds a likely credential",
 };
+
+/** What the text report says about one entry. */
+function actionWords(entry: ImportEntry): string {
+  if (entry.action !== "skip-secret" || entry.reason === undefined) {
+    return ACTION_WORDS[entry.action];
+  }
+  return `skip: ${entry.reason}: remove it (rotate it if it is real) and import again, or add ` +
+    `${NOT_A_SECRET} to the file if it is not a secret`;
+}
 
 function problem(json: boolean, message: string): number {
   if (json) printJson({ error: message });
@@ -156,6 +167,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       }
     }
     const written = [...plan.writes.keys()];
+    // A file held back for a credential is a problem to fix: scripts see exit 1.
+    const exit = plan.entries.some((e) => e.action === "skip-secret") ? EXIT_PROBLEMS : EXIT_OK;
     if (json) {
       printJson({
         source: sourceDir,
@@ -165,14 +178,14 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         ignored: listing.ignored,
         written: dryRun ? [] : written,
       });
-      return EXIT_OK;
+      return exit;
     }
     const style = makeStyle(env);
     console.log(`${dryRun ? "Would import" : "Importing"} ${sourceDir} into ${library.root}:`);
     const width = Math.max(...plan.entries.map((e) => e.source.length));
     const targetWidth = Math.max(...plan.entries.map((e) => e.target.length));
     for (const e of plan.entries) {
-      const word = ACTION_WORDS[e.action];
+      const word = actionWords(e);
       const coloured = e.action.startsWith("skip") || e.action === "already-imported"
         ? style.dim(word)
         : style.green(word);
@@ -191,6 +204,6 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
           plural(written.length, "library file")
         }.`,
     );
-    return EXIT_OK;
+    return exit;
   });
 }

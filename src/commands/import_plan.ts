@@ -6,6 +6,9 @@
  * @module
  */
 
+import { libraryLine } from "../filing/markdown.ts";
+import { NOT_SECRET_MARKER } from "../filing/markers.ts";
+import { describeSecrets, findSecrets } from "../filing/secrets.ts";
 import { checkTagType } from "../filing/tag_rules.ts";
 
 /** Well-known memory-bank files (by lower-case stem) and where they go. */
@@ -33,7 +36,8 @@ export type ImportAction =
   | "already-imported"
   | "skip-transient"
   | "skip-empty"
-  | "skip-not-text";
+  | "skip-not-text"
+  | "skip-secret";
 
 /** One line of the mapping. */
 export interface ImportEntry {
@@ -43,6 +47,8 @@ export interface ImportEntry {
   action: ImportAction;
   /** Characters of the source text added (0 when skipped). */
   chars: number;
+  /** For `skip-secret`: what was found where ("likely GitHub token (line 3)"), never the value. */
+  reason?: string;
 }
 
 /** The plan: every entry, and the new text of each library file that changes. */
@@ -96,7 +102,8 @@ export function provenanceLine(sourceLabel: string, date: string): string {
 /**
  * Plans the import of `sources` into library root files whose current texts are `existing`
  * (`null` for a missing file). Nothing is overwritten: text is appended after a provenance line,
- * and a source whose text is already in its target is not added again (pure).
+ * and a source whose text is already in its target is not added again. A source holding a likely
+ * credential is not imported at all (`skip-secret`); control characters are left out (pure).
  */
 export function planImport(
   sources: readonly SourceFile[],
@@ -122,9 +129,17 @@ export function planImport(
       entries.push(entry("skip-not-text"));
       continue;
     }
-    const body = source.content.text.trim();
+    const text = source.content.text;
+    // Control characters never reach a library file (a NUL makes it count as binary).
+    const body = text.split("\n").map(libraryLine).join("\n").trim();
     if (body === "") {
       entries.push(entry("skip-empty"));
+      continue;
+    }
+    // The same check as filing: a credential never reaches a committed library file.
+    const secrets = NOT_SECRET_MARKER.test(text) ? [] : findSecrets(text);
+    if (secrets.length > 0) {
+      entries.push({ ...entry("skip-secret"), reason: describeSecrets(secrets) });
       continue;
     }
     const current = texts.get(target) ?? null;

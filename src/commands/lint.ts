@@ -26,6 +26,7 @@ import {
   conflictMarkerLines,
   duplicateBullets,
   type Finding,
+  libraryFileSecrets,
   likelyNewHome,
   outermostFolders,
   sortFindings,
@@ -154,6 +155,7 @@ async function contentFindings(folders: ScannedFolder[], budget: number) {
         findings.push(...scratchFindings(decoded.text, file.relPath));
         continue;
       }
+      findings.push(...libraryFileSecrets(decoded.text, file.relPath));
       if (decoded.text.length > budget) {
         findings.push({
           check: "oversized",

@@ -7,6 +7,8 @@
 
 import { mirrorLevels } from "../core/walk.ts";
 import type { Rename } from "./git_renames.ts";
+import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../filing/markers.ts";
+import { findSecrets } from "../filing/secrets.ts";
 
 /** The kinds of findings, in the order they are reported. */
 export const FINDING_KINDS = [
@@ -15,6 +17,7 @@ export const FINDING_KINDS = [
   "oversized",
   "duplicate-bullet",
   "conflict-marker",
+  "secret",
   "not-utf8",
   "unreadable",
   "scratch-tag",
@@ -161,6 +164,34 @@ export function outermostFolders(stale: readonly string[]): string[] {
   return stale.filter((dir) =>
     !stale.some((other) => other !== dir && dir.startsWith(`${other}/`))
   );
+}
+
+/**
+ * Likely credentials already in a library file (filed before the checks covered their shape,
+ * written by hand, or merged in), one finding per kind, never the value (pure). A file with a
+ * `<!-- librarian: not-a-secret -->` line is taken at its word.
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryFileSecrets } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [finding] = libraryFileSecrets("# tech\n- DB_PASSWORD=Xk9;mQ2#vL8@pR4\n", "tech.md");
+ * assert.equal(finding?.line, 2);
+ * assert.match(finding?.message ?? "", /likely password/);
+ * ```
+ */
+export function libraryFileSecrets(text: string, relPath: string): Finding[] {
+  if (NOT_SECRET_MARKER.test(text)) return [];
+  return findSecrets(text).map((secret) => ({
+    check: "secret",
+    path: relPath,
+    line: secret.line,
+    message: `holds a likely ${secret.kind}, which is sent to the model and committed with ` +
+      "the library",
+    fix: "remove it and rotate it (git history keeps it once committed); if it is not a secret, " +
+      `add the line ${NOT_A_SECRET} to the file`,
+  }));
 }
 
 /** Findings in report order: by kind, then path, then line (pure). */

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { ANY_MARKER } from "./markers.ts";
+import { ANY_MARKER, NOT_A_SECRET, NOT_SECRET_MARKER, withoutKeptMarkers } from "./markers.ts";
+import { findSecrets } from "./secrets.ts";
 import { BULLET, bulletText, indentOf, isBlank, libraryLine } from "./markdown.ts";
 import { fenceMap, lineContent, splitLinesKeepingEnds } from "./scratch.ts";
 
@@ -152,4 +153,25 @@ export function bodyLines(body: string): string[] {
   while (lines.length && isBlank(lines[0]!)) lines.shift();
   while (lines.length && isBlank(lines[lines.length - 1]!)) lines.pop();
   return lines;
+}
+
+/**
+ * The not-a-secret marker as an item, for a block that a person vouched for and that does look
+ * like it holds a credential (else `null`). Filed before the block's items, it tells `lint` that
+ * the target file's look-alikes are known not to be secrets.
+ *
+ * @example Usage
+ * ```ts
+ * import { vouchedMarkerItem } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const body = "<!-- librarian: not-a-secret -->\n- docs key AKIAABCDEFGHIJKLMNOP\n";
+ * assert.deepEqual(vouchedMarkerItem(body)?.lines, ["<!-- librarian: not-a-secret -->"]);
+ * assert.equal(vouchedMarkerItem("- plain learning\n"), null);
+ * ```
+ */
+export function vouchedMarkerItem(body: string): Item | null {
+  if (!NOT_SECRET_MARKER.test(body)) return null;
+  if (findSecrets(withoutKeptMarkers(body)).length === 0) return null;
+  return { lines: [NOT_A_SECRET], bullet: false, gapBefore: true };
 }

@@ -26,6 +26,7 @@ import {
   presentItems,
   remember,
   splitItems,
+  vouchedMarkerItem,
 } from "./items.ts";
 import { analysisLines } from "./markdown.ts";
 import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
@@ -129,6 +130,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     before: string | null;
     present: PresentItems;
     items: Item[];
+    /** How many of `items` are not-a-secret markers (not learnings). */
+    markers: number;
   }
   const pending = new Map<string, Pending>();
   const decisions: BlockDecision[] = [];
@@ -177,6 +180,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
         before,
         present: presentItems(before === null ? [] : analysisLines(before)),
         items: [],
+        markers: 0,
       };
       pending.set(key, target);
     }
@@ -190,18 +194,25 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       continue;
     }
     routedInRun.add(hash);
-    let added = 0;
     let duplicates = 0;
+    const fresh: Item[] = [];
     items.forEach((item, index) => {
       if (item.bullet && isBulletPresent(item, target.present)) {
         duplicates++;
         return;
       }
       // The first item of a block continues the list only if both are bullets.
-      target.items.push(index === 0 ? { ...item, gapBefore: false } : item);
+      fresh.push(index === 0 ? { ...item, gapBefore: false } : item);
       remember(item, target.present);
-      added++;
     });
+    const added = fresh.length;
+    const marker = added > 0 ? vouchedMarkerItem(block.body) : null;
+    if (marker && !isItemPresent(marker, target.present)) {
+      target.items.push(marker);
+      remember(marker, target.present);
+      target.markers++;
+    }
+    target.items.push(...fresh);
     decisions.push({ kind: "route", block, target: cls.target, added, duplicates });
   }
 
@@ -213,7 +224,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       name: target.name,
       before: target.before,
       after: appendLearnings(target.before, target.name, options.today, target.items),
-      added: target.items.length,
+      added: target.items.length - target.markers,
     });
   }
   writes.sort((a, b) => a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
