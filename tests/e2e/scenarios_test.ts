@@ -505,6 +505,38 @@ function summarize(values: number[]): string {
 }
 
 scenario(
+  "a near-miss tag the model writes is not swallowed into the block above: it stays in scratch with its fix, and the user is told",
+  async (open) => {
+    const project = await open({ ...LIBRARY, "_memory_library/.scratch.md": "" });
+    const scratch = [
+      "## [TAG: app, type: tech]",
+      "- GOOD-LEARNING: the build cache lives in .cache/.",
+      "### [TAG: app/core, type: edge]",
+      "- NEAR-MISS-LEARNING: timers drift after sleep.",
+      "",
+    ].join("\n");
+    const scratchPath = project.path("_memory_library/.scratch.md");
+    const run = await project.run("Record what you learned.", [
+      [toolUse("Read", { file_path: scratchPath })],
+      [toolUse("Write", { file_path: scratchPath, content: scratch })],
+      done,
+    ]);
+    assertCompleted(run);
+
+    const tech = await project.read("_memory_library/app/tech.md") ?? "";
+    assert.match(tech, /GOOD-LEARNING/);
+    assert.doesNotMatch(tech, /NEAR-MISS|TAG/, "the near miss was swallowed into the block above");
+    assert.doesNotMatch(await project.read("_memory_library/app/core/edge.md") ?? "", /NEAR-MISS/);
+    const fix = "3 '#' instead of 2; write '## [TAG: app/core, type: edge]'";
+    const left = await project.read("_memory_library/.scratch.md") ?? "";
+    assert.ok(left.includes(`kept in scratch: malformed tag: ${fix}`), left);
+    assert.match(left, /NEAR-MISS-LEARNING/);
+    const told = systemMessages(await project.transcripts(), "Stop");
+    assert.ok(told.some((m) => m.includes(fix)), `the user was not told: ${JSON.stringify(told)}`);
+  },
+);
+
+scenario(
   "hook timings from the real client: every hook run is logged with its cost, none failed",
   async (open) => {
     const project = await open(LIBRARY);
