@@ -8,9 +8,9 @@
 
 import { writeTextAtomic } from "../core/atomic.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
-import { basenameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
-import { decodeLibraryBytes, isRegularFile } from "../core/read_text.ts";
-import { compareNames } from "../core/walk.ts";
+import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
+import { isRegularFile } from "../core/read_text.ts";
+import { listSources, type SourceListing, whyIgnored } from "./import_sources.ts";
 import {
   type CommandSpec,
   EXIT_OK,
@@ -25,7 +25,7 @@ import {
 import { messageOf } from "../core/errors.ts";
 import { lockLibrary } from "../filing/coordination.ts";
 import { NOT_A_SECRET } from "../filing/markers.ts";
-import { type ImportEntry, mapSource, planImport, type SourceFile } from "./import_plan.ts";
+import { type ImportEntry, mapSource, planImport } from "./import_plan.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 
 /** The command line of `librarian import`. */
@@ -50,31 +50,6 @@ export const SPEC: CommandSpec = {
   },
   positionals: ["<memory-bank folder>"],
 };
-
-/** What was seen in the memory-bank folder. */
-interface SourceListing {
-  files: SourceFile[];
-  /** Entries that are not `.md` files (sub-folders, other files): not imported. */
-  ignored: string[];
-}
-
-async function listSources(dir: string): Promise<SourceListing> {
-  const files: SourceFile[] = [];
-  const ignored: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.isFile && /\.md$/i.test(entry.name) && !entry.name.startsWith(".")) {
-      const decoded = decodeLibraryBytes(await Deno.readFile(joinPath(dir, entry.name)), false);
-      files.push({
-        name: entry.name,
-        content: decoded.kind === "text" ? decoded : { kind: decoded.kind },
-      });
-    } else {
-      ignored.push(entry.isDirectory ? `${entry.name}/` : entry.name);
-    }
-  }
-  ignored.sort(compareNames);
-  return { files, ignored };
-}
 
 /** The current text of each target (`null` when missing), or why one cannot be appended to. */
 async function readExisting(
@@ -134,14 +109,14 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if (!library) return problem(json, noLibraryMessage(cwd, envProblem));
     let listing: SourceListing;
     try {
-      listing = await listSources(sourceDir);
+      listing = listSources(sourceDir, library.projectRoot);
     } catch {
       return problem(json, `${sourceDir} is not a folder that can be read`);
     }
     if (listing.files.length === 0) {
       return problem(json, `${sourceDir} has no .md files to import`);
     }
-    const targets = [...new Set(listing.files.map((f) => mapSource(f.name).target))];
+    const targets = [...new Set(listing.files.map((f) => f.target ?? mapSource(f.name).target))];
     const sourceLabel = relativeInside(sourceDir, library.projectRoot) || basenameOf(sourceDir);
     // Read, plan and write under the library lock the stop hook and `route` take, so a learning
     // filed meanwhile is never overwritten by a write planned from an older read.
@@ -163,7 +138,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     });
     if (!dryRun) {
       for (const [target, text] of plan.writes) {
-        await writeTextAtomic(joinPath(library.root, target), text);
+        const path = joinPath(library.root, target);
+        await Deno.mkdir(dirnameOf(path), { recursive: true });
+        await writeTextAtomic(path, text);
       }
     }
     const written = [...plan.writes.keys()];
@@ -192,7 +169,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       console.log(`  ${e.source.padEnd(width)}  → ${e.target.padEnd(targetWidth)}  ${coloured}`);
     }
     for (const name of listing.ignored) {
-      console.log(`  ${style.dim(`${name}: not read (only .md files are imported)`)}`);
+      console.log(`  ${style.dim(`${name}: not read (${whyIgnored(name)})`)}`);
     }
     const imported = plan.entries.filter((e) => e.action === "create" || e.action === "append");
     console.log(

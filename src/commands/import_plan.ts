@@ -27,6 +27,13 @@ export interface SourceFile {
   name: string;
   /** Its text, or why it cannot be imported as text. */
   content: { kind: "text"; text: string } | { kind: "binary" | "not-utf8" };
+  /**
+   * The library file it goes to (`src/api/claude.md`), when its place is known from where it was
+   * found (a nested `CLAUDE.md`, a Cursor rule); otherwise {@link mapSource} decides.
+   */
+  target?: string;
+  /** Said in the provenance line (`Cursor rule; alwaysApply: true`). */
+  note?: string;
 }
 
 /** What happens to one source file. */
@@ -94,9 +101,10 @@ export function orderSources<T extends { name: string }>(sources: readonly T[]):
   );
 }
 
-/** The line that says where imported text came from. */
-export function provenanceLine(sourceLabel: string, date: string): string {
-  return `<!-- imported by 'librarian import' from ${sourceLabel} on ${date} -->`;
+/** The line that says where imported text came from (and, for a Cursor rule, how it applied). */
+export function provenanceLine(sourceLabel: string, date: string, note?: string): string {
+  const about = note ? ` (${note.replaceAll("--", "- -")})` : "";
+  return `<!-- imported by 'librarian import' from ${sourceLabel} on ${date}${about} -->`;
 }
 
 /**
@@ -114,7 +122,9 @@ export function planImport(
   const writes = new Map<string, string>();
   const entries: ImportEntry[] = [];
   for (const source of orderSources(sources)) {
-    const { target, transient } = mapSource(source.name);
+    const { target, transient } = source.target !== undefined
+      ? { target: source.target, transient: false }
+      : mapSource(source.name);
     const entry = (action: ImportAction, chars = 0): ImportEntry => ({
       source: source.name,
       target,
@@ -148,7 +158,7 @@ export function planImport(
       continue;
     }
     const block = `${
-      provenanceLine(`${options.sourceDir}/${source.name}`, options.date)
+      provenanceLine(`${options.sourceDir}/${source.name}`, options.date, source.note)
     }\n${body}\n`;
     const next = current === null || current.trim() === ""
       ? block
