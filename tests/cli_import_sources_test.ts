@@ -55,3 +55,72 @@ Deno.test("import maps a Cursor rule naming one folder there, others to the root
   assert.doesNotMatch(api, /^---$/m, "the front matter is not copied");
   assert.match(Deno.readTextFileSync(join(lib, "general.md")), /alwaysApply: true/);
 });
+
+const SYSTEM_PATTERNS = [
+  "# System patterns",
+  "",
+  "- Handlers in `src/api/handlers` validate input with zod.",
+  "- Billing rounds once, see src/api/billing/invoice.ts.",
+  "- We prefer small pull requests.",
+  "",
+  "The web client (src/web/) uses React function components",
+  "and never class components.",
+  "",
+].join("\n");
+
+async function importedBank(root: string) {
+  await writeTree(root, {
+    "_memory_library/.scratch.md": "",
+    "src/api/handlers/users.ts": "",
+    "src/api/billing/invoice.ts": "",
+    "src/web/app.tsx": "",
+    "memory-bank/systemPatterns.md": SYSTEM_PATTERNS,
+  });
+  const imported = await runLibrarian(["import", "memory-bank"], { cwd: root });
+  assert.equal(imported.code, 0, imported.stderr);
+}
+
+Deno.test("import --suggest proposes a mirror folder for each unit of imported root files naming code", async () => {
+  await using dir = await tempDir();
+  await importedBank(dir.path);
+  const result = await runLibrarian(["import", "--suggest", "--json"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(typeof report.version, "string");
+  assert.deepEqual(
+    report.suggestions.map((s: { n: number; file: string; folder: string }) =>
+      `${s.n} ${s.file} → ${s.folder}`
+    ),
+    [
+      "1 patterns.md → src/api/handlers",
+      "2 patterns.md → src/api/billing",
+      "3 patterns.md → src/web",
+    ],
+  );
+  assert.equal(typeof report.suggestions[0].line, "number");
+  const text = await runLibrarian(["import", "--suggest"], { cwd: dir.path });
+  assert.match(text.stdout, /^ {2}1\. patterns\.md:\d+ +→ src\/api\/handlers\/ +- Handlers in/m);
+});
+
+Deno.test("import --apply moves the chosen units into scratch as tagged blocks and route files them", async () => {
+  await using dir = await tempDir();
+  await importedBank(dir.path);
+  const lib = join(dir.path, "_memory_library");
+  const applied = await runLibrarian(["import", "--apply", "--only", "1,3"], { cwd: dir.path });
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match(applied.stdout, /^Moved 2 blocks into scratch/);
+  const scratch = Deno.readTextFileSync(join(lib, ".scratch.md"));
+  assert.match(scratch, /## \[TAG: src\/api\/handlers, type: patterns\]\n- Handlers in/);
+  assert.match(scratch, /## \[TAG: src\/web, type: patterns\]\nThe web client/);
+  const root = Deno.readTextFileSync(join(lib, "patterns.md"));
+  assert.doesNotMatch(root, /Handlers in|The web client/);
+  assert.match(root, /Billing rounds once/, "not chosen: stays");
+  assert.match(root, /small pull requests/, "names no code: stays");
+  const routed = await runLibrarian(["route"], { cwd: dir.path });
+  assert.equal(routed.code, 0, routed.stderr);
+  assert.match(Deno.readTextFileSync(join(lib, "src/api/handlers/patterns.md")), /validate input/);
+  assert.match(Deno.readTextFileSync(join(lib, "src/web/patterns.md")), /function components/);
+  const bad = await runLibrarian(["import", "--only", "1"], { cwd: dir.path });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--only goes with --apply/);
+});

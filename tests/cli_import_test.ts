@@ -152,6 +152,7 @@ Deno.test("import --json has a stable shape", async () => {
   });
   const report = JSON.parse(result.stdout);
   assert.deepEqual(Object.keys(report), [
+    "version",
     "source",
     "library",
     "dryRun",
@@ -188,7 +189,7 @@ Deno.test("import with bad arguments exits 2 with a usage line", async () => {
   for (const args of [["import"], ["import", "a", "b"], ["import", "a", "--overwrite"]]) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian import <memory-bank folder> /m);
+    assert.match(result.stderr, /^Usage: librarian import <folder> /m);
   }
 });
 

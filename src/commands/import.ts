@@ -21,8 +21,12 @@ import {
   plural,
   printJson,
   runCommand,
+  stringOption,
+  UsageError,
 } from "./cli.ts";
-import { messageOf } from "../core/errors.ts";
+import { parseOnly, runMoves } from "./import_moves.ts";
+import { VERSION } from "../version.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
 import { lockLibrary } from "../filing/coordination.ts";
 import { NOT_A_SECRET } from "../filing/markers.ts";
 import { type ImportEntry, mapSource, planImport } from "./import_plan.ts";
@@ -31,14 +35,20 @@ import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 /** The command line of `librarian import`. */
 export const SPEC: CommandSpec = {
   name: "import",
-  synopsis: "<memory-bank folder> [--dry-run] [--include-transient] [--json]",
+  synopsis:
+    "<folder> [--dry-run] [--include-transient] [--json] | --suggest | --apply [--only <n,...>]",
   summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
   details: [
     "Maps projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
     "techContext.md to tech.md, and any other .md file to a root file of its name in kebab-case.",
     "activeContext.md and progress.md are transient: reported and skipped unless",
     "--include-transient. Nothing is overwritten: text is appended after a provenance line, and",
-    "text already imported is not added again. Sub-folders and other files are not read.",
+    "text already imported is not added again. README.md is not imported. Below <folder>, every",
+    "CLAUDE.md and AGENTS.md goes to its own folder's mirror, and .cursor/rules/*.mdc rules go to",
+    "the folder their globs name (else the root), alwaysApply noted.",
+    "--suggest lists the bullets and paragraphs of imported root files that name an existing code",
+    "folder or file, with the mirror folder each belongs to; --apply moves them (or --only some)",
+    "into scratch as tagged blocks, out of the root file, for 'librarian route' to file.",
   ],
   options: {
     "dry-run": { type: "boolean", short: "n", description: "print the mapping, write nothing" },
@@ -46,9 +56,23 @@ export const SPEC: CommandSpec = {
       type: "boolean",
       description: "also import activeContext.md and progress.md",
     },
+    suggest: {
+      type: "boolean",
+      description: "propose a folder for root-file text that names code paths",
+    },
+    apply: {
+      type: "boolean",
+      description: "move the suggested text into scratch as tagged blocks",
+    },
+    only: {
+      type: "string",
+      valueName: "<n,...>",
+      description: "with --apply: only these suggestion numbers",
+    },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
-  positionals: ["<memory-bank folder>"],
+  positionals: ["<folder>"],
+  requiredPositionals: 0,
 };
 
 /** The current text of each target (`null` when missing), or why one cannot be appended to. */
@@ -92,10 +116,9 @@ function actionWords(entry: ImportEntry): string {
     `${NOT_A_SECRET} to the file if it is not a secret`;
 }
 
-function problem(json: boolean, message: string): number {
-  if (json) printJson({ error: message });
-  else console.error(`librarian import: ${message}`);
-  return EXIT_PROBLEMS;
+/** A problem the user must fix: `main.ts` prints it (as JSON with `--json`) and exits 1. */
+function problem(_json: boolean, message: string): never {
+  throw new LibrarianError(message);
 }
 
 /** Runs `librarian import`. */
@@ -104,9 +127,21 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const json = flag(parsed, "json");
     const dryRun = flag(parsed, "dry-run");
     const cwd = normalizePath(Deno.cwd());
-    const sourceDir = pathArgument(parsed.positionals[0]!, cwd);
+    const suggest = flag(parsed, "suggest");
+    const apply = flag(parsed, "apply");
+    const only = parseOnly(stringOption(parsed, "only"));
+    if (suggest && apply) throw new UsageError("--suggest and --apply exclude each other");
+    if (only && !apply) throw new UsageError("--only goes with --apply");
+    if ((suggest || apply) && parsed.positionals.length > 0) {
+      throw new UsageError("--suggest and --apply work on the library; give no folder");
+    }
+    if (!suggest && !apply && parsed.positionals.length === 0) {
+      throw new UsageError("missing <folder>");
+    }
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) return problem(json, noLibraryMessage(cwd, envProblem));
+    if (suggest || apply) return await runMoves(library, env, { apply, only, json });
+    const sourceDir = pathArgument(parsed.positionals[0]!, cwd);
     let listing: SourceListing;
     try {
       listing = listSources(sourceDir, library.projectRoot);
@@ -148,6 +183,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const exit = plan.entries.some((e) => e.action === "skip-secret") ? EXIT_PROBLEMS : EXIT_OK;
     if (json) {
       printJson({
+        version: VERSION,
         source: sourceDir,
         library: libraryJson(library),
         dryRun,
