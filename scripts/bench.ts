@@ -13,6 +13,8 @@ import { type BenchRow, formatRows } from "./bench_util.ts";
 const rows: BenchRow[] = [];
 console.log("inject: building libraries and timing (about a minute)...");
 rows.push(...await benchInject());
+console.log("inject, Bash events: timing...");
+rows.push(...await (await import("./bench_bash.ts")).benchBash());
 try {
   const stop = await import("./bench_stop.ts") as { benchStop?: () => Promise<BenchRow[]> };
   if (stop.benchStop) {

@@ -173,10 +173,17 @@ Deno.test("read of a library file says library files get no context", async () =
 });
 
 Deno.test("read with bad arguments exits 2 with a usage line", async () => {
-  for (const args of [["read"], ["read", "a.ts", "b.ts"], ["read", "a.ts", "--verbose"]]) {
+  for (
+    const args of [
+      ["read"],
+      ["read", "a.ts", "b.ts"],
+      ["read", "a.ts", "--verbose"],
+      ["read", "a.ts", "--command", "cat a.ts"],
+    ]
+  ) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian read <path> \[--json\]$/m);
+    assert.match(result.stderr, /^Usage: librarian read <path> \[--json\] \| --command/m);
     assert.equal(result.stdout, "");
   }
 });
@@ -184,8 +191,9 @@ Deno.test("read with bad arguments exits 2 with a usage line", async () => {
 Deno.test("read --help describes the command and exits 0", async () => {
   const result = await runLibrarian(["read", "--help"]);
   assert.equal(result.code, 0);
-  assert.match(result.stdout, /^Usage: librarian read <path> \[--json\]$/m);
+  assert.match(result.stdout, /^Usage: librarian read <path> \[--json\] \| --command/m);
   assert.match(result.stdout, /--json/);
+  assert.match(result.stdout, /--command <shell command>/);
 });
 
 Deno.test("read of a folder answers for a file directly in that folder, not for its parent", async () => {

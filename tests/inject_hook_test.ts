@@ -250,7 +250,7 @@ Deno.test("garbage, empty or unexpected input: exit 0, no output, one log line",
     "[]",
     "{}",
     '{"hook_event_name":"PreToolUse","tool_name":"Read"}',
-    '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}',
+    '{"hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"x"}}',
     '{"hook_event_name":"Notification"}',
     '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":42}}',
   ];

@@ -21,14 +21,18 @@ import {
   makeStyle,
   printJson,
   runCommand,
+  stringOption,
+  UsageError,
 } from "./cli.ts";
 import { VERSION } from "../version.ts";
+import { commandReadContext, NO_COMMAND_CONTEXT } from "./read_command.ts";
+import type { NoCommandContextReason } from "../inject/command_context.ts";
 import { describeFoundBy, librarianPathProblem, libraryJson, noLibraryMessage } from "./locate.ts";
 
 /** The command line of `librarian read`. */
 export const SPEC: CommandSpec = {
   name: "read",
-  synopsis: "<path> [--json]",
+  synopsis: "<path> [--json] | --command '<shell command>' [--json]",
   summary: "show exactly what the model is sent before a tool touches <path>",
   details: [
     "Prints the context the inject hook would send for <path> (a code file, relative to the",
@@ -36,15 +40,24 @@ export const SPEC: CommandSpec = {
     "file directly inside it gets), ignoring what this session was already",
     "sent, then a summary: the files that apply, the characters used of the budget",
     "(LIBRARIAN_BUDGET), and what was cut or left out. Exits 1 when no library is found.",
+    "With --command, the same for a Bash tool call running that command line in the current",
+    "folder: the files and folders it names (read, written, searched) merged into one context.",
   ],
   options: {
     json: { type: "boolean", description: "print a JSON object instead of text" },
+    command: {
+      type: "string",
+      valueName: "<shell command>",
+      description: "show what a Bash tool call running this command would be sent",
+    },
   },
   positionals: ["<path>"],
+  requiredPositionals: 0,
 };
 
 /** Why nothing would be sent, in words. */
-const NO_CONTEXT: Record<NoContextReason, string> = {
+const NO_CONTEXT: Record<NoContextReason | NoCommandContextReason, string> = {
+  ...NO_COMMAND_CONTEXT,
   "not-a-local-path":
     "the path cannot name a file on this machine (a NUL character, or a Windows drive path here)",
   "no-library": "no library applies to this file",
@@ -74,16 +87,23 @@ function fileStatuses(context: FileContext & { kind: "context" }) {
 /** Runs `librarian read`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
-    const path = parsed.positionals[0]!;
+    const command = stringOption(parsed, "command");
+    if ((command === undefined) === (parsed.positionals[0] === undefined)) {
+      throw new UsageError("give a <path> or --command '<shell command>' (one of them)");
+    }
+    const path = parsed.positionals[0] ?? command!;
     const { budget, warning } = readBudget(env);
     const cwd = normalizePath(Deno.cwd());
     const resolved = resolveLocalPath(path, cwd);
     // A folder (`src/api/`, or a path that is a folder on disk): what a file directly in it gets.
-    const folder = /[\\/]$/.test(path) || (resolved !== null && isDirectory(resolved));
+    const folder = command === undefined &&
+      (/[\\/]$/.test(path) || (resolved !== null && isDirectory(resolved)));
     // For a folder, the path of "any file directly in it" (`src/api/*`), so the library is looked
     // for from the folder itself and the header says what the context is for.
     const target = folder ? joinPath(resolved ?? cwd, "*") : path;
-    const context = buildFileContext(target, { env, budget, alreadySent: {}, cwd });
+    const context = command === undefined
+      ? buildFileContext(target, { env, budget, alreadySent: {}, cwd })
+      : commandReadContext(command, { env, budget, cwd });
     const exit = context.kind === "none" && context.reason === "no-library"
       ? EXIT_PROBLEMS
       : EXIT_OK;

@@ -3,6 +3,8 @@
  *
  * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
  *   file's folder and its ancestors, most specific first, each sent once per context window.
+ *   Bash, Grep, Glob: the same for every project path the command or search names, merged
+ *   (`command_context.ts`, loaded only for these tools).
  * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
  * - SessionStart: the library root's files, once per context window (`start.ts`).
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
@@ -16,7 +18,7 @@
 
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
-import { decideFileContext, locateFileContext } from "./file_context.ts";
+import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -49,18 +51,48 @@ export function relPathsOf(
   return (labels) => labels.map((l) => byLabel.get(l) ?? l).join(",") || undefined;
 }
 
-function onPreToolUse(event: HookEvent, env: EnvReader): Outcome {
+/** The tools whose command line or search folder names the paths touched (`command_context.ts`). */
+const COMMAND_TOOLS = new Set(["Bash", "Grep", "Glob"]);
+
+/**
+ * Where a tool's context comes from: its file, or the paths its command names; or, when there is
+ * none, the log line that says why.
+ */
+async function locate(
+  event: HookEvent,
+  env: EnvReader,
+): Promise<{ location: FileLocation & { kind: "located" }; base: Outcome } | { none: Outcome }> {
   const tool = event.tool_name ?? "";
   const key = FILE_TOOLS[tool];
-  if (!key) return { tool, result: "tool-not-served" };
-  const rawPath = event.tool_input?.[key];
-  if (typeof rawPath !== "string" || rawPath.trim() === "") {
-    return { tool, result: "no-file-path" };
+  if (key) {
+    const rawPath = event.tool_input?.[key];
+    if (typeof rawPath !== "string" || rawPath.trim() === "") {
+      return { none: { tool, result: "no-file-path" } };
+    }
+    const location = locateFileContext(rawPath, { env, cwd: event.cwd });
+    const base = { tool, file: location.relPath ?? rawPath };
+    return location.kind === "none"
+      ? { none: { ...base, result: location.reason } }
+      : { location, base };
   }
+  if (!COMMAND_TOOLS.has(tool)) return { none: { tool, result: "tool-not-served" } };
+  // the shell tokenizer and its rules load only for these tools
+  const { locateCommandContext } = await import("./command_context.ts");
+  const found = locateCommandContext(tool, event.tool_input, event.cwd, env);
+  const truncated = found.truncated || undefined;
+  if (found.kind === "none") {
+    return { none: { tool, result: found.reason, detail: found.detail, truncated } };
+  }
+  const elsewhere = found.elsewhere > 0 ? found.elsewhere : undefined;
+  return { location: found, base: { tool, file: found.touched.join(","), truncated, elsewhere } };
+}
+
+async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const located = await locate(event, env);
+  if ("none" in located) return located.none;
+  const { location } = located;
   const { budget, warning } = readBudget(env);
-  const location = locateFileContext(rawPath, { env, cwd: event.cwd });
-  const base: Outcome = { tool, file: location.relPath ?? rawPath, warning };
-  if (location.kind === "none") return { ...base, result: location.reason };
+  const base: Outcome = { ...located.base, warning };
   const state = stateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
@@ -114,7 +146,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     eventName = event.hook_event_name;
     switch (eventName) {
       case "PreToolUse":
-        outcome = onPreToolUse(event, env);
+        outcome = await onPreToolUse(event, env);
         break;
       case "UserPromptSubmit":
         outcome = onUserPromptSubmit(event, env);
