@@ -72,7 +72,7 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five
   ]);
   assert.deepEqual(events.SubagentStart!.map((g) => g.matcher), [undefined], "every agent type");
   assert.deepEqual(events.PreToolUse!.map((g) => g.matcher), [
-    "Read|Edit|Write|MultiEdit|NotebookEdit",
+    "Read|Edit|Write|MultiEdit|NotebookEdit|Bash|Grep|Glob",
   ]);
   assert.deepEqual(events.UserPromptSubmit!.map((g) => g.matcher), [undefined]);
   assert.deepEqual(events.Stop!.map((g) => g.matcher), [undefined]);

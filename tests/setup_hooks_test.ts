@@ -155,6 +155,9 @@ Deno.test("merging into its own output changes nothing", () => {
   assert.ok(twice.changes.every((c) => c.action === "unchanged"));
 });
 
+/** The plugin's PreToolUse matcher (hooks/hooks.json). */
+const FILE_AND_SHELL_TOOLS = "Read|Edit|Write|MultiEdit|NotebookEdit|Bash|Grep|Glob";
+
 Deno.test("the merge updates an older Librarian entry in place and removes stale copies", () => {
   const old = {
     type: "command",
@@ -165,7 +168,7 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
     hooks: {
       PreToolUse: [
         { matcher: "Edit|Write", hooks: [old] }, // stale matcher, only ours: group goes
-        { matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL, old, old] },
+        { matcher: FILE_AND_SHELL_TOOLS, hooks: [OTHER_TOOL, old, old] },
         { matcher: "Bash", hooks: [OTHER_TOOL, old] }, // stale; the other tool stays
       ],
       Stop: [{ hooks: [{ ...old, command: "sh '/old/place/bin/librarian' stop" }] }],
@@ -173,7 +176,7 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
   };
   const { settings: merged, changes } = mergeHooks(settings, desiredHooks(PROGRAM, "sh"));
   const pre = (merged.hooks as Record<string, Json[]>).PreToolUse!;
-  assert.deepEqual(pre.map((g) => g.matcher), ["Read|Edit|Write|MultiEdit|NotebookEdit", "Bash"]);
+  assert.deepEqual(pre.map((g) => g.matcher), [FILE_AND_SHELL_TOOLS, "Bash"]);
   assert.deepEqual(pre[0]!.hooks, [OTHER_TOOL, desiredHooks(PROGRAM, "sh")[0]!.handler]);
   assert.deepEqual(pre[1]!.hooks, [OTHER_TOOL]);
   const count = (action: string) => changes.filter((c) => c.action === action).length;
