@@ -32,6 +32,7 @@ Deno.test("every kind of damage is named", () => {
     [[GOOD], /not a JSON object/],
     [{ ...GOOD, version: 2 }, /version is 2/],
     [{ ...GOOD, dir: "/other" }, /another memory folder/],
+    [{ ...GOOD, format: "2" }, /format/],
     [{ ...GOOD, files: [1] }, /files is not an object/],
     [{ ...GOOD, files: null }, /files is not an object/],
     [{ ...GOOD, files: { "a.md": 1 } }, /a\.md is not an object/],
@@ -59,7 +60,7 @@ Deno.test("a damaged record is set aside, reported, and replaced by an empty one
   await Deno.mkdir(join(dir.path, "automemory"));
   await Deno.writeTextFile(path, '{"version":1,"dir":"/m","files":{"a.md":[1]}}');
   const loaded = loadRecord(path, "/m", new Date("2026-11-30T10:00:00Z"));
-  assert.deepEqual(loaded.record, { version: 1, dir: "/m", files: {} });
+  assert.deepEqual(loaded.record, { version: 1, format: 2, dir: "/m", files: {} });
   assert.deepEqual(loaded.damaged, {
     path,
     reason: "entry for a.md is not an object",
@@ -70,7 +71,9 @@ Deno.test("a damaged record is set aside, reported, and replaced by an empty one
     '{"version":1,"dir":"/m","files":{"a.md":[1]}}',
     "kept for inspection",
   );
-  assert.deepEqual(loadRecord(path, "/m"), { record: { version: 1, dir: "/m", files: {} } });
+  assert.deepEqual(loadRecord(path, "/m"), {
+    record: { version: 1, format: 2, dir: "/m", files: {} },
+  });
   saveRecord(path, GOOD);
   assert.equal(readRecord(path, "/m").kind, "ok");
 });

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { recordPathOf } from "../src/automemory/records.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
 import { coordinationPaths } from "../src/filing/coordination.ts";
 import { planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
@@ -665,4 +666,38 @@ Deno.test("a scratch for more files than one turn writes: the rest waits for the
     );
   }
   assert.equal(await Deno.readTextFile(p.scratch), "");
+});
+
+Deno.test({
+  name:
+    "FIFOs for the sync record, both settings files and a worktree's commondir never hang the hook",
+  ignore: IS_WINDOWS,
+  fn: async () => {
+    await using dir = await tempDir();
+    const p = await makeProject(dir.path);
+    const state = join(dir.path, "state");
+    const gitDir = join(dir.path, "main", ".git", "worktrees", "proj");
+    await Deno.mkdir(gitDir, { recursive: true });
+    await Deno.mkdir(join(p.root, ".claude"), { recursive: true });
+    await Deno.mkdir(join(p.home, ".claude"), { recursive: true });
+    await Deno.writeTextFile(join(p.root, ".git"), `gitdir: ${gitDir}\n`);
+    await addMemory(p);
+    const memory = join(p.home, ".claude", "projects", encodeProjectDir(p.root), "memory");
+    const record = recordPathOf(state, memory);
+    await Deno.mkdir(join(state, "automemory"), { recursive: true });
+    for (
+      const fifo of [
+        record,
+        join(p.root, ".claude", "settings.local.json"),
+        join(p.home, ".claude", "settings.json"),
+        join(gitDir, "commondir"),
+      ]
+    ) {
+      assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success, fifo);
+    }
+    const message = messageOf(await stop(p, { env: { LIBRARIAN_STATE_DIR: state } })) ?? "";
+    assert.match(message, /1 auto memory synced/);
+    assert.match(message, /auto-memory sync record was damaged \(not a regular file\); set aside/);
+    assert.match(await Deno.readTextFile(join(p.lib, "patterns.md")), /always run dbt build/);
+  },
 });

@@ -24,6 +24,7 @@ import { joinPath } from "../core/paths.ts";
 import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
 import {
+  BLOCK_FORMAT,
   type DamagedRecord,
   loadRecord,
   readRecord,
@@ -104,12 +105,14 @@ export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
   for (const dir of dirs) {
     const loaded = readRecord(recordPathOf(state, dir), dir);
     const files = loaded.record.files;
+    // Entries recorded in an older block form are looked at again, once.
+    const outdated = loaded.record.format !== BLOCK_FORMAT;
     const present = new Set<string>();
     for (const name of listMemoryFiles(dir)) {
       present.add(name);
       const info = statFile(joinPath(dir, name));
       if (!info) continue;
-      const seen = files[name];
+      const seen = outdated ? undefined : files[name];
       if (seen && seen.size === info.size && seen.mtime === info.mtime) continue;
       changed.push({ dir, name, ...info });
     }
@@ -160,7 +163,8 @@ async function syncDir(
     const info = statFile(path);
     if (!info) continue;
     const seen = record.files[file.name];
-    if (seen && seen.size === info.size && seen.mtime === info.mtime) continue; // synced meanwhile
+    const current = record.format === BLOCK_FORMAT;
+    if (current && seen && seen.size === info.size && seen.mtime === info.mtime) continue; // synced meanwhile
     const read = readFileBounded(path, MAX_MEMORY_BYTES);
     if (read.kind !== "bytes") {
       if (read.kind === "too-large") {
@@ -171,7 +175,7 @@ async function syncDir(
     }
     const text = new TextDecoder().decode(read.bytes);
     const hash = hashText(text);
-    if (seen && seen.hash === hash) {
+    if (current && seen && seen.hash === hash) {
       record.files[file.name] = { ...seen, ...info };
       continue;
     }
@@ -199,7 +203,7 @@ async function syncDir(
   for (const name of Object.keys(record.files)) {
     if (!present.has(name)) delete record.files[name];
   }
-  return { blocks, record };
+  return { blocks, record: { ...record, format: BLOCK_FORMAT } };
 }
 
 /**
