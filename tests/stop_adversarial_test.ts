@@ -26,7 +26,6 @@ import {
   type RunOptions,
   type RunResult,
   tempDir,
-  writeTree,
 } from "./helpers.ts";
 import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 import { IS_WINDOWS, skipOnWindows } from "./platform.ts";
