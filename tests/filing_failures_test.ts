@@ -136,6 +136,28 @@ Deno.test("a lock release the system refuses does not discard the finished repor
   assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
 });
 
+Deno.test("an unexpected error in the stop hook is told to the user, exit 0, scratch kept", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": ONE_BLOCK });
+  const message = messageOf(await stop(p, { LIBRARIAN_FAULT: "route-throws" }))!;
+  assert.match(
+    message,
+    /^Librarian: the stop hook failed \(Error: routing failed \(fault point\)\)/,
+  );
+  assert.match(message, /stays in scratch/);
+  assert.equal(await Deno.readTextFile(p.scratch), ONE_BLOCK);
+});
+
+Deno.test("a huge target file is never read whole: its block stays in scratch, and the user is told", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": ONE_BLOCK });
+  using file = await Deno.create(join(p.lib, "tech.md"));
+  await file.truncate(70 * 1024 * 1024); // sparse: no disk used
+  const message = messageOf(await stop(p))!;
+  assert.match(message, /tech\.md is larger than 67 MB/);
+  assert.match(await Deno.readTextFile(p.scratch), /kept in scratch: tech\.md is larger/);
+});
+
 // ---------------------------------------------------------------------------------------------
 // import shares the lock.
 

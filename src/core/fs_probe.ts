@@ -118,9 +118,16 @@ export function readFileBounded(path: string, maxBytes: number): BoundedRead {
   if (info.size > maxBytes) return { kind: "too-large", size: info.size };
   try {
     using file = Deno.openSync(path, { read: true });
-    const buffer = new Uint8Array(maxBytes + 1);
+    // Sized for the file as it was (plus one byte to see it grew), grown up to the limit.
+    let buffer = new Uint8Array(Math.min(maxBytes, info.size) + 1);
     let filled = 0;
-    while (filled < buffer.length) {
+    for (;;) {
+      if (filled === buffer.length) {
+        if (buffer.length > maxBytes) break;
+        const grown = new Uint8Array(Math.min(maxBytes + 1, buffer.length * 2));
+        grown.set(buffer);
+        buffer = grown;
+      }
       const n = file.readSync(buffer.subarray(filled));
       if (n === null || n === 0) break;
       filled += n;

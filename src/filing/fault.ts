@@ -22,7 +22,9 @@ export type FaultPoint =
   /** Scratch is replaced; the journal still lists the targets as being written. */
   | "after-scratch-rename"
   /** Releasing the lock throws (as an unlock refused by the system would). */
-  | "lock-release-throws";
+  | "lock-release-throws"
+  /** The routing pass throws an unexpected error before it reads scratch. */
+  | "route-throws";
 
 /** The process exit status of a run ended at a fault point (as if it had been killed). */
 export const FAULT_EXIT_CODE = 86;

@@ -20,11 +20,13 @@ import {
   readStdinTextSync,
   writeSystemMessage,
 } from "../core/hook_io.ts";
+import { readFileBounded } from "../core/fs_probe.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
 import { scanAutoMemory, syncAutoMemory } from "../automemory/sync.ts";
 import { hasPendingCarryOver } from "./carry_over.ts";
 import { carryPlaceOf, coordinationPaths } from "./coordination.ts";
 import {
+  failedMessage,
   nothingFiledMessage,
   routeFields,
   summarize,
@@ -61,11 +63,9 @@ export function scratchHasContent(library: Library): boolean {
   }
   if (size === 0) return false;
   if (size > 4096) return true;
-  try {
-    return Deno.readTextFileSync(path).replace(/^\uFEFF/, "").trim() !== "";
-  } catch {
-    return true; // let the routing pass report what is wrong with it
-  }
+  const read = readFileBounded(path, 4096);
+  if (read.kind !== "bytes") return read.kind !== "missing"; // the routing pass reports it
+  return new TextDecoder().decode(read.bytes).replace(/^\uFEFF/, "").trim() !== "";
 }
 
 function errorText(error: unknown): string {
@@ -154,6 +154,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   let session: string | undefined;
   let project: string | undefined;
   let active: boolean | undefined;
+  let told = false;
   try {
     const event = parseHookEvent(readStdinTextSync());
     session = event.session_id?.slice(0, 8);
@@ -163,11 +164,21 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     active = event.stop_hook_active === true || undefined;
     const outcome = await onStop(event.cwd, env);
     fields = outcome.fields;
+    told = true;
     if (outcome.message) writeSystemMessage(outcome.message);
   } catch (error) {
-    const detail = error instanceof HookInputError ? error.message : errorText(error);
-    fields = { result: error instanceof HookInputError ? "bad-input" : "error", detail };
+    const badInput = error instanceof HookInputError;
+    const detail = badInput ? error.message : errorText(error);
+    fields = { result: badInput ? "bad-input" : "error", detail };
     project ??= env("CLAUDE_PROJECT_DIR");
+    // A failure to file is never silent; what was not filed stays in scratch for the next turn.
+    if (!badInput && !told) {
+      try {
+        writeSystemMessage(failedMessage(detail));
+      } catch {
+        // stdout is gone: the log line below still records it
+      }
+    }
   }
   appendLog(logFile(env), "stop", {
     ...fields,

@@ -35,7 +35,7 @@ import {
   coordinationPaths,
   existingJournal,
 } from "./coordination.ts";
-import { crashPoint } from "./fault.ts";
+import { crashPoint, faultFires } from "./fault.ts";
 import {
   type Journal,
   JournalError,
@@ -103,6 +103,7 @@ export async function routeLocked(
   library: Library,
   options: RouteOptions = {},
 ): Promise<RouteReport> {
+  if (faultFires("route-throws")) throw new Error("routing failed (fault point)");
   const env = options.env ?? processEnv();
   const now = options.now ?? new Date();
   const scratchPath = scratchPathOf(library);

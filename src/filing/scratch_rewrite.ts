@@ -15,11 +15,12 @@
 
 import { tempSiblingOf } from "../core/atomic.ts";
 import { removeIfPresent } from "../core/atomic.ts";
+import { readFileBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile, statOrNull } from "./carry_over.ts";
 import { crashPoint } from "./fault.ts";
 import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
-import { utf8 } from "./targets.ts";
+import { MAX_TEXT_BYTES, utf8 } from "./targets.ts";
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   if (bytes.length < prefix.length) return false;
@@ -27,13 +28,13 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   return true;
 }
 
+/** Scratch's bytes (none when it is missing), never blocking on a FIFO swapped in meanwhile. */
 function readOrEmpty(path: string): Uint8Array {
-  try {
-    return Deno.readFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return new Uint8Array();
-    throw error;
-  }
+  const read = readFileBounded(path, MAX_TEXT_BYTES);
+  if (read.kind === "bytes") return read.bytes;
+  if (read.kind === "missing") return new Uint8Array();
+  if (read.kind === "unreadable") throw new Error(`scratch cannot be read (${read.reason})`);
+  throw new Error(`scratch ${read.kind === "too-large" ? "grew too large" : "is not a file"}`);
 }
 
 /** Renames, retrying a moment when Windows refuses because another process has scratch open. */

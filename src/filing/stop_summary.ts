@@ -112,3 +112,11 @@ export function syncFields(
 ): Record<string, LogValue> {
   return syncLogFields(scan, sync);
 }
+
+/** The message when the hook failed unexpectedly (`detail` names the error). */
+export function failedMessage(detail: string): string {
+  return capped(
+    `Librarian: the stop hook failed (${detail}); what it did not file stays in scratch for the ` +
+      "next turn",
+  );
+}

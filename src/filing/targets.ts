@@ -10,7 +10,7 @@
  */
 
 import { type Library, realPathOfNearest } from "../core/discover.ts";
-import { messageOf } from "../core/errors.ts";
+import { readFileBounded } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import type { TargetState } from "./plan.ts";
 
@@ -23,18 +23,27 @@ export type ReadResult = { kind: "missing" } | { kind: "text"; text: string } | 
 /** A strict UTF-8 decoder that keeps a BOM. */
 export const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Reads a file as UTF-8 text, keeping a BOM and line endings as they are. */
-export function readTextFile(path: string): ReadResult {
-  let bytes: Uint8Array;
-  try {
-    bytes = Deno.readFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
-    if (error instanceof Deno.errors.IsADirectory) return { kind: "error", reason: "is a folder" };
-    return { kind: "error", reason: messageOf(error) };
+/** The largest library file (or scratch, for `librarian route`) read whole. */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a regular file as UTF-8 text, keeping a BOM and line endings as they are, never blocking
+ * on a FIFO and never reading past `maxBytes`.
+ */
+export function readTextFile(path: string, maxBytes: number = MAX_TEXT_BYTES): ReadResult {
+  const read = readFileBounded(path, maxBytes);
+  switch (read.kind) {
+    case "missing":
+      return { kind: "missing" };
+    case "not-a-file":
+      return { kind: "error", reason: "is not a regular file" };
+    case "too-large":
+      return { kind: "error", reason: `is larger than ${Math.round(maxBytes / 1_000_000)} MB` };
+    case "unreadable":
+      return { kind: "error", reason: `cannot be read (${read.reason})` };
   }
   try {
-    return { kind: "text", text: utf8.decode(bytes) };
+    return { kind: "text", text: utf8.decode(read.bytes) };
   } catch {
     return { kind: "error", reason: "is not UTF-8 text" };
   }
