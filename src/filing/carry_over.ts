@@ -68,11 +68,14 @@ export function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-/** True when both names are the same file (a run was killed before its rename). */
-export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
-  if (a.ino !== null && b.ino !== null && a.dev === b.dev) return a.ino === b.ino;
-  // No inode numbers: the same file has more than one link, the same size and time.
-  return (a.nlink ?? 1) > 1 && (b.nlink ?? 1) > 1 && a.size === b.size &&
+/**
+ * Whether two names are the same file: by inode number where the system gives one, else by
+ * link count, size and time; `undefined` when the system says nothing that could tell.
+ */
+export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean | undefined {
+  if (a.ino !== null && b.ino !== null) return a.dev === b.dev && a.ino === b.ino;
+  if (a.nlink === null || b.nlink === null) return undefined;
+  return a.nlink > 1 && b.nlink > 1 && a.size === b.size &&
     a.mtime?.getTime() === b.mtime?.getTime();
 }
 
@@ -109,7 +112,7 @@ export function carryOverScratch(
     const info = statOrNull(kept.path);
     if (!info || !info.isFile) continue;
     const scratch = statOrNull(scratchPath);
-    if (scratch && sameFile(info, scratch)) {
+    if (scratch && sameFile(info, scratch) === true) {
       // Killed between keeping scratch and replacing it: this is scratch itself.
       removeIfPresent(kept.path);
       continue;

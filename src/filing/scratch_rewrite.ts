@@ -92,7 +92,7 @@ export async function rewriteScratch(
     const keptInfo = kept ? statOrNull(kept) : null;
     const nowInfo = statOrNull(path);
     const unchanged = startsWith(readOrEmpty(kept ?? path), bytes) &&
-      (!keptInfo || (nowInfo !== null && sameFile(keptInfo, nowInfo)));
+      (!keptInfo || (nowInfo !== null && sameFile(keptInfo, nowInfo) !== false));
     if (!unchanged) {
       removeIfPresent(temp);
       if (kept) removeIfPresent(kept);
