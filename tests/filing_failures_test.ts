@@ -158,6 +158,16 @@ Deno.test("a huge target file is never read whole: its block stays in scratch, a
   assert.match(await Deno.readTextFile(p.scratch), /kept in scratch: tech\.md is larger/);
 });
 
+Deno.test("librarian route says why nothing could be filed, and what to do, and exits 1", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": ONE_BLOCK });
+  await writeTree(p.home, { ".claude/librarian/locks": "not a folder" });
+  const result = await runLibrarian(["route"], { cwd: p.root, home: p.home });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /librarian route: cannot create the lock .*CLAUDE_CONFIG_DIR/);
+  assert.equal(await Deno.readTextFile(p.scratch), ONE_BLOCK);
+});
+
 // ---------------------------------------------------------------------------------------------
 // import shares the lock.
 

@@ -113,7 +113,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const exported = report.status === "routed"
       ? await reexportFiled(library, report.targets.map((t) => t.target))
       : null;
-    const failed = report.status === "locked" || report.status === "unreadable";
+    const failed = report.status === "locked" || report.status === "unreadable" ||
+      report.status === "failed";
     const problems = report.kept.filter((k) => k.code !== "review");
     const exit = failed || problems.length > 0 || report.failures.length > 0
       ? EXIT_PROBLEMS
@@ -127,6 +128,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       return exit;
     }
     printReport(report, makeStyle(env));
+    for (const notice of report.notices) console.error(`librarian route: ${notice}`);
+    if (report.error) console.error(`librarian route: ${report.error}`);
     if (exported?.changed) console.log(`Exports updated: ${plural(exported.changed, "file")}.`);
     if (exported?.error) console.error(`librarian route: ${exported.error}`);
     return exported?.error ? EXIT_PROBLEMS : exit;

@@ -19,7 +19,7 @@ import { type EnvReader, homeDir } from "../core/env.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
 import { hashText } from "../core/hash.ts";
 import { isAbsolutePath, isCaseInsensitiveOs, joinPath, normalizePath } from "../core/paths.ts";
-import { acquireLock, type HeldLock, LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
+import type { HeldLock } from "./lock.ts";
 
 /** Where the lock file and the journal of a library live. */
 export interface CoordinationPaths {
@@ -132,6 +132,8 @@ export async function acquireCoordination(
   env: EnvReader,
   options: { timeoutMs: number },
 ): Promise<Coordination> {
+  // Loaded here, not above: the stop hook's idle check needs only the paths.
+  const { acquireLock, LockTimeoutError } = await import("./lock.ts");
   const key = keyOf(library);
   const tried: string[] = [];
   const all = candidates(env);
@@ -164,6 +166,7 @@ export async function acquireCoordination(
  * @throws {CoordinationError} when no folder can hold it
  */
 export async function lockLibrary(library: Library, env: EnvReader): Promise<Coordination> {
+  const { lockTimeoutFrom } = await import("./lock.ts");
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   return await acquireCoordination(library, env, { timeoutMs });
 }
