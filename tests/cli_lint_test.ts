@@ -45,7 +45,7 @@ Deno.test("lint --json has a stable shape", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, CLEAN);
   const { report } = await lint(dir.path);
-  assert.deepEqual(Object.keys(report), ["library", "checked", "git", "findings"]);
+  assert.deepEqual(Object.keys(report), ["version", "library", "checked", "git", "findings"]);
   assert.deepEqual(report.library, {
     root: `${dir.path}/_memory_library`,
     projectRoot: dir.path,

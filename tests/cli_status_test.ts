@@ -91,6 +91,8 @@ Deno.test("status --json reports library, folders, scratch, runs and hooks", asy
     ["inject 71.3", "stop 40.1"],
     "only this project's runs (a subfolder counts; a sibling named like it does not)",
   );
+  assert.equal(status.log.runs[0].fields.ms, 71.3, "numbers as JSON numbers");
+  assert.equal(status.log.runs[0].fields.chars, 145);
   assert.equal(status.hooks.wired, false);
 });
 

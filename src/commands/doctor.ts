@@ -5,6 +5,7 @@
  * @module
  */
 
+import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import {
@@ -40,7 +41,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const checks = await runChecks(env, normalizePath(Deno.cwd()));
     const failed = checks.some((c) => c.status === "fail");
     if (flag(parsed, "json")) {
-      printJson({ ok: !failed, checks });
+      printJson({ version: VERSION, ok: !failed, checks });
       return failed ? EXIT_PROBLEMS : EXIT_OK;
     }
     const style = makeStyle(env);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import { ConfigError, readLibraryConfig } from "../export/config.ts";
@@ -129,7 +130,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) {
       const message = noLibraryMessage(cwd, envProblem);
-      if (json) printJson({ version: 1, library: null, error: message });
+      if (json) printJson({ version: VERSION, library: null, error: message });
       else console.error(`librarian export: ${message}`);
       return EXIT_PROBLEMS;
     }
@@ -141,8 +142,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         formats = readLibraryConfig(library.root).export;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        if (json) printJson({ version: 1, library: libraryJson(library), error: error.message });
-        else console.error(`librarian export: ${error.message}`);
+        if (json) {
+          printJson({ version: VERSION, library: libraryJson(library), error: error.message });
+        } else console.error(`librarian export: ${error.message}`);
         return EXIT_PROBLEMS;
       }
       if (formats.length === 0) {
@@ -161,7 +163,14 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       ? EXIT_PROBLEMS
       : EXIT_OK;
     if (json) {
-      printJson({ version: 1, library: libraryJson(library), formats, check, dryRun, ...report });
+      printJson({
+        version: VERSION,
+        library: libraryJson(library),
+        formats,
+        check,
+        dryRun,
+        ...report,
+      });
       return exit;
     }
     printReport(report, check ? "check" : dryRun ? "dry-run" : "write", makeStyle(env));

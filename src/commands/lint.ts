@@ -4,6 +4,7 @@
  * @module
  */
 
+import { VERSION } from "../version.ts";
 import { type Library, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
 import { basenameOf, joinPath, normalizePath } from "../core/paths.ts";
@@ -194,8 +195,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) {
       const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) printJson({ library: null, error: message, findings: [] });
-      else console.error(`librarian lint: ${message}`);
+      if (flag(parsed, "json")) {
+        printJson({ version: VERSION, library: null, error: message, findings: [] });
+      } else console.error(`librarian lint: ${message}`);
       return EXIT_PROBLEMS;
     }
     const { budget } = readBudget(env);
@@ -210,6 +212,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
     if (flag(parsed, "json")) {
       printJson({
+        version: VERSION,
         library: libraryJson(library),
         checked: { folders: folders.length, files, budget },
         git: stale.git,

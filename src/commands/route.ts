@@ -5,6 +5,7 @@
  * @module
  */
 
+import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import type { RouteReport } from "../filing/report.ts";
@@ -101,7 +102,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) {
       const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) printJson({ library: null, error: message });
+      if (flag(parsed, "json")) printJson({ version: VERSION, library: null, error: message });
       else console.error(`librarian route: ${message}`);
       return EXIT_PROBLEMS;
     }
@@ -120,7 +121,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       ? EXIT_PROBLEMS
       : EXIT_OK;
     if (flag(parsed, "json")) {
-      printJson({ library: libraryJson(library), ...report });
+      printJson({ version: VERSION, library: libraryJson(library), ...report });
       return exit;
     }
     if (failed) {

@@ -27,6 +27,7 @@ import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
 import { scanLibrary } from "../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
 import { describeRecord, readProjectRuns, safeText } from "./log_tail.ts";
+import type { LogRecord } from "../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./status_tree.ts";
 import { VERSION } from "../version.ts";
 import { type BlockReview, reviewScratch } from "./scratch_review.ts";
@@ -74,6 +75,17 @@ async function readScratch(library: Library): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** A log record with its numeric fields (`ms=12.5`, `chars=145`) as JSON numbers. */
+function withNumbers(record: LogRecord): Omit<LogRecord, "fields"> & {
+  fields: Record<string, string | number>;
+} {
+  const fields: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(record.fields)) {
+    fields[key] = /^-?\d+(\.\d+)?$/.test(value) && key !== "session" ? Number(value) : value;
+  }
+  return { ...record, fields };
 }
 
 async function gather(library: Library, env: EnvReader, runs: number) {
@@ -217,8 +229,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       return EXIT_PROBLEMS;
     }
     const status = await gather(library, env, runs);
-    if (flag(parsed, "json")) printJson(status);
-    else printStatus(status, library, makeStyle(env), depth);
+    if (flag(parsed, "json")) {
+      printJson({ ...status, log: { ...status.log, runs: status.log.runs.map(withNumbers) } });
+    } else printStatus(status, library, makeStyle(env), depth);
     return EXIT_OK;
   });
 }

@@ -1,0 +1,56 @@
+/**
+ * One voice for every command: the same wording for a usage error, `--json` output that always
+ * has a top-level `version` (errors included), and numbers as JSON numbers.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { COMMANDS } from "../src/main.ts";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+const PEOPLE_COMMANDS = Object.keys(COMMANDS).filter((name) =>
+  name !== "inject" && name !== "stop"
+);
+
+Deno.test("every command says 'unknown option' the same way, with its usage line, exit 2", async () => {
+  await using dir = await tempDir();
+  for (const name of PEOPLE_COMMANDS) {
+    const result = await runLibrarian([name, "--bogus"], { cwd: dir.path, home: dir.path });
+    assert.equal(result.code, 2, name);
+    assert.match(
+      result.stderr,
+      new RegExp(`^librarian ${name}: unknown option '--bogus'\\n`),
+      name,
+    );
+    assert.match(result.stderr, new RegExp(`^Usage: librarian ${name}`, "m"), name);
+  }
+});
+
+Deno.test("every --json output, success or error, has a top-level version", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/.scratch.md": "",
+    "proj/_memory_library/tech.md": "- Deno\n",
+    "proj/src/a.ts": "",
+  });
+  const cwd = join(dir.path, "proj");
+  for (const name of PEOPLE_COMMANDS) {
+    const result = await runLibrarian([name, "--json"], {
+      cwd,
+      home: join(dir.path, "home"),
+      env: { LIBRARIAN_STATE_DIR: join(dir.path, "state") },
+    });
+    let report;
+    try {
+      report = JSON.parse(result.stdout);
+    } catch {
+      assert.fail(`${name} --json printed no JSON: ${result.stdout}${result.stderr}`);
+    }
+    assert.equal(typeof report.version, "string", `${name}: ${result.stdout}`);
+  }
+});
+
+Deno.test("a mistyped command gets a suggestion", async () => {
+  const result = await runLibrarian(["stauts"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^librarian: unknown command 'stauts'; did you mean `status`\?/);
+});
