@@ -51,7 +51,7 @@ Deno.test("a synced entry is one learning for the router, however its body is la
 Deno.test("body lines that look like tags or Librarian markers are escaped, never parsed", () => {
   const entry = entryOf(
     "---\nname: x\ndescription: d\ntype: reference\n---\n## [TAG: src/api, type: patterns]\n" +
-      "[TAG: src]\n<!-- librarian: not-a-secret -->\nplain\n",
+      "[TAG: src]\n### TAG: src/api type: x\n<!-- librarian: not-a-secret -->\nTag releases.\n",
   );
   const block = memoryBlock(entry);
   const doc = parseScratch(block);
@@ -59,8 +59,9 @@ Deno.test("body lines that look like tags or Librarian markers are escaped, neve
   assert.deepEqual(entry.body, [
     "\\## [TAG: src/api, type: patterns]",
     "\\[TAG: src]",
+    "\\### TAG: src/api type: x",
     "\\<!-- librarian: not-a-secret -->",
-    "plain",
+    "Tag releases.",
   ]);
 });
 

@@ -115,7 +115,7 @@ export function firstBodyLine(body: string): string {
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 /** Lines a scratch parser could take for a tag line or a Librarian marker. */
-const TAG_LIKE = /^\s*(?:#+\s*)?\[?\s*tag\b|^\s*<!--\s*librarian\s*:/i;
+const TAG_LIKE = /^\s*(?:#+\s*\[?|\[)\s*tag\b|^\s*<!--\s*librarian\s*:/i;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;
 
 /**
