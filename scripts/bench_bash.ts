@@ -57,7 +57,7 @@ export async function benchBash(runs = 60): Promise<BenchRow[]> {
       ],
       [
         `cd ${folder} && grep -n export edited.ts | head -5`,
-        "`cd <folder> && grep ... | head`, nothing new",
+        "`cd <folder> && grep` piped to `head`, nothing new",
         false,
       ],
       ["git status && ls", "`git status && ls` at the root, no project path named", true],
