@@ -59,7 +59,7 @@ function patch(args: ShellWord[], heredocs: string[]): CommandUse {
   return dir ? { touches: out, cwd: dir } : { touches: out };
 }
 
-/** `git [-C dir] mv|rm|checkout -- paths|restore|apply`. */
+/** `git [-C dir] mv|rm|add|checkout -- paths|restore|apply|blame`, `git diff|log -- paths`. */
 function git(args: ShellWord[], heredocs: string[]): CommandUse {
   let i = 0;
   let cwd: ShellWord | undefined;
@@ -77,6 +77,20 @@ function git(args: ShellWord[], heredocs: string[]): CommandUse {
     out = sub === "mv" && positionals.length > 1
       ? [...touches(positionals.slice(0, -1), "read"), ...touches(positionals.slice(-1), "write")]
       : touches(positionals, "read");
+  } else if (sub === "diff" || sub === "log" || sub === "add") {
+    // revisions and paths mix before `--`: only what follows it is surely a path (for add, all)
+    const dash = rest.findIndex((w) => w.value === "--");
+    const paths = sub === "add"
+      ? parseArgs(rest).positionals
+      : dash < 0
+      ? []
+      : rest.slice(dash + 1);
+    out = touches(paths, "read");
+  } else if (sub === "blame") {
+    out = touches(
+      parseArgs(rest, { short: "LSCM", long: "contents" }).positionals.slice(-1),
+      "read",
+    );
   } else if (sub === "checkout") {
     const dash = rest.findIndex((w) => w.value === "--");
     out = dash < 0 ? [] : touches(rest.slice(dash + 1), "write");

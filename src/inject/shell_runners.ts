@@ -139,9 +139,7 @@ export const RUNNER_COMMANDS: Readonly<Record<string, CommandRule>> = {
       "max-warnings",
   }),
   prettier: runner({ long: "config ignore-path plugin parser log-level" }),
-  tsc: (args) => ({
-    touches: touches(parseArgs(args, { short: "p", long: "project outDir" }).positionals, "read"),
-  }),
+  tsc: runner({ short: "p", long: "project outDir target module lib" }),
   ...each("black isort flake8 pylint gofmt rustfmt", runner()),
   mypy: runner({ long: "config-file" }),
   ruff: runner({ long: "config select ignore target-version" }, ["check", "format"]),
