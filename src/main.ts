@@ -28,7 +28,7 @@ export function reportError(
   const usage = "usage" in error && typeof error.usage === "string" ? error.usage : undefined;
   if (args.includes("--json")) {
     console.log(JSON.stringify(
-      { version: VERSION, error: error.message, exitCode: error.exitCode },
+      { version: VERSION, ...error.details, error: error.message, exitCode: error.exitCode },
       null,
       2,
     ));

@@ -32,7 +32,7 @@ import {
   outermostFolders,
   sortFindings,
 } from "./lint_checks.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
 import { scratchFindings } from "./scratch_review.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 
@@ -193,13 +193,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) {
-      const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) {
-        printJson({ version: VERSION, library: null, error: message, findings: [] });
-      } else console.error(`librarian lint: ${message}`);
-      return EXIT_PROBLEMS;
-    }
+    if (!library) throw noLibraryError(cwd, envProblem, { findings: [] });
     const { budget } = readBudget(env);
     const folders = await scanLibrary(library.root);
     const stale = await staleFolderFindings(library, folders);

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { LibrarianError } from "../core/errors.ts";
 import { findLibraryForSession, type Library, LIBRARY_DIR_NAME } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
@@ -45,6 +46,20 @@ export function noLibraryMessage(cwd: string, envProblem?: string): string {
   return `no memory library found: ${why} is no ${LIBRARY_DIR_NAME}/ folder in ${cwd} or above. ` +
     `Run 'librarian init' in your project's root folder, or set LIBRARIAN_PATH to the library ` +
     `folder's absolute path.`;
+}
+
+/**
+ * No library was found from `cwd`: exit 1, with {@link noLibraryMessage}; as JSON,
+ * `{ "library": null, ... }` plus `details`.
+ */
+export function noLibraryError(
+  cwd: string,
+  envProblem?: string,
+  details: Record<string, unknown> = {},
+): LibrarianError {
+  return new LibrarianError(noLibraryMessage(cwd, envProblem), {
+    details: { library: null, ...details },
+  });
 }
 
 /** How a library was found, in words. */

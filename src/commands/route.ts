@@ -22,7 +22,7 @@ import {
   type Style,
 } from "./cli.ts";
 import { reexportFiled } from "../export/after_filing.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
 
 /** The command line of `librarian route`. */
 export const SPEC: CommandSpec = {
@@ -100,12 +100,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) {
-      const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) printJson({ version: VERSION, library: null, error: message });
-      else console.error(`librarian route: ${message}`);
-      return EXIT_PROBLEMS;
-    }
+    if (!library) throw noLibraryError(cwd, envProblem);
     const report = await routeScratch(library, {
       dryRun: flag(parsed, "dry-run"),
       env,

@@ -30,7 +30,7 @@ import {
   UsageError,
 } from "./cli.ts";
 import { safeText } from "./log_tail.ts";
-import { locateLibrary, noLibraryMessage } from "./locate.ts";
+import { locateLibrary, noLibraryError } from "./locate.ts";
 
 /** The command line of `librarian scratch`. */
 export const SPEC: CommandSpec = {
@@ -176,7 +176,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw new LibrarianError(noLibraryMessage(cwd, envProblem));
+    if (!library) throw noLibraryError(cwd, envProblem);
     const json = flag(parsed, "json");
     if (stringOption(parsed, "drop") !== undefined) {
       return await drop(

@@ -11,7 +11,7 @@ import { normalizePath } from "../core/paths.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, EXIT_OK, flag, makeStyle, printJson, runCommand } from "./cli.ts";
 import { safeText } from "./log_tail.ts";
-import { locateLibrary, noLibraryMessage } from "./locate.ts";
+import { locateLibrary, noLibraryError } from "./locate.ts";
 import { projectSessions, type SessionLedgers, versionState } from "./session_ledgers.ts";
 
 /** The command line of `librarian sent`. */
@@ -59,7 +59,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw new LibrarianError(noLibraryMessage(cwd, envProblem));
+    if (!library) throw noLibraryError(cwd, envProblem);
     const session = pick(projectSessions(env, library.root), parsed.positionals[0]);
     const windows = session.windows.map((w) => ({
       window: w.window,

@@ -6,7 +6,6 @@
  */
 
 import { type EnvReader, processEnv } from "../core/env.ts";
-import { LibrarianError } from "../core/errors.ts";
 import { normalizePath } from "../core/paths.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -20,7 +19,7 @@ import {
   runCommand,
 } from "./cli.ts";
 import { ageOf } from "./log_tail.ts";
-import { locateLibrary, noLibraryMessage } from "./locate.ts";
+import { locateLibrary, noLibraryError } from "./locate.ts";
 import { projectSessions, type SessionLedgers } from "./session_ledgers.ts";
 
 /** The command line of `librarian sessions`. */
@@ -59,7 +58,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const limit = intOption(parsed, "limit", 20, 1, 10_000);
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw new LibrarianError(noLibraryMessage(cwd, envProblem));
+    if (!library) throw noLibraryError(cwd, envProblem);
     const sessions = projectSessions(env, library.root).slice(0, limit);
     if (flag(parsed, "json")) {
       printJson({ version: VERSION, library: library.root, sessions: sessions.map(sessionJson) });

@@ -12,7 +12,6 @@ import { isRegularFile } from "../core/read_text.ts";
 import {
   type CommandSpec,
   EXIT_OK,
-  EXIT_PROBLEMS,
   flag,
   formatBytes,
   intOption,
@@ -25,7 +24,7 @@ import {
 } from "./cli.ts";
 import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
 import { scanLibrary } from "../core/library_scan.ts";
-import { describeFoundBy, libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { describeFoundBy, libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
 import { describeRecord, readProjectRuns, safeText } from "./log_tail.ts";
 import type { LogRecord } from "../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./status_tree.ts";
@@ -222,12 +221,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       : intOption(parsed, "depth", 0, 0, 1000);
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) {
-      const message = noLibraryMessage(cwd, envProblem);
-      if (flag(parsed, "json")) printJson({ version: VERSION, library: null, error: message });
-      else console.error(`librarian status: ${message}`);
-      return EXIT_PROBLEMS;
-    }
+    if (!library) throw noLibraryError(cwd, envProblem);
     const status = await gather(library, env, runs);
     if (flag(parsed, "json")) {
       printJson({ ...status, log: { ...status.log, runs: status.log.runs.map(withNumbers) } });

@@ -39,10 +39,17 @@ export class LibrarianError extends Error {
   /** The process exit status this error ends a command with. */
   readonly exitCode: number;
 
+  /** More fields for a command's `--json` error object (`{ library: null }`). */
+  readonly details: Readonly<Record<string, unknown>>;
+
   /** `message` says what happened and what to do; `exitCode` defaults to 1. */
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { exitCode?: number; cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "LibrarianError";
     this.exitCode = options.exitCode ?? 1;
+    this.details = options.details ?? {};
   }
 }
