@@ -133,6 +133,7 @@ Deno.test("what Bash would reject is reported, not guessed", () => {
     const [src, reason] of [
       ["echo 'a", "unterminated single quote"],
       ['echo "a', "unterminated double quote"],
+      ['echo "\\', "unterminated double quote"],
       ["echo $(a", "unterminated $( or <("],
       ["echo `a", "unterminated backquote"],
       ["echo ${a", "unterminated ${"],
@@ -184,4 +185,65 @@ Deno.test("hostile command lines stay cheap: deep nesting, brace bombs, endless 
   assert.ok(ticks.ok);
   const first = ticks.steps[0]!;
   assert.ok(first.kind === "command" && first.command.nested.length === 16);
+});
+
+Deno.test("property: any command line parses or is reported, never throws, and names no path with NUL", async () => {
+  const fc = (await import("fast-check")).default;
+  const { touchesOfCommand } = await import("../src/inject/bash_touches.ts");
+  const piece = fc.constantFrom(
+    " ",
+    "\t",
+    "\n",
+    "'",
+    '"',
+    "\\",
+    "$",
+    "(",
+    ")",
+    "`",
+    "{",
+    "}",
+    ",",
+    "*",
+    "?",
+    "[",
+    "]",
+    "~",
+    "<",
+    ">",
+    "|",
+    "&",
+    ";",
+    "#",
+    "=",
+    "-",
+    "-i",
+    "cd",
+    "cat",
+    "sed",
+    "git",
+    "rm",
+    "<<EOF\n",
+    "\nEOF\n",
+    "$(",
+    "${",
+    "$'",
+    "src/",
+    "a.ts",
+    "..",
+    "/",
+    "\0",
+    "\ud800",
+    "é",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+      const command = pieces.join("");
+      const parsed = parseShell(command, { home: HOME });
+      if (!parsed.ok) assert.ok(parsed.reason.length > 0);
+      const found = touchesOfCommand(command, { cwd: "/repo", home: HOME });
+      if (found.ok) { for (const touch of found.touches) assert.ok(!touch.path.includes("\0")); }
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -276,7 +276,7 @@ class Tokenizer {
         this.i++;
         return;
       }
-      if (c === "\\" && '$`"\\\n'.includes(src[this.i + 1] ?? "")) {
+      if (c === "\\" && '$`"\\\n'.includes(src[this.i + 1] ?? "\0")) {
         if (src[this.i + 1] !== "\n") this.literal(src[this.i + 1]!);
         this.i += 2;
       } else if (c === "$") this.dollar(true);
