@@ -5,16 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { type HeadedBlock, parseScratch, renderScratch } from "../src/filing/scratch.ts";
+import { nearMissFix } from "../src/filing/near_miss.ts";
 import { readTagLine } from "../src/filing/tag_line.ts";
 
 function headed(text: string): HeadedBlock[] {
   return parseScratch(text).blocks.filter((b): b is HeadedBlock => b.kind !== "preamble");
 }
 
+/** What a person is told about a near-miss line: the problem and the fix. */
 function problemOf(line: string): string {
   const tag = readTagLine(line);
   assert.equal(tag?.kind, "malformed", `not a near miss: ${JSON.stringify(line)}`);
-  return tag?.kind === "malformed" ? tag.problem : "";
+  return tag?.kind === "malformed" ? nearMissFix(tag.problem, tag.intended) : "";
 }
 
 Deno.test("a near-miss tag line starts its own block instead of joining the one above", () => {

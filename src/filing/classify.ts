@@ -20,6 +20,7 @@ import {
   splitLinesKeepingEnds,
   type TaggedBlock,
 } from "./scratch.ts";
+import { nearMissFix } from "./near_miss.ts";
 import { describeSecrets, findSecrets } from "./secrets.ts";
 import { type TagTarget, tagTarget } from "./tag_rules.ts";
 
@@ -89,7 +90,8 @@ export function classifyBlock(block: ScratchBlock, options: ClassifyOptions = {}
     return { kind: "keep", code: "review", reason: REVIEW_REASON };
   }
   if (block.kind === "malformed") {
-    return { kind: "keep", code: "malformed", reason: `malformed tag: ${block.problem}` };
+    const fix = nearMissFix(block.problem, block.intended);
+    return { kind: "keep", code: "malformed", reason: `malformed tag: ${fix}` };
   }
   if (block.kind === "legacy") {
     return {

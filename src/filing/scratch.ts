@@ -12,9 +12,15 @@
  * @module
  */
 
-import { type ParsedTag, readTagLine } from "./tag_line.ts";
+import { type IntendedTag, type ParsedTag, readTagLine } from "./tag_line.ts";
 
-export { isTagLine, type ParsedTag, parseTagLine, readTagLine } from "./tag_line.ts";
+export {
+  type IntendedTag,
+  isTagLine,
+  type ParsedTag,
+  parseTagLine,
+  readTagLine,
+} from "./tag_line.ts";
 
 /** Text before the first tag line (notes, a title): never routed. */
 export interface PreambleBlock {
@@ -67,8 +73,10 @@ export interface LegacyBlock extends TagLineBlock {
  */
 export interface MalformedBlock extends TagLineBlock {
   kind: "malformed";
-  /** What is wrong with the tag line and how to fix it, for a person. */
+  /** What is wrong with the tag line, for a person (`nearMissFix` adds how to fix it). */
   problem: string;
+  /** The path and type it meant, when they can be read (not yet checked). */
+  intended?: IntendedTag;
 }
 
 /** One block of scratch text. */
@@ -212,7 +220,11 @@ export function parseScratch(text: string): ScratchDocument {
     if (tag.kind === "tagged") {
       blocks.push({ ...base, kind: "tagged", path: tag.path, type: tag.type });
     } else if (tag.kind === "legacy") blocks.push({ ...base, kind: "legacy", path: tag.path });
-    else blocks.push({ ...base, kind: "malformed", problem: tag.problem });
+    else {
+      const malformed: MalformedBlock = { ...base, kind: "malformed", problem: tag.problem };
+      if (tag.intended) malformed.intended = tag.intended;
+      blocks.push(malformed);
+    }
   }
   return { bom, blocks };
 }

@@ -14,20 +14,25 @@
  * A **near miss** is a line that is clearly an attempt at a tag but not a valid one: the wrong
  * number of `#` (`### [TAG: …]`), no `##` (`[TAG: …]`), no brackets (`## TAG: src/api type: x`),
  * no comma before `type:`, no closing `]`, text after it, and so on. A near miss heads its own
- * block (so it never runs into the block above it) with a problem that says exactly what to fix,
- * including the corrected line when the intended path and type are clear.
+ * block (so it never runs into the block above it), with what is wrong and, when they can be read,
+ * the path and type it meant; `near_miss.ts` turns that into the fix a person is shown.
+ *
+ * This module imports nothing: every turn parses scratch, and most turns file nothing.
  *
  * @module
  */
 
-import { findSecrets } from "./secrets.ts";
-import { tagTarget } from "./tag_rules.ts";
+/** The path and type a near miss meant, as written (not yet checked). */
+export interface IntendedTag {
+  path: string;
+  type: string;
+}
 
 /** What one line is, as far as tags are concerned. */
 export type ParsedTag =
   | { kind: "tagged"; path: string; type: string }
   | { kind: "legacy"; path: string }
-  | { kind: "malformed"; problem: string };
+  | { kind: "malformed"; problem: string; intended?: IntendedTag };
 
 /** The canonical shape of a tag line, for messages. */
 export const TAG_SHAPE = "## [TAG: <path>, type: <name>]";
@@ -40,8 +45,6 @@ const NO_BRACKETS = /^(#+)[ \t]*(tag)\b[ \t]*:?(.*)$/i;
 const TYPE_KEY = /,[ \t]*type[ \t]*:/i;
 const BARE_TYPE_KEY = /(?:^|[ \t,])type[ \t]*:/i;
 const TYPE_WITHOUT_COLON = /,[ \t]*type\b(?![ \t]*:)/i;
-/** The longest corrected line a problem quotes. */
-const MAX_SUGGESTION = 160;
 
 /**
  * The line as tag recognition sees it: byte-order marks removed, and `null` when its indentation
@@ -62,11 +65,8 @@ function unquote(field: string): string {
   return quoted ? quoted[2]!.trim() : trimmed;
 }
 
-/**
- * The valid tag line a near miss most likely meant, when its path and type can be read and are
- * valid (and hold nothing that looks like a credential, since problems are shown to people).
- */
-function suggestionFor(afterTag: string): string | null {
+/** The path and type a near miss most likely meant, when both can be read. */
+function intendedTag(afterTag: string): IntendedTag | null {
   let inner = afterTag.trim().replace(/^:/, "");
   const close = inner.indexOf("]");
   if (close >= 0) inner = inner.slice(0, close);
@@ -74,17 +74,12 @@ function suggestionFor(afterTag: string): string | null {
   if (!key) return null;
   const path = unquote(inner.slice(0, key.index)).replace(/,$/, "").trim();
   const type = unquote(inner.slice(key.index + key[0].length));
-  const target = tagTarget(path, type);
-  if (!target.ok) return null;
-  const line = `## [TAG: ${path}, type: ${type}]`;
-  if (line.length > MAX_SUGGESTION || findSecrets(line).length > 0) return null;
-  return line;
+  return path && type ? { path, type } : null;
 }
 
 function nearMiss(problem: string, afterTag: string): ParsedTag {
-  const suggestion = suggestionFor(afterTag);
-  const fix = suggestion ? `write '${suggestion}'` : `write it as '${TAG_SHAPE}'`;
-  return { kind: "malformed", problem: `${problem}; ${fix}` };
+  const intended = intendedTag(afterTag);
+  return intended ? { kind: "malformed", problem, intended } : { kind: "malformed", problem };
 }
 
 /** Parses a line that starts with `## [TAG` (already unindented). */
@@ -132,7 +127,8 @@ function parseBracketed(text: string): ParsedTag {
  * });
  * assert.deepEqual(readTagLine("### [TAG: src/api, type: patterns]"), {
  *   kind: "malformed",
- *   problem: "3 '#' instead of 2; write '## [TAG: src/api, type: patterns]'",
+ *   problem: "3 '#' instead of 2",
+ *   intended: { path: "src/api", type: "patterns" },
  * });
  * assert.equal(readTagLine("    ## [TAG: src/api, type: patterns]"), null);
  * assert.equal(readTagLine("- use retries"), null);
@@ -168,5 +164,5 @@ export function isTagLine(line: string): boolean {
  * as `malformed`.
  */
 export function parseTagLine(line: string): ParsedTag {
-  return readTagLine(line) ?? { kind: "malformed", problem: `not a tag line; ${TAG_SHAPE}` };
+  return readTagLine(line) ?? { kind: "malformed", problem: "not a tag line" };
 }
