@@ -14,6 +14,11 @@ export interface Detector {
   pattern: RegExp;
   /** Extra check on the match (e.g. "has a digit"), to cut false alarms. */
   accept?: (match: RegExpExecArray) => boolean;
+  /**
+   * Lower-case text of which at least one must be in the (lower-cased) text for the shape to be
+   * there at all: a plain search that skips the pattern on almost every learning.
+   */
+  hints: readonly string[];
 }
 
 const PLACEHOLDER =
@@ -31,64 +36,97 @@ const realValue = (group: number) => (m: RegExpExecArray) => !isPlaceholder(m[gr
 
 /** Every recognisable shape, checked in this order. */
 export const DETECTORS: readonly Detector[] = [
-  { kind: "private key", pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
+  {
+    kind: "private key",
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+    hints: ["private key"],
+  },
   {
     kind: "AWS access key",
     pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/,
     // AWS's own documentation key (AKIAIOSFODNN7EXAMPLE) is not a credential.
     accept: (m) => !m[0].endsWith("EXAMPLE"),
+    hints: ["akia", "asia", "abia", "acca", "a3t"],
   },
   {
     kind: "AWS secret key",
     pattern: /aws_?secret_?(?:access_?)?key\W{0,4}[=:]\W{0,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/i,
+    hints: ["aws"],
   },
-  { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/ },
-  { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/ },
+  { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, hints: ["gh"] },
+  { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/, hints: ["github_pat_"] },
   {
     kind: "GitLab token",
     pattern: /\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_-]{20,}/,
+    hints: ["gl"],
   },
-  { kind: "Slack token", pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
+  { kind: "Slack token", pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/, hints: ["xox"] },
   {
     kind: "Slack webhook",
     pattern:
       /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]+\/[A-Za-z0-9]+\/[A-Za-z0-9]{8,}/,
+    hints: ["hooks.slack.com"],
   },
-  { kind: "Stripe key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
-  { kind: "Stripe webhook secret", pattern: /\bwhsec_[A-Za-z0-9]{24,}/ },
-  { kind: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
-  { kind: "Google OAuth secret", pattern: /\bGOCSPX-[A-Za-z0-9_-]{20,}/ },
-  { kind: "Google OAuth token", pattern: /\bya29\.[0-9A-Za-z_-]{20,}/ },
-  { kind: "Anthropic API key", pattern: /\bsk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}/ },
+  {
+    kind: "Stripe key",
+    pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/,
+    hints: ["_live_", "_test_"],
+  },
+  { kind: "Stripe webhook secret", pattern: /\bwhsec_[A-Za-z0-9]{24,}/, hints: ["whsec_"] },
+  { kind: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/, hints: ["aiza"] },
+  { kind: "Google OAuth secret", pattern: /\bGOCSPX-[A-Za-z0-9_-]{20,}/, hints: ["gocspx-"] },
+  { kind: "Google OAuth token", pattern: /\bya29\.[0-9A-Za-z_-]{20,}/, hints: ["ya29."] },
+  {
+    kind: "Anthropic API key",
+    pattern: /\bsk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}/,
+    hints: ["sk-ant-"],
+  },
   {
     kind: "OpenAI API key",
     pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/,
     accept: (m) => hasDigit(m[0]),
+    hints: ["sk-"],
   },
-  { kind: "npm token", pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
-  { kind: "PyPI token", pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}/ },
-  { kind: "SendGrid key", pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}/ },
-  { kind: "Vault token", pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/ },
-  { kind: "Shopify token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/ },
-  { kind: "Telegram bot token", pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/ },
+  { kind: "npm token", pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/, hints: ["npm_"] },
+  { kind: "PyPI token", pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}/, hints: ["pypi-"] },
+  {
+    kind: "SendGrid key",
+    pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}/,
+    hints: ["sg."],
+  },
+  {
+    kind: "Vault token",
+    pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/,
+    hints: ["hvs.", "hvb.", "hvr."],
+  },
+  { kind: "Shopify token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/, hints: ["shp"] },
+  {
+    kind: "Telegram bot token",
+    pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/,
+    hints: [":aa"],
+  },
   {
     kind: "Azure storage key",
     pattern: /AccountKey=([A-Za-z0-9+/]{40,}={0,2})/,
     accept: (m) => hasDigit(m[1]!),
+    hints: ["accountkey="],
   },
   {
     kind: "JWT",
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+    hints: ["eyj"],
   },
   {
     kind: "bearer token",
     pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/,
     accept: (m) => hasDigit(m[1]!) && !isPlaceholder(m[1]!),
+    hints: ["bearer"],
   },
   {
     kind: "basic auth header",
     pattern: /\bAuthorization\s*:\s*Basic\s+([A-Za-z0-9+/]{12,}={0,2})/i,
     accept: (m) => hasDigit(m[1]!) || /[A-Z]/.test(m[1]!) && /[a-z]/.test(m[1]!),
+    hints: ["basic"],
   },
   {
     kind: "password in a URL",
@@ -96,22 +134,26 @@ export const DETECTORS: readonly Detector[] = [
     // The user may be empty (`redis://:pass@host`).
     pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:([^\s/@]{1,256})@/i,
     accept: realValue(1),
+    hints: ["://"],
   },
   {
     kind: "password",
     // `mysql -u root -pS3cret app`: the password is glued to -p.
     pattern: /\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p([^\s'"-][^\s]{3,})/,
     accept: realValue(1),
+    hints: ["mysql"],
   },
   {
     kind: "password",
     pattern: /\bcurl\b[^\n]{0,200}?\s(?:-u|--user)\s+["']?[^\s:"']{1,64}:([^\s"']{4,})/,
     accept: realValue(1),
+    hints: ["curl"],
   },
   {
     kind: "password",
     // A .netrc entry.
     pattern: /\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{4,})/,
     accept: realValue(1),
+    hints: ["machine"],
   },
 ];

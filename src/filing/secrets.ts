@@ -23,6 +23,12 @@ import { DETECTORS, hasDigit, isPlaceholder } from "./secret_patterns.ts";
 
 export { isPlaceholder } from "./secret_patterns.ts";
 
+/** Each detector with its pattern compiled once for scanning (`g`). */
+const SCANS = DETECTORS.map((detector) => ({
+  ...detector,
+  global: new RegExp(detector.pattern.source, detector.pattern.flags + "g"),
+}));
+
 /** One likely credential: what kind it looks like and where (never the value itself). */
 export interface SecretFinding {
   /** A human name for the kind, e.g. "GitHub token". */
@@ -122,10 +128,10 @@ export function findSecrets(text: string): SecretFinding[] {
   const note = (kind: string, index: number) => {
     if (!found.has(kind)) found.set(kind, index);
   };
-  for (const detector of DETECTORS) {
-    if (found.has(detector.kind)) continue;
-    const pattern = new RegExp(detector.pattern.source, detector.pattern.flags + "g");
-    for (const match of text.matchAll(pattern)) {
+  const lower = text.toLowerCase();
+  for (const detector of SCANS) {
+    if (found.has(detector.kind) || !detector.hints.some((hint) => lower.includes(hint))) continue;
+    for (const match of text.matchAll(detector.global)) {
       if (detector.accept && !detector.accept(match as RegExpExecArray)) continue;
       note(detector.kind, match.index);
       break;
