@@ -8,6 +8,7 @@
  */
 
 import { LibrarianError, messageOf } from "./core/errors.ts";
+import { restoreLauncherHome } from "./core/env.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
 
 /** A command module: `run` returns the process exit code. */
@@ -267,6 +268,7 @@ if (import.meta.main) {
   // Hooks expect many "not found" errors (walking up for the library, missing mirror folders) and
   // log only error names and messages, so they skip the cost of capturing stack traces.
   if (isHook) Error.stackTraceLimit = 0;
+  restoreLauncherHome();
   try {
     const code = await main(Deno.args);
     // `--example` is only ever run by a person: its usage errors keep their exit status.

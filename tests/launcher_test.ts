@@ -107,6 +107,34 @@ Deno.test("without deno on PATH the launcher uses ~/.deno/bin/deno", {
   assert.equal(result.stdout.split("\n")[0], "FAKE-DENO");
 });
 
+Deno.test({
+  name: "source mode is immune to a ~/.npmrc Deno cannot parse, and the program still sees HOME",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using dir = await tempDir();
+    const home = join(dir.path, "home");
+    // npm tolerates a scoped registry without a scheme; Deno used to exit 1 on it at start
+    await Deno.mkdir(home);
+    await Deno.writeTextFile(join(home, ".npmrc"), "@acme:registry=npm.acme.corp\n");
+    await Deno.mkdir(join(dir.path, "proj", "_memory_library"), { recursive: true });
+    await Deno.writeTextFile(join(dir.path, "proj", "_memory_library", "tech.md"), "- t\n");
+    const stdin = JSON.stringify({
+      session_id: "npmrc",
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(dir.path, "proj", "a.ts") },
+    });
+    const result = await runLibrarian(["inject"], { mode: "source", home, stdin });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    assert.ok(parseHookStdout(result.stdout), "the context came");
+    const ledger = join(home, ".claude", "librarian", "ledgers", "npmrc", "main.json");
+    assert.ok((await Deno.stat(ledger)).isFile, "state went to the real HOME");
+    const version = await runLibrarian(["--version"], { mode: "source", home });
+    assert.equal(version.code, 0, version.stderr);
+  },
+});
+
 Deno.test("the real source mode runs the program with the repository's deno", async () => {
   const result = await runLibrarian(["--version"], { mode: "source" });
   assert.equal(result.code, 0, result.stderr);

@@ -117,3 +117,32 @@ export function logFile(env: EnvReader): string | undefined {
   const claude = claudeDir(env);
   return claude ? joinPath(claude, "librarian.log") : undefined;
 }
+
+/**
+ * Puts the user's HOME back when the launcher ran Deno with a HOME of its own (so that Deno does
+ * not parse a `~/.npmrc` it cannot read; see `bin/librarian`): the launcher passes the real one in
+ * `LIBRARIAN_HOME`, empty when there was none. Child processes (git) then see the real HOME too.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { restoreLauncherHome } from "./env.ts";
+ * const before = Deno.env.get("HOME");
+ * Deno.env.set("LIBRARIAN_HOME", "/home/someone");
+ * restoreLauncherHome();
+ * assert.equal(Deno.env.get("HOME"), "/home/someone");
+ * assert.equal(Deno.env.get("LIBRARIAN_HOME"), undefined);
+ * if (before !== undefined) Deno.env.set("HOME", before);
+ * ```
+ */
+export function restoreLauncherHome(): void {
+  try {
+    const real = Deno.env.get("LIBRARIAN_HOME");
+    if (real === undefined) return;
+    if (real === "") Deno.env.delete("HOME");
+    else Deno.env.set("HOME", real);
+    Deno.env.delete("LIBRARIAN_HOME");
+  } catch {
+    // no permission for these variables: leave the environment as it is
+  }
+}
