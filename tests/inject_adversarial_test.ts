@@ -349,7 +349,7 @@ Deno.test({
     await new Deno.Command("mkfifo", { args: [`${state}/ledgers/s-fifo/main.json`, log] })
       .output();
     const event = readEvent(`${p.root}/src/api/handler.ts`, { session_id: "s-fifo" });
-    const env = { CLAUDE_PLUGIN_DATA: state, LIBRARIAN_LOG: log };
+    const env = { LIBRARIAN_STATE_DIR: state, LIBRARIAN_LOG: log };
     assert.deepEqual(labels(await hook(event, { home: p.home, env }, 20_000)), [
       "src/api/edge.md",
       "tech.md (library root)",
@@ -390,7 +390,7 @@ Deno.test("no HOME, a relative HOME or state folder, or a state folder that is a
   const relativeState = { CLAUDE_PLUGIN_DATA: "state", LIBRARIAN_STATE_DIR: "" };
   await hook(event, { home: "", env: relativeState, cwd: p.root });
   await assert.rejects(Deno.stat(`${p.root}/state`), Deno.errors.NotFound);
-  const fileState = { CLAUDE_PLUGIN_DATA: `${p.dir.path}/a-file` };
+  const fileState = { LIBRARIAN_STATE_DIR: `${p.dir.path}/a-file` };
   for (let i = 0; i < 2; i++) {
     assert.deepEqual(labels(await hook(event, { home: p.home, env: fileState })), expected);
   }

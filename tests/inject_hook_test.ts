@@ -356,13 +356,16 @@ Deno.test("each event writes one log line with file, files sent, characters, hit
   assert.match(lines[1]!, /result=all-sent hits=4 .*ms=\d/);
 });
 
-Deno.test("the state folder follows CLAUDE_PLUGIN_DATA when Claude Code sets it", async () => {
+Deno.test("ledgers stay in ~/.claude/librarian with CLAUDE_PLUGIN_DATA set, so plugin and settings hooks share them", async () => {
   const p = await project();
   await using _ = p.dir;
   const data = `${p.dir.path}/plugin-data`;
-  await inject(p, preToolUse(`${p.root}/src/api/handler.ts`), { CLAUDE_PLUGIN_DATA: data });
-  const ledger = JSON.parse(await Deno.readTextFile(`${data}/ledgers/session-1/main.json`));
-  assert.equal(Object.keys(ledger.files).length, 4);
+  const event = preToolUse(`${p.root}/src/api/handler.ts`);
+  assert.ok(await inject(p, event, { CLAUDE_PLUGIN_DATA: data }), "the plugin's hook sends");
+  assert.equal(await inject(p, event), null, "the settings hook (no CLAUDE_PLUGIN_DATA) knows it");
+  const path = `${p.home}/.claude/librarian/ledgers/session-1/main.json`;
+  assert.equal(Object.keys(JSON.parse(await Deno.readTextFile(path)).files).length, 4);
+  await assert.rejects(Deno.stat(`${data}/ledgers`), Deno.errors.NotFound);
 });
 
 Deno.test("concurrent hook runs in one session never leave a damaged ledger", async () => {

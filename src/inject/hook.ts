@@ -17,7 +17,7 @@
  */
 
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
+import { type EnvReader, logFile, processEnv, readBudget } from "../core/env.ts";
 import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
@@ -30,7 +30,7 @@ import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
 import { onSessionStart, onSubagentStart } from "./start.ts";
-import { decideOnce, ledgerKeyOf, type Outcome } from "./window.ts";
+import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -93,7 +93,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const { location } = located;
   const { budget, warning } = readBudget(env);
   const base: Outcome = { ...located.base, warning };
-  const state = stateDir(env);
+  const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
     const context = decideFileContext(location, budget, ledger.files);
@@ -128,7 +128,7 @@ function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   const library = findLibraryForSession(event.cwd, env);
   if (!library) return { result: "no-library" };
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
-  return decideOnce(event, env, stateDir(env), key, (ledger) => {
+  return decideOnce(event, env, windowStateDir(env), key, (ledger) => {
     if (ledger.reminded) return { outcome: { result: "already-reminded" } };
     const text = taggingReminder(scratchPathOf(library), library.root);
     writeAdditionalContext("UserPromptSubmit", text);

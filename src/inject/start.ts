@@ -14,13 +14,13 @@
  */
 
 import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, readBudget, stateDir } from "../core/env.ts";
+import { type EnvReader, readBudget } from "../core/env.ts";
 import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
 import { emptyLedger, type Ledger, loadLedger, pruneLedgers } from "./ledger.ts";
 import { subagentReminder } from "./reminder.ts";
-import { decideOnce, type Outcome } from "./window.ts";
+import { decideOnce, type Outcome, windowStateDir } from "./window.ts";
 
 /** The header of the root files' context. */
 export const ROOT_HEADER =
@@ -88,7 +88,7 @@ function forgetWindow(ledger: Ledger): Ledger {
 
 /** SessionStart: reset the window after compaction, then send the root files once. */
 export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
-  const state = stateDir(env);
+  const state = windowStateDir(env);
   const source = event.source ?? "unknown";
   const library = findLibraryForSession(event.cwd, env);
   const fresh = source === "compact" || source === "clear";
@@ -129,7 +129,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   if (!event.agent_id) return { ...base, result: "no-agent-id" };
   const library = findLibraryForSession(event.cwd, env);
   if (!library) return { ...base, result: "no-library" };
-  const state = stateDir(env);
+  const state = windowStateDir(env);
   const key = event.session_id
     ? { sessionId: event.session_id, agentId: event.agent_id }
     : undefined;

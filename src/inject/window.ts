@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { EnvReader } from "../core/env.ts";
+import { type EnvReader, stateDir } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
@@ -23,6 +23,29 @@ import {
 
 /** What one inject run did, for the log. */
 export type Outcome = Record<string, LogValue>;
+
+/**
+ * Where the context windows' ledgers live: one folder whichever way the hooks were wired.
+ * `LIBRARIAN_STATE_DIR`, else `~/.claude/librarian` (`CLAUDE_CONFIG_DIR` honoured), and only
+ * without a home folder `CLAUDE_PLUGIN_DATA`: the plugin's hooks get that variable and hooks from
+ * settings do not, so preferring it would give a doubly wired session two ledgers, and every file
+ * twice.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { windowStateDir } from "./window.ts";
+ * const plugin = envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data" });
+ * assert.equal(windowStateDir(plugin), windowStateDir(envFrom({ HOME: "/h" })));
+ * assert.equal(windowStateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), "/data");
+ * ```
+ */
+export function windowStateDir(env: EnvReader): string | undefined {
+  const withoutPluginData: EnvReader = (name) =>
+    name === "CLAUDE_PLUGIN_DATA" ? undefined : env(name);
+  return stateDir(withoutPluginData) ?? stateDir(env);
+}
 
 /** The context window an event belongs to: the session, and the subagent when inside one. */
 export function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
