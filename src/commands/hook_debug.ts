@@ -9,7 +9,7 @@
  */
 
 import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, processEnv, readBudget, stateDir } from "../core/env.ts";
+import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
 import { HookInputError, parseHookEvent, provideStdinText } from "../core/hook_io.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { scanLibrary } from "../core/library_scan.ts";
@@ -17,7 +17,7 @@ import { readAllSync } from "../core/read_all.ts";
 import { decideFileContext, locateFileContext } from "../inject/file_context.ts";
 import { FILE_TOOLS } from "../inject/hook.ts";
 import { loadLedger } from "../inject/ledger.ts";
-import { ledgerKeyOf } from "../inject/window.ts";
+import { ledgerKeyOf, windowStateDir } from "../inject/window.ts";
 import { safeText } from "./log_tail.ts";
 import { reviewScratch } from "./scratch_review.ts";
 
@@ -121,7 +121,7 @@ export function explainInject(text: string, env: EnvReader): string[] {
   const lines = [
     `event: ${event.hook_event_name}${event.tool_name ? ` (${event.tool_name})` : ""}`,
   ];
-  const state = stateDir(env);
+  const state = windowStateDir(env);
   const key = ledgerKeyOf(event);
   const ledger = state && key ? loadLedger(state, key) : undefined;
   const window = key ? `${key.sessionId}${key.agentId ? ` / subagent ${key.agentId}` : ""}` : "";

@@ -8,10 +8,11 @@
  * @module
  */
 
-import { claudeDir, type EnvReader, stateDir } from "../core/env.ts";
+import { claudeDir, type EnvReader } from "../core/env.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { parseLedger } from "../inject/ledger.ts";
+import { windowStateDir } from "../inject/window.ts";
 
 /** One context window's ledger: the main conversation or one subagent. */
 export interface WindowLedger {
@@ -34,13 +35,13 @@ export interface SessionLedgers {
 }
 
 /**
- * Where ledgers may be: the state folder this environment names (`LIBRARIAN_STATE_DIR`,
- * `CLAUDE_PLUGIN_DATA`); otherwise, as a person's shell has neither, `~/.claude/librarian` and
- * every plugin data folder of the Librarian (`~/.claude/plugins/data/librarian-*`).
+ * Where ledgers may be: the folder `LIBRARIAN_STATE_DIR` names; otherwise where the hooks keep
+ * them ({@link windowStateDir}: `~/.claude/librarian`) and every plugin data folder of the
+ * Librarian (`~/.claude/plugins/data/librarian-*`, where older versions kept them).
  */
 export function candidateStateDirs(env: EnvReader): string[] {
-  const explicit = env("LIBRARIAN_STATE_DIR")?.trim() || env("CLAUDE_PLUGIN_DATA")?.trim();
-  const first = stateDir(env);
+  const explicit = env("LIBRARIAN_STATE_DIR")?.trim();
+  const first = windowStateDir(env);
   if (explicit) return first ? [first] : [];
   const dirs = first ? [first] : [];
   const claude = claudeDir(env);
