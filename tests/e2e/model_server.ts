@@ -73,6 +73,11 @@ export interface ModelServer extends AsyncDisposable {
   requests: RecordedRequest[];
   /** Appends turns to the script (each main-loop request takes the next one). */
   script(turns: ScriptedTurn[]): void;
+  /**
+   * A script of its own for the requests `match` picks (a subagent's, found by a marker in its
+   * messages): they take its turns, every other request the main script's.
+   */
+  route(match: (body: Record<string, unknown> | null) => boolean, turns: ScriptedTurn[]): void;
   /** How many scripted turns have not been asked for yet. */
   remaining(): number;
   /** Main-loop requests that found the script empty (answered with a closing text turn). */
@@ -211,6 +216,10 @@ export const CLOSING_TURN: ScriptedTurn = [text("Done.")];
  */
 export function startModelServer(turns: ScriptedTurn[] = []): ModelServer {
   const queue: ScriptedTurn[] = [...turns];
+  const routes: {
+    match: (body: Record<string, unknown> | null) => boolean;
+    queue: ScriptedTurn[];
+  }[] = [];
   const requests: RecordedRequest[] = [];
   let turnCount = 0;
   let unscriptedCount = 0;
@@ -241,7 +250,8 @@ export function startModelServer(turns: ScriptedTurn[] = []): ModelServer {
       if (!Array.isArray(body?.tools)) return await reply([text("ok")], body);
       record.isTurn = true;
       record.turnIndex = turnCount++;
-      const next = queue.shift();
+      const route = routes.find((r) => r.queue.length > 0 && r.match(body));
+      const next = route ? route.queue.shift() : queue.shift();
       if (next === undefined) unscriptedCount++;
       return await reply(next ?? CLOSING_TURN, body);
     },
@@ -257,6 +267,7 @@ export function startModelServer(turns: ScriptedTurn[] = []): ModelServer {
     url,
     requests,
     script: (more) => queue.push(...more),
+    route: (match, more) => void routes.push({ match, queue: [...more] }),
     remaining: () => queue.length,
     unscripted: () => unscriptedCount,
     close,

@@ -162,27 +162,40 @@ scenario(
   async (open) => {
     const project = await open(LIBRARY);
     const marker = "FORK-TASK-91c: read pkg/a/x.ts again and pkg/d/x.ts";
+    // the fork's requests carry its task as text (the parent's carry it only as tool input)
+    const isFork = (body: Record<string, unknown> | null) =>
+      textsOf(body).some((t) => t.includes(marker));
+    project.server.route(isFork, [
+      [toolUse("Read", { file_path: project.path("pkg/a/y.ts") })],
+      [toolUse("Read", { file_path: project.path("pkg/d/x.ts") })],
+      [text("Fork done.")],
+    ]);
     const run = await project.run("Read a, then fork.", [
       [toolUse("Read", { file_path: project.path("pkg/a/x.ts") })],
       [toolUse("Agent", { description: "fork", prompt: marker, subagent_type: "fork" })],
-      [toolUse("Read", { file_path: project.path("pkg/a/x.ts") })],
-      [toolUse("Read", { file_path: project.path("pkg/d/x.ts") })],
-      [text("Fork done.")],
+      done,
       done,
     ], { env: { CLAUDE_CODE_FORK_SUBAGENT: "1" } });
     assertOk(run);
-    const starts = (await project.log()).filter((r) => r.fields.event === "SubagentStart");
-    assert.equal(starts.length, 1, JSON.stringify(starts.map((r) => r.fields)));
-    assert.equal(starts[0]!.fields.agent_type, "fork");
-    const fork = run.turns.filter((t) =>
-      textsOf(t.body).some((s) => s.includes(marker)) &&
-      !JSON.stringify(t.body).includes("Fork done.")
+    const log = (await project.log()).filter((r) => r.command === "inject");
+    const start = log.filter((r) => r.fields.event === "SubagentStart");
+    assert.equal(start.length, 1, JSON.stringify(start.map((r) => r.fields)));
+    assert.equal(start[0]!.fields.agent_type, "fork");
+    assert.equal(start[0]!.fields.result, "all-sent", "no reminder, no root files: it has them");
+    const agent = start[0]!.fields.agent;
+    const forkReads = log.filter((r) =>
+      r.fields.event === "PreToolUse" && r.fields.agent === agent
     );
-    const body = fork.at(-1)!.body;
+    assert.deepEqual(
+      forkReads.map((r) => [r.fields.file, r.fields.result, r.fields.sent]),
+      [["pkg/a/y.ts", "all-sent", undefined], ["pkg/d/x.ts", "injected", "pkg/d/own.md"]],
+    );
+    const forkTurns = run.turns.filter((t) => isFork(t.body));
+    assert.ok(forkTurns.length >= 3, `fork requests: ${forkTurns.length}`);
     assertEachOnce(
-      sectionCounts(body),
+      sectionCounts(forkTurns.at(-1)!.body),
       [...ROOT_LABELS, "pkg/shared.md", "pkg/a/own.md", "pkg/d/own.md"],
-      "fork",
+      "the fork's last request",
     );
   },
 );
