@@ -3,6 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { formatLogLine } from "../src/core/log.ts";
+import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -240,4 +241,25 @@ Deno.test({
     assert.equal(byId("links").status, "fail");
     assert.match(byId("links").message, /patterns\.md/);
   },
+});
+
+Deno.test("doctor shows the auto-memory mode and folder, and warns about a bad LIBRARIAN_AUTOMEMORY", async () => {
+  await using dir = await tempDir();
+  const memory = `${dir.path}/home/.claude/projects/${encodeProjectDir(`${dir.path}/proj`)}/memory`;
+  await writeTree(dir.path, { "proj/_memory_library/.scratch.md": "" });
+  await Deno.mkdir(memory, { recursive: true });
+  const fine = await doctor(`${dir.path}/proj`, `${dir.path}/home`, {
+    LIBRARIAN_AUTOMEMORY: "review",
+  });
+  assert.equal(fine.byId("auto-memory").status, "ok");
+  assert.equal(
+    fine.byId("auto-memory").message,
+    `review: entries wait in scratch; reads ${memory}`,
+  );
+  const bad = await doctor(`${dir.path}/proj`, `${dir.path}/home`, { LIBRARIAN_AUTOMEMORY: "yes" });
+  assert.equal(bad.byId("auto-memory").status, "warn");
+  assert.match(
+    bad.byId("auto-memory").message,
+    /LIBRARIAN_AUTOMEMORY="yes" is not sync, review or off/,
+  );
 });

@@ -8,6 +8,7 @@ import { type Library, LIBRARY_DIR_NAME, scratchPathOf } from "../core/discover.
 import { type EnvReader, logFile, readBudget } from "../core/env.ts";
 import type { LogRecord } from "../core/log.ts";
 import { scanLibrary } from "../core/library_scan.ts";
+import { autoMemoryCheck } from "./automemory_check.ts";
 import { describeWiring, detectHookWiring, type HookWiring } from "./hooks_wiring.ts";
 import {
   binaryName,
@@ -273,5 +274,6 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     )),
     await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),
+    autoMemoryCheck(library, env),
   ];
 }
