@@ -95,7 +95,29 @@ if grep -q smoke-learning-91c2 "$project/_memory_library/.scratch.md"; then
   fail "the filed learning is still in scratch"
 fi
 
-# 3. Both runs are in the log, with their timings.
+# 3. Windows without Git Bash: the hooks `setup-hooks --shell powershell` writes, run the way Claude
+# Code runs a "powershell" hook when PowerShell 7 is missing: Windows PowerShell 5.1 with
+# -NoProfile -NonInteractive -ExecutionPolicy Bypass -Command <command> (docs/windows.md).
+ps=$(command -v powershell.exe 2>/dev/null || true)
+if [ -n "$ps" ] && [ "${SMOKE_MODE:-binary}" = binary ]; then
+  for exe in "$plugin"/bin/librarian-*.exe; do :; done
+  [ -f "$exe" ] || fail "no librarian-*.exe in $plugin/bin"
+  "$exe" setup-hooks --shell powershell --launcher "$(native "$exe")" >/dev/null ||
+    fail "setup-hooks --shell powershell exited with an error"
+  command=$(sed -n 's/^ *"command": "\(.* inject\)",\{0,1\}$/\1/p' \
+    "$project/.claude/settings.local.json" | head -n 1)
+  [ -n "$command" ] || fail "setup-hooks --shell powershell wrote no inject command"
+  event="{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"smoke-ps\",\"cwd\":\"$project_json\""
+  event="$event,\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"$file_json\"}}"
+  out=$(printf '%s' "$event" | MSYS2_ARG_CONV_EXCL='*' "$ps" -NoProfile -NonInteractive \
+    -ExecutionPolicy Bypass -Command "$command") || fail "the PowerShell hook exited with an error"
+  case "$out" in
+    *smoke-context-7f3a*) echo "smoke: PowerShell hook ok: $command" ;;
+    *) fail "the PowerShell hook ($command) did not send the library: $out" ;;
+  esac
+fi
+
+# 4. Every run is in the log, with its timing.
 grep -q '^[^ ]* inject ' "$log" || fail "no inject line in the log"
 grep -q '^[^ ]* stop ' "$log" || fail "no stop line in the log"
 sed 's/^/smoke: log: /' "$log"
