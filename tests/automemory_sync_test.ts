@@ -3,7 +3,6 @@
  * LIBRARIAN_AUTOMEMORY, and a scratch or record it must not trust.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom, type EnvReader } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
@@ -16,6 +15,7 @@ import { scanAutoMemory, syncAutoMemory } from "../src/automemory/sync.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 import { reviewScratch, scratchFindings } from "../src/commands/scratch_review.ts";
+import { joinPath } from "../src/core/paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -28,19 +28,19 @@ interface Setup {
 }
 
 async function setup(root: string, extraEnv: Record<string, string> = {}): Promise<Setup> {
-  const project = join(root, "proj");
+  const project = joinPath(root, "proj");
   const library: Library = {
-    root: join(project, "_memory_library"),
+    root: joinPath(project, "_memory_library"),
     projectRoot: project,
     foundBy: "cwd",
   };
   await Deno.mkdir(library.root, { recursive: true });
-  const claude = join(root, "claude");
-  const memory = join(claude, "projects", encodeProjectDir(project), "memory");
+  const claude = joinPath(root, "claude");
+  const memory = joinPath(claude, "projects", encodeProjectDir(project), "memory");
   await Deno.mkdir(memory, { recursive: true });
-  const state = join(root, "state");
+  const state = joinPath(root, "state");
   const env = envFrom({ CLAUDE_CONFIG_DIR: claude, LIBRARIAN_STATE_DIR: state, ...extraEnv });
-  return { library, memory, scratch: join(library.root, ".scratch.md"), state, env };
+  return { library, memory, scratch: joinPath(library.root, ".scratch.md"), state, env };
 }
 
 const FEEDBACK_A = "---\nname: a\ndescription: first\ntype: feedback\n---\n";
@@ -67,7 +67,7 @@ Deno.test("scan and sync: each entry once, edits again, nothing read when nothin
   assert.deepEqual(scanAutoMemory(library, env).changed, [], "recorded: not even read again");
 
   await Deno.writeTextFile(
-    join(memory, "feedback_a.md"),
+    joinPath(memory, "feedback_a.md"),
     "---\nname: a\ndescription: second\ntype: feedback\n---\n",
   );
   const again = await syncAutoMemory(library, env, scanAutoMemory(library, env));
@@ -77,7 +77,7 @@ Deno.test("scan and sync: each entry once, edits again, nothing read when nothin
     /- a: first\n## \[TAG: global, type: patterns\]\n- a: second\n$/,
   );
 
-  await Deno.remove(join(memory, "user_me.md"));
+  await Deno.remove(joinPath(memory, "user_me.md"));
   const pruned = scanAutoMemory(library, env);
   assert.equal(pruned.stale.length, 1);
   await syncAutoMemory(library, env, pruned);
@@ -194,8 +194,8 @@ Deno.test("a memory file replaced by a FIFO is never opened", {
   const { library, memory, env } = await setup(dir.path);
   await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
   const scan = scanAutoMemory(library, env);
-  await Deno.remove(join(memory, "feedback_a.md"));
-  const fifo = join(memory, "feedback_a.md");
+  await Deno.remove(joinPath(memory, "feedback_a.md"));
+  const fifo = joinPath(memory, "feedback_a.md");
   assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
   const report = await syncAutoMemory(library, env, scan);
   assert.deepEqual(report.synced, []);
