@@ -65,8 +65,10 @@ class Prober {
 
   /** The paths matching an absolute glob pattern, segment by segment, as Bash expands it. */
   expand(pattern: string): string[] {
-    const segments = splitPattern(pattern);
-    let found = ["/"];
+    // A Windows pattern starts at its drive (`C:/`), a POSIX one at `/`.
+    const root = /^[A-Za-z]:\//.exec(pattern)?.[0] ?? "/";
+    const segments = splitPattern(pattern.slice(root.length));
+    let found = [root];
     for (const segment of segments) {
       const next: string[] = [];
       for (const base of found) {
