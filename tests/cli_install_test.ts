@@ -5,8 +5,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoDir, LAUNCHER, REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
-Deno.test("install-cli links ~/.local/bin/librarian to the launcher, and the link runs", async () => {
+Deno.test("install-cli links ~/.local/bin/librarian to the launcher, and the link runs", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using home = await tempDir();
   const result = await runLibrarian(["install-cli"], { home: home.path });
   assert.equal(result.code, 0, result.stderr);
@@ -19,7 +22,9 @@ Deno.test("install-cli links ~/.local/bin/librarian to the launcher, and the lin
   assert.match(version.stdout, /^librarian \d/);
 });
 
-Deno.test("install-cli run twice changes nothing the second time", async () => {
+Deno.test("install-cli run twice changes nothing the second time", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using home = await tempDir();
   await runLibrarian(["install-cli"], { home: home.path });
   const again = await runLibrarian(["install-cli", "--json"], { home: home.path });
@@ -29,7 +34,9 @@ Deno.test("install-cli run twice changes nothing the second time", async () => {
   assert.equal(typeof report.version, "string");
 });
 
-Deno.test("install-cli --dir links into that folder and says nothing about PATH when it is on it", async () => {
+Deno.test("install-cli --dir links into that folder and says nothing about PATH when it is on it", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using dir = await tempDir();
   const bin = join(dir.path, "mybin");
   const result = await runLibrarian(["install-cli", "--dir", bin], {
@@ -40,7 +47,9 @@ Deno.test("install-cli --dir links into that folder and says nothing about PATH 
   assert.doesNotMatch(result.stdout, /PATH/);
 });
 
-Deno.test("install-cli replaces a link to another Librarian launcher (an older plugin version)", async () => {
+Deno.test("install-cli replaces a link to another Librarian launcher (an older plugin version)", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using dir = await tempDir();
   Deno.symlinkSync("/old/plugin/1.0.0/bin/librarian", join(dir.path, "librarian"), {
     type: "file",
