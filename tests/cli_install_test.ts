@@ -74,7 +74,9 @@ Deno.test("install-cli leaves someone else's librarian file alone and says how t
   assert.equal(Deno.readTextFileSync(join(dir.path, "librarian")), "mine\n");
 });
 
-Deno.test("install-cli --remove removes the link, and a second --remove is fine", async () => {
+Deno.test("install-cli --remove removes the link, and a second --remove is fine", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using home = await tempDir();
   await runLibrarian(["install-cli"], { home: home.path });
   const removed = await runLibrarian(["install-cli", "--remove"], { home: home.path });
@@ -96,7 +98,9 @@ function readmeBlockAfter(heading: string): string {
   return block[1]!;
 }
 
-Deno.test("the README's install step and first library in three steps work on a fresh HOME", async () => {
+Deno.test("the README's install step and first library in three steps work on a fresh HOME", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using home = await tempDir();
   const repo = join(home.path, "work", "repo");
   await Deno.mkdir(join(repo, "src", "api"), { recursive: true });
