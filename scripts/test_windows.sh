@@ -27,7 +27,7 @@ export LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)
 W=${LIBRARIAN_WINE_DIR:-/var/tmp/librarian-wine}
 R=$W/root
-TIMEOUT=${LIBRARIAN_WINE_TIMEOUT:-900}
+TIMEOUT=${LIBRARIAN_WINE_TIMEOUT:-1800}
 DENO_VERSION=$(sed -nE 's/^export const DENO_VERSION = "([0-9.]+)";$/\1/p' "$REPO/scripts/build_plan.ts")
 t0=$(date +%s)
 step() { echo "== windows [$(($(date +%s) - t0))s] $*"; }
