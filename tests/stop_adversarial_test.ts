@@ -441,7 +441,7 @@ Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one
   const plain = coordinationPaths(library, envFrom({ HOME: home }));
   assert.deepEqual(a, b);
   assert.deepEqual(a, plain);
-  assert.ok(a!.lock.startsWith(join(home, ".claude", "librarian", "locks")));
+  assert.ok(a!.lock.startsWith(`${home}/.claude/librarian/locks/`));
 });
 
 Deno.test("after a crash, only the Librarian's own temp files are swept, never a user's file", async () => {
