@@ -176,7 +176,7 @@ const TABLE: Row[] = [
 
 async function fixtureProject() {
   const dir = await tempDir("librarian-bash-");
-  const root = await Deno.realPath(dir.path);
+  const root = dir.path; // already the real, normal-form path
   await writeTree(root, FIXTURE);
   return { dir, root };
 }

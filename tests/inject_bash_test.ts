@@ -18,7 +18,7 @@ const PROJECT = {
 
 async function project() {
   const dir = await tempDir();
-  const root = await Deno.realPath(dir.path);
+  const root = dir.path; // already the real, normal-form path
   await writeTree(root, PROJECT);
   return { dir, root, log: `${root}/.librarian.log` };
 }

@@ -69,13 +69,16 @@ class Prober {
     const root = /^[A-Za-z]:\//.exec(pattern)?.[0] ?? "/";
     const segments = splitPattern(pattern.slice(root.length));
     let found = [root];
+    let listed = false; // once a folder was listed, every later path must be checked to exist
     for (const segment of segments) {
       const next: string[] = [];
       for (const base of found) {
         if (!/(^|[^\\])[*?[]/.test(segment)) {
-          next.push(joinPath(base, unescape(segment)));
+          const path = joinPath(base, unescape(segment));
+          if (!listed || this.kind(path) !== null) next.push(path);
           continue;
         }
+        listed = true;
         if (!this.spend()) return [];
         const regex = globRegex(segment);
         try {
@@ -93,6 +96,20 @@ class Prober {
     }
     return found.sort();
   }
+}
+
+/**
+ * The paths matching an absolute glob pattern (literal characters `\`-escaped), sorted, as Bash
+ * expands it (`*` and `?` never match a leading dot); at most 64.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(expandGlob("/nonexistent-folder/*.ts"), []);
+ * ```
+ */
+export function expandGlob(pattern: string): string[] {
+  return new Prober().expand(pattern);
 }
 
 /** Splits a pattern at unescaped `/`. */
