@@ -150,6 +150,28 @@ export interface RunOptions {
   deadlineMs?: number;
 }
 
+let noHome: string | undefined;
+
+/**
+ * The HOME of a run that names none: a folder that does not exist, inside a temp folder removed
+ * when the test process ends (a command that takes the library lock creates `~/.claude` there,
+ * never at the file-system root).
+ */
+function absentHome(): string {
+  if (noHome === undefined) {
+    const dir = Deno.makeTempDirSync({ prefix: "librarian-no-home-" });
+    noHome = join(dir, "home");
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch {
+        // already gone
+      }
+    });
+  }
+  return noHome;
+}
+
 /**
  * Runs `sh bin/librarian <args>` with a clean environment, as Claude Code runs a hook.
  * The launcher picks a compiled binary when one is present, unless `mode` says otherwise.
@@ -159,7 +181,7 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
   const mode = options.mode ?? (options.launcher === undefined ? FORCED_MODE : undefined);
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: options.home ?? "/nonexistent-librarian-home",
+    HOME: options.home ?? absentHome(),
     DENO_DIR: await denoDir(),
     LIBRARIAN_LOG: "off",
     ...(mode === "source" ? { LIBRARIAN_FORCE_SOURCE: "1" } : {}),
