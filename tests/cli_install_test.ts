@@ -106,27 +106,51 @@ Deno.test("the README's install step and first library in three steps work on a 
   await Deno.mkdir(join(repo, "src", "api"), { recursive: true });
   const git = await new Deno.Command("git", { args: ["init", "-q", repo] }).output();
   assert.equal(git.code, 0);
-  // Install step: the README runs the plugin's launcher from the plugin cache; here the
-  // repository's launcher stands in for the plugin.
-  const install = readmeBlockAfter("## Install");
-  assert.match(install, /bin\/librarian install-cli/);
-  const installed = await runLibrarian(["install-cli"], { home: home.path });
-  assert.equal(installed.code, 0, installed.stderr);
-  const steps = readmeBlockAfter("## Your first library in three steps");
+  // Install step, as written: the plugin as Claude Code caches it (here: this repository).
+  const cache = join(home.path, ".claude/plugins/cache/librarian/librarian");
+  await Deno.mkdir(cache, { recursive: true });
+  await Deno.symlink(REPO_ROOT, join(cache, "0.1.0"));
   const bin = join(home.path, ".local", "bin");
+  const env = {
+    HOME: home.path,
+    PATH: `${bin}:${Deno.env.get("PATH")}`,
+    LIBRARIAN_LOG: "off",
+    DENO_DIR: await denoDir(),
+  };
+  const install = await new Deno.Command("sh", {
+    args: ["-euc", readmeBlockAfter("## Install")],
+    cwd: home.path,
+    env,
+    clearEnv: true,
+  }).output();
+  assert.equal(install.code, 0, new TextDecoder().decode(install.stderr));
+  assert.match(
+    Deno.readLinkSync(join(bin, "librarian")),
+    /plugins\/cache\/librarian\/librarian\/0\.1\.0\/bin\/librarian$/,
+  );
+  const steps = readmeBlockAfter("## Your first library in three steps");
   const out = await new Deno.Command("sh", {
     args: ["-euc", steps],
     cwd: repo,
-    env: {
-      HOME: home.path,
-      PATH: `${bin}:${Deno.env.get("PATH")}`,
-      LIBRARIAN_LOG: "off",
-      DENO_DIR: await denoDir(),
-    },
+    env,
     clearEnv: true,
   }).output();
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   assert.ok(Deno.statSync(join(repo, "_memory_library", ".scratch.md")).isFile);
   assert.match(stdout, /Money is integer cents/);
+});
+
+Deno.test("doctor warns when the librarian link leads to a launcher that is gone", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, ".local", "bin"), { recursive: true });
+  Deno.symlinkSync(
+    join(home.path, "plugins/cache/m/librarian/0.0.1/bin/librarian"),
+    join(home.path, ".local", "bin", "librarian"),
+  );
+  const result = await runLibrarian(["doctor", "--json"], { home: home.path, cwd: home.path });
+  const cli = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === "cli");
+  assert.equal(cli.status, "warn");
+  assert.match(cli.message, /which is gone/);
+  assert.match(cli.fix, /librarian install-cli/);
 });

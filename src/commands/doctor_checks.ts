@@ -19,6 +19,7 @@ import {
   type Runtime,
 } from "./install_check.ts";
 import { describeFoundBy, locateLibrary } from "./locate.ts";
+import { cliLinkProblem } from "./install_cli.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { shSingleQuote } from "./hook_command.ts";
 import { ageOf, readProjectRuns, safeText } from "./log_tail.ts";
@@ -275,5 +276,8 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),
     autoMemoryCheck(library, env),
+    ...[cliLinkProblem(env)].filter((p) => p !== undefined).map((p) =>
+      warn("cli", p.message, p.fix)
+    ),
   ];
 }

@@ -146,6 +146,27 @@ export function installCli(
   return report(current === null ? "created" : "updated", launcher);
 }
 
+/**
+ * A `doctor` finding for the `librarian` link in `~/.local/bin`: it leads nowhere (the plugin
+ * was updated and its old folder swept away), or undefined when it is fine or absent.
+ */
+export function cliLinkProblem(env: EnvReader): { message: string; fix: string } | undefined {
+  const home = env("HOME") ?? env("USERPROFILE");
+  if (!home) return undefined;
+  const link = joinPath(normalizePath(home), ".local", "bin", "librarian");
+  let target: string;
+  try {
+    target = Deno.readLinkSync(link);
+  } catch {
+    return undefined; // no link, or not a link: not ours to judge
+  }
+  if (!isLauncherPath(target) || exists(target)) return undefined;
+  return {
+    message: `${link} leads to ${target}, which is gone (the plugin was updated)`,
+    fix: "run 'librarian install-cli' again (inside Claude Code, or with the plugin's launcher)",
+  };
+}
+
 /** Runs `librarian install-cli`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, (parsed) => {
