@@ -123,7 +123,10 @@ function allowedMix(scripts: ReadonlySet<string>): boolean {
  * import assert from "node:assert/strict";
  * assert.equal(lookalikeProblem("api"), null);
  * assert.equal(lookalikeProblem("документы"), null);
- * assert.equal(lookalikeProblem("\u0430pi"), "segment 'аpi' mixes Cyrillic and Latin letters");
+ * assert.equal(
+ *   lookalikeProblem("\u0430pi"),
+ *   "segment 'аpi' mixes Cyrillic and Latin letters; write 'api'",
+ * );
  * ```
  */
 export function lookalikeProblem(segment: string): string | null {
@@ -139,20 +142,24 @@ export function lookalikeProblem(segment: string): string | null {
   const scripts = new Set<string>();
   let latinSkeleton = "";
   let allLookalike = true;
+  let othersLookLatin = true;
   for (const char of segment) {
     if (!/\p{L}/u.test(char)) {
       latinSkeleton += char;
       continue;
     }
-    scripts.add(scriptOf(char));
+    const script = scriptOf(char);
+    scripts.add(script);
     const latin = LATIN_LOOKALIKES[char];
     if (latin === undefined) allLookalike = false;
+    if (latin === undefined && script !== "Latin") othersLookLatin = false;
     latinSkeleton += latin ?? char;
   }
   if (!allowedMix(scripts)) {
     const names = [...scripts].sort();
     const last = names.pop();
-    return `segment ${quoted} mixes ${names.join(", ")} and ${last} letters`;
+    const fix = othersLookLatin ? `; write '${latinSkeleton}'` : "";
+    return `segment ${quoted} mixes ${names.join(", ")} and ${last} letters${fix}`;
   }
   if (allLookalike && scripts.size === 1 && !scripts.has("Latin")) {
     return `segment ${quoted} looks like the Latin '${latinSkeleton}' (write it in Latin letters)`;
