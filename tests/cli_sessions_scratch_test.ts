@@ -5,13 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { normalizePath } from "../src/core/paths.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 
 /** A ledger (the inject side's format) saying `files` were sent. */
 function ledger(files: string[], reminded = true): string {
   const entries = files.map((path) => {
     const info = Deno.statSync(path);
-    return [path, `${info.size}:${info.mtime!.getTime()}:0123456789abcdef`];
+    // Keyed as the inject side keys them: the path in the program's normal form.
+    return [normalizePath(path), `${info.size}:${info.mtime!.getTime()}:0123456789abcdef`];
   });
   return JSON.stringify({ version: 2, files: Object.fromEntries(entries), reminded, events: [] });
 }

@@ -32,7 +32,7 @@ async function project(dir: string) {
     "home/.claude/plugins/installed_plugins.json": PLUGIN_INSTALLED,
   });
   await Deno.mkdir(join(dir, "proj", ".git"));
-  return { proj: join(dir, "proj"), home: join(dir, "home") };
+  return { proj: `${dir}/proj`, home: `${dir}/home` };
 }
 
 Deno.test("doctor reports plugin plus settings hooks as a failure with the exact fix", async () => {

@@ -25,7 +25,7 @@ Deno.test("inject --example prints a PreToolUse event for a real file of this pr
   assert.equal(event.hook_event_name, "PreToolUse");
   assert.equal(event.tool_name, "Read");
   assert.equal(event.cwd, dir.path);
-  assert.equal(event.tool_input.file_path, join(dir.path, "src/api/handler.ts"));
+  assert.equal(event.tool_input.file_path, `${dir.path}/src/api/handler.ts`);
   const second = JSON.parse((await runLibrarian(["inject", "--example"], options)).stdout);
   assert.notEqual(second.session_id, event.session_id);
   const hook = await runLibrarian(["inject"], { ...options, stdin: first.stdout });

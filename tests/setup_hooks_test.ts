@@ -17,6 +17,7 @@ import {
   SettingsShapeError,
 } from "../src/commands/hook_settings.ts";
 import { isPluginCachePath, setupHooks } from "../src/commands/setup_hooks.ts";
+import { normalizePath } from "../src/core/paths.ts";
 import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -306,7 +307,7 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
   assert.equal(report.created, true);
   assert.equal(report.written, true);
   assert.equal(report.excludedFromGit, true);
-  assert.deepEqual(report.program, { kind: "launcher", path: LAUNCHER });
+  assert.deepEqual(report.program, { kind: "launcher", path: normalizePath(LAUNCHER) });
   assert.deepEqual(
     report.hooks.map((h: Json) => `${h.event}:${h.action}`),
     [

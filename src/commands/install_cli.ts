@@ -73,14 +73,17 @@ export function isLauncherPath(target: string): boolean {
 }
 
 function readLinkOrNull(path: string): string | null {
+  let info: Deno.FileInfo;
   try {
-    return Deno.readLinkSync(path);
+    info = Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    // Something that is not a symlink is there.
-    if (error instanceof Deno.errors.InvalidData || /invalid/i.test(String(error))) return "";
     throw error;
   }
+  // Something that is not a symlink is there (asked, readlink fails differently on each OS:
+  // EINVAL on Linux, "not a reparse point", os error 4390, on Windows).
+  if (!info.isSymlink) return "";
+  return Deno.readLinkSync(path);
 }
 
 function exists(path: string): boolean {
