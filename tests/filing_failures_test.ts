@@ -53,7 +53,8 @@ Deno.test("a damaged journal (valid JSON, wrong shape) is set aside, reported, a
   await using dir = await tempDir();
   const p = await makeProject(dir.path, { "_memory_library/.scratch.md": ONE_BLOCK });
   const { journal } = coordinationPaths(libraryOf(p), envFrom({ HOME: p.home }))!;
-  await writeTree("/", { [journal]: '{"version":2,"filed":[1]}' });
+  await Deno.mkdir(join(journal, ".."), { recursive: true });
+  await Deno.writeTextFile(journal, '{"version":2,"filed":[1]}');
   const message = messageOf(await stop(p))!;
   assert.match(message, /1 learning → tech\.md/);
   assert.match(message, /journal was damaged \(an entry of 'filed' is not a pair\)/);

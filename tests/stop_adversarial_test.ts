@@ -444,6 +444,19 @@ Deno.test("two Claude Code accounts (CLAUDE_CONFIG_DIR) on one project share one
   assert.ok(a!.lock.startsWith(`${home}/.claude/librarian/locks/`));
 });
 
+Deno.test("a Windows CLAUDE_CONFIG_DIR with backslashes holds the lock and journal", () => {
+  const library: Library = {
+    root: "C:/work/p/_memory_library",
+    projectRoot: "C:/work/p",
+    foundBy: "cwd",
+  };
+  const paths = coordinationPaths(
+    library,
+    envFrom({ CLAUDE_CONFIG_DIR: "C:\\Users\\me\\.claude" }),
+  );
+  assert.ok(paths?.lock.startsWith("C:/Users/me/.claude/librarian/locks/"), paths?.lock);
+});
+
 Deno.test("after a crash, only the Librarian's own temp files are swept, never a user's file", async () => {
   await using dir = await tempDir();
   const p = await makeProject(dir.path, {

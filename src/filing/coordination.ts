@@ -46,7 +46,9 @@ export class CoordinationError extends LibrarianError {
 
 function absoluteFrom(env: EnvReader, name: string): string | undefined {
   const raw = env(name)?.trim();
-  return raw && isAbsolutePath(raw) ? normalizePath(raw) : undefined;
+  // Normalised first: on Windows the value comes with backslashes (`C:\Users\me\.claude`).
+  const path = raw ? normalizePath(raw) : undefined;
+  return path && isAbsolutePath(path) ? path : undefined;
 }
 
 /** The folders that may hold the lock and journal, in order of preference. */
