@@ -142,7 +142,7 @@ ca=()
 # DENO_DISABLE_NODE_SHIM: otherwise every deno.exe start leaves a 97 MB copy of itself in DENO_DIR.
 w() {
   chroot "$R" /usr/bin/env -i -C "$REPO" PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 NO_COLOR=1 \
-    DENO_DISABLE_NODE_SHIM=1 WINEPREFIX=/root/wineprefix WINEDEBUG=-all \
+    DENO_DISABLE_NODE_SHIM=1 LIBRARIAN_TEST_WINE=1 WINEPREFIX=/root/wineprefix WINEDEBUG=-all \
     WINEDLLOVERRIDES="mscoree,mshtml=" WINEPATH="$(winpath "$W/bin")" "${ca[@]}" "$@"
 }
 DENO=$(winpath "$W/bin/deno.exe")

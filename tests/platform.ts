@@ -27,3 +27,24 @@ export function skipOnWindows(reason: string): boolean {
   }
   return IS_WINDOWS;
 }
+
+/** True when the Windows tests run under Wine (`scripts/test_windows.sh` sets `LIBRARIAN_TEST_WINE=1`). */
+export const UNDER_WINE: boolean = IS_WINDOWS && Deno.env.get("LIBRARIAN_TEST_WINE") === "1";
+
+/**
+ * The `ignore:` value of a test that real Windows passes but Wine cannot run (Wine behaves
+ * differently there; docs/windows.md, "Wine limits"). Like {@link skipOnWindows}, the reason is
+ * listed in docs/windows.md.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(skipUnderWine("renames over a file held open"), UNDER_WINE);
+ * ```
+ */
+export function skipUnderWine(reason: string): boolean {
+  if (reason.trim() === "" || reason.includes("\n")) {
+    throw new Error("skipUnderWine needs a one-line reason");
+  }
+  return UNDER_WINE;
+}

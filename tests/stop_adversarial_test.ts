@@ -285,7 +285,6 @@ Deno.test({
 
 Deno.test({
   name: "a hard-linked .scratch.md is left alone (appending would change the other name too)",
-  ignore: skipOnWindows("needs hard-link counts (no nlink on Windows)"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path);
@@ -319,7 +318,6 @@ Deno.test({
 
 Deno.test({
   name: "a target .md hard-linked to a file outside: the outside file is never changed",
-  ignore: skipOnWindows("needs hard-link counts (no nlink on Windows)"),
   fn: async () => {
     await using dir = await tempDir();
     const p = await makeProject(dir.path, {

@@ -21,11 +21,13 @@ const NAME_FIRST = new RegExp(String.raw`^Deno\.test\(\s*` + STRING);
 const NAME_PROPERTY = new RegExp(String.raw`^Deno\.test\(\s*\{\s*name:\s*` + STRING);
 const REASON = /^skipOnWindows\(\s*"([^"\\\n]+)",?\s*\)/;
 
-/** The Windows skips in one test file's source; throws on a use the check cannot read. */
+/** The Windows (and Wine-only) skips in one test file's source; throws on a use it cannot read. */
 function skipsInSource(file: string, source: string): Skip[] {
   const skips: Skip[] = [];
-  for (let at = source.indexOf("skipOnWindows("); at >= 0;) {
-    const reason = REASON.exec(source.slice(at))?.[1];
+  for (const at of [...source.matchAll(/skip(OnWindows|UnderWine)\(/g)].map((m) => m.index!)) {
+    const call = source.slice(at);
+    const wine = call.startsWith("skipUnderWine(");
+    const reason = REASON.exec(call.replace(/^skipUnderWine/, "skipOnWindows"))?.[1];
     const start = source.lastIndexOf("Deno.test(", at);
     const head = source.slice(start, at);
     const name = NAME_FIRST.exec(head)?.[2] ?? NAME_PROPERTY.exec(head)?.[2];
@@ -36,8 +38,7 @@ function skipsInSource(file: string, source: string): Skip[] {
           ` or Deno.test({ name: "name", ignore: skipOnWindows("reason"), ... })`,
       );
     }
-    skips.push({ file, test: name, reason });
-    at = source.indexOf("skipOnWindows(", at + 1);
+    skips.push({ file, test: name, reason: wine ? `under Wine only: ${reason}` : reason });
   }
   return skips;
 }
