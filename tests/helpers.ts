@@ -176,6 +176,23 @@ function absentHome(): string {
  * Runs `sh bin/librarian <args>` with a clean environment, as Claude Code runs a hook.
  * The launcher picks a compiled binary when one is present, unless `mode` says otherwise.
  */
+/**
+ * The shell that runs the launcher: `sh`, or `LIBRARIAN_TEST_SHELL` (`dash`, `bash --posix`,
+ * `busybox sh`, `zsh --emulate sh`) so the launcher tests can run under each shell.
+ */
+const LAUNCHER_SHELL: string[] = (() => {
+  const [name, ...rest] = (Deno.env.get("LIBRARIAN_TEST_SHELL") ?? "sh").split(" ");
+  // By absolute path: a test may give the launcher a PATH without this shell on it.
+  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
+    try {
+      if (Deno.statSync(join(dir, name!)).isFile) return [join(dir, name!), ...rest];
+    } catch {
+      // not in this folder
+    }
+  }
+  return [name!, ...rest];
+})();
+
 export async function runLibrarian(args: string[], options: RunOptions = {}): Promise<RunResult> {
   // LIBRARIAN_TEST_MODE applies to the repository's launcher, not to copies under test.
   const mode = options.mode ?? (options.launcher === undefined ? FORCED_MODE : undefined);
@@ -188,8 +205,9 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
     ...(mode === "binary" ? { LIBRARIAN_FORCE_BINARY: "1" } : {}),
     ...options.env,
   };
-  const child = new Deno.Command("sh", {
-    args: [options.launcher ?? LAUNCHER, ...args],
+  const [shell, ...shellArgs] = LAUNCHER_SHELL;
+  const child = new Deno.Command(shell!, {
+    args: [...shellArgs, options.launcher ?? LAUNCHER, ...args],
     cwd: options.cwd ?? REPO_ROOT,
     env,
     clearEnv: true,

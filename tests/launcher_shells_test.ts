@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
-import { LAUNCHER, tempDir } from "./helpers.ts";
+import { LAUNCHER, REPO_ROOT, tempDir } from "./helpers.ts";
 import { copyLauncher, writeScript } from "./launcher_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -100,6 +100,24 @@ for (const [name, shell] of Object.entries(SHELLS)) {
       const result = await runShell(shell, join(dir.path, "librarian"), ["--version"], dir.path);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^librarian \d+\.\d+\.\d+/);
+    },
+  });
+}
+
+for (const [name, shell] of Object.entries(SHELLS)) {
+  Deno.test({
+    name: `the whole launcher spec (tests/launcher_test.ts) passes under ${name}`,
+    ignore: !installed(shell[0]!),
+    fn: async () => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["test", "--allow-all", "--no-check", join(REPO_ROOT, "tests", "launcher_test.ts")],
+        env: { LIBRARIAN_TEST_SHELL: shell.join(" "), NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, text);
+      assert.match(text, /^ok \| \d+ passed \| 0 failed/m);
     },
   });
 }
