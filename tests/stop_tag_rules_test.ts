@@ -133,3 +133,15 @@ Deno.test("real names in one script, or CJK with Latin, are accepted", () => {
     assert.equal(checkTagPath(path).ok, true, path);
   }
 });
+
+Deno.test("'./global' files into a code folder literally named global, not the root", () => {
+  assert.deepEqual(tagTarget("./global", "tech"), {
+    ok: true,
+    value: { folder: ["global"], name: "tech", relPath: "global/tech.md" },
+  });
+  assert.deepEqual(checkTagPath("./global/api"), { ok: true, value: ["global", "api"] });
+  assert.deepEqual(checkTagPath("global/api"), { ok: true, value: ["global", "api"] });
+  assert.deepEqual(checkTagPath("./src/"), { ok: true, value: ["src"] });
+  assert.equal(checkTagPath("./").ok, false);
+  assert.equal(checkTagPath("./../x").ok, false);
+});

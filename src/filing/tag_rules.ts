@@ -102,6 +102,7 @@ function checkSegment(segment: string, path: string): string | null {
  * checkTagPath("src/api"); // { ok: true, value: ["src", "api"] }
  * checkTagPath("src/api/"); // { ok: true, value: ["src", "api"] }
  * checkTagPath("global"); // { ok: true, value: [] }
+ * checkTagPath("./global"); // { ok: true, value: ["global"] } (a code folder named global)
  * checkTagPath("../x"); // { ok: false, reason: "path '../x' has a '..' segment" }
  * ```
  */
@@ -109,10 +110,13 @@ export function checkTagPath(tagPath: string): TagCheck<string[]> {
   if (tagPath === "") {
     return { ok: false, reason: "path is empty (use 'global' for the library root)" };
   }
-  const path = tagPath.length > 1 && tagPath.endsWith("/") && !tagPath.endsWith("//")
+  const trimmed = tagPath.length > 1 && tagPath.endsWith("/") && !tagPath.endsWith("//")
     ? tagPath.slice(0, -1)
     : tagPath;
-  if (path === GLOBAL_PATH) return { ok: true, value: [] };
+  // `./` says "this folder path, literally": `./global` is a code folder named `global`
+  const literal = trimmed.startsWith("./") && trimmed.length > 2;
+  const path = literal ? trimmed.slice(2) : trimmed;
+  if (path === GLOBAL_PATH && !literal) return { ok: true, value: [] };
   if (path.includes("\\")) {
     return { ok: false, reason: `path ${quoteForReason(path)} has a backslash (use '/')` };
   }
