@@ -59,6 +59,16 @@ export function libraryFromEnv(env: EnvReader): Library | null {
  * What is at `candidate`: a library folder, nothing usable, or a link whose real location is
  * outside `projectDir` (refused: a cloned repository must not make the hooks read, say, `~/notes`
  * as its library). Only a link costs more than one `lstat`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { probeLibraryDir } from "./discover.ts";
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * assert.equal(probeLibraryDir(`${project}/_memory_library`, project), "library");
+ * assert.equal(probeLibraryDir(`${project}/nothing`, project), "none");
+ * ```
  */
 export function probeLibraryDir(
   candidate: string,

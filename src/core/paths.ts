@@ -22,9 +22,12 @@ const MSYS_DRIVE = /^\/([a-zA-Z])(?:\/|$)/;
  *
  * On Windows a Git Bash form (`/c/repo`) becomes `C:/repo`. A relative path stays relative.
  *
- * @example
+ * @example Usage
  * ```ts
- * normalizePath("c:\\Repo\\src\\..\\lib\\a.ts", "windows"); // "C:/Repo/lib/a.ts"
+ * import assert from "node:assert/strict";
+ * import { normalizePath } from "./paths.ts";
+ * assert.equal(normalizePath("c:\\Repo\\src\\..\\lib\\a.ts", "windows"), "C:/Repo/lib/a.ts");
+ * assert.equal(normalizePath("/repo/src/./a.ts/", "linux"), "/repo/src/a.ts");
  * ```
  */
 export function normalizePath(path: string, os: PathOs = Deno.build.os): string {
@@ -81,10 +84,12 @@ export const MAX_PATH_LENGTH = 32_767;
  * would fail, slowly), holds a NUL character, is a Windows drive path on another OS, or is
  * relative with no usable absolute `base`.
  *
- * @example
+ * @example Usage
  * ```ts
- * resolveLocalPath("../lib/a.ts", "/repo/src", "linux"); // "/repo/lib/a.ts"
- * resolveLocalPath("C:\\repo\\a.ts", "/home/me", "linux"); // null
+ * import assert from "node:assert/strict";
+ * import { resolveLocalPath } from "./paths.ts";
+ * assert.equal(resolveLocalPath("../lib/a.ts", "/repo/src", "linux"), "/repo/lib/a.ts");
+ * assert.equal(resolveLocalPath("C:\\repo\\a.ts", "/home/me", "linux"), null);
  * ```
  */
 export function resolveLocalPath(
@@ -119,6 +124,14 @@ function segmentsOf(path: string): string[] {
  * Folds a path segment for comparison where names ignore case (Windows, macOS): a full Unicode
  * fold (`Σ`, `σ` and `ς` are one letter; `İ` stays distinct from `I`). Whole segments are compared,
  * so a fold that changes a name's length (`İ` → `i̇`) never shifts what is cut off after it.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { foldSegment } from "./paths.ts";
+ * assert.equal(foldSegment("Src"), foldSegment("sRC"));
+ * assert.equal(foldSegment("ΣΑΣ"), foldSegment("σας"));
+ * ```
  */
 export function foldSegment(segment: string): string {
   return segment.toUpperCase().toLowerCase();

@@ -82,6 +82,17 @@ interface LevelListing {
 /**
  * Tells whether a path lies inside the library, by its real location; the library's own real
  * path is found on first use only, so a library without symbolic links pays nothing.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LibraryBounds } from "./walk.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.md`, "- a");
+ * const bounds = new LibraryBounds(root);
+ * assert.ok(bounds.contains(`${root}/a.md`));
+ * assert.ok(!bounds.contains("/"));
+ * ```
  */
 export class LibraryBounds {
   #realRoot: string | null | undefined;
@@ -184,6 +195,17 @@ export function matchSubfolder(
  * with the depth of the file, never with the size of the library. A folder on the path that is a
  * link to somewhere outside the library ends the walk there, and is returned as an entry with
  * `outside: "folder"` (its `relPath` ends in `/`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { collectLibraryFiles } from "./walk.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/src`);
+ * Deno.writeTextFileSync(`${root}/tech.md`, "- t");
+ * Deno.writeTextFileSync(`${root}/src/edge.md`, "- e");
+ * assert.deepEqual(collectLibraryFiles(root, "src/api").map((f) => f.label), ["src/edge.md", "tech.md (library root)"]);
+ * ```
  */
 export function collectLibraryFiles(
   libraryRoot: string,

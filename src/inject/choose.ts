@@ -88,7 +88,24 @@ export interface ChooseOptions {
   header: (hits: number) => string;
 }
 
-/** Chooses and renders what of `files` (most specific first) the context window still needs. */
+/** Chooses and renders what of `files` (most specific first) the context window still needs. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { chooseContext } from "./choose.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/tech.md`, "- t");
+ * const files = [{ relPath: "tech.md", label: "tech.md (library root)", absPath: `${root}/tech.md` }];
+ * const first = chooseContext(files, { budget: 9000, alreadySent: {}, header: () => "[h]" });
+ * assert.equal(first.kind, "context");
+ * const again = chooseContext(files, {
+ *   budget: 9000,
+ *   alreadySent: first.kind === "context" ? first.delivered : {},
+ *   header: () => "[h]",
+ * });
+ * assert.equal(again.kind, "none");
+ * ```
+ */
 export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
   const maxBytes = options.budget * 4 + 1024;
   const sent = options.alreadySent;

@@ -71,7 +71,14 @@ export interface FileContextOptions {
 /** At most this much of the file's path is shown in the header (its end, after `…`). */
 export const MAX_HEADER_PATH = 240;
 
-/** The header line the model sees first. */
+/** The header line the model sees first. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contextHeader } from "./file_context.ts";
+ * assert.equal(contextHeader("src/a.ts", 0), "[Librarian] Memory library context for src/a.ts:");
+ * ```
+ */
 export function contextHeader(relPath: string, hits: number): string {
   let shown = relPath;
   if (shown.length > MAX_HEADER_PATH) {
@@ -106,6 +113,19 @@ export type FileLocation =
 /**
  * Finds the library for the file at `rawPath` and the library files that apply to it, most
  * specific first (no ledger, no reading of library files yet).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { locateFileContext } from "./file_context.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library/src`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/_memory_library/src/edge.md`, "- e");
+ * const found = locateFileContext(`${p}/src/a.ts`, { env: envFrom({}) });
+ * assert.equal(found.kind, "located");
+ * assert.deepEqual(found.kind === "located" ? found.files.map((f) => f.label) : [], ["src/edge.md"]);
+ * ```
  */
 export function locateFileContext(
   rawPath: string,
@@ -125,7 +145,20 @@ export function locateFileContext(
   return { kind: "located", library, relPath, files };
 }
 
-/** Chooses and renders a located file's context against what the context window already has. */
+/** Chooses and renders a located file's context against what the context window already has. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { decideFileContext, locateFileContext } from "./file_context.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library`);
+ * Deno.writeTextFileSync(`${p}/_memory_library/tech.md`, "- t");
+ * const found = locateFileContext(`${p}/a.ts`, { env: envFrom({}) });
+ * assert.ok(found.kind === "located");
+ * assert.equal(decideFileContext(found, 9000, {}).kind, "context");
+ * ```
+ */
 export function decideFileContext(
   location: FileLocation & { kind: "located" },
   budget: number,
@@ -151,7 +184,16 @@ export function decideFileContext(
   return { kind: "context", library, relPath, rendered, delivered, hits, files };
 }
 
-/** Builds the context for the file at `rawPath` (locate, then decide). */
+/** Builds the context for the file at `rawPath` (locate, then decide). *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { buildFileContext } from "./file_context.ts";
+ * const result = buildFileContext("relative/a.ts", { env: envFrom({}), budget: 9000, cwd: "rel" });
+ * assert.equal(result.kind, "none");
+ * ```
+ */
 export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
   const location = locateFileContext(rawPath, options);
   if (location.kind === "none") return { ...location, hits: 0 };

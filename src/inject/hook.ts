@@ -43,7 +43,16 @@ export const FILE_TOOLS: Readonly<Record<string, string>> = {
   NotebookEdit: "notebook_path",
 };
 
-/** For the log: labels as library-relative paths, comma-separated (`undefined` for none). */
+/** For the log: labels as library-relative paths, comma-separated (`undefined` for none). *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { relPathsOf } from "./hook.ts";
+ * const paths = relPathsOf([{ relPath: "tech.md", label: "tech.md (library root)", absPath: "/l/tech.md" }]);
+ * assert.equal(paths(["tech.md (library root)"]), "tech.md");
+ * assert.equal(paths([]), undefined);
+ * ```
+ */
 export function relPathsOf(
   files: readonly LibraryFile[],
 ): (labels: string[]) => string | undefined {

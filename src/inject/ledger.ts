@@ -64,7 +64,14 @@ export function safeId(id: string): string {
   return `${cleaned === "" ? "_" : cleaned}.${hashUtf8(id)}`;
 }
 
-/** The folder holding every ledger of one session. */
+/** The folder holding every ledger of one session. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sessionLedgerDir } from "./ledger.ts";
+ * assert.equal(sessionLedgerDir("/state", "s1"), "/state/ledgers/s1");
+ * ```
+ */
 export function sessionLedgerDir(stateDir: string, sessionId: string): string {
   return joinPath(stateDir, "ledgers", safeId(sessionId));
 }
@@ -74,12 +81,27 @@ function ledgerStem(stateDir: string, key: LedgerKey): string {
   return joinPath(sessionLedgerDir(stateDir, key.sessionId), name);
 }
 
-/** The file of one context window's ledger. */
+/** The file of one context window's ledger. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerPath } from "./ledger.ts";
+ * assert.equal(ledgerPath("/state", { sessionId: "s1" }), "/state/ledgers/s1/main.json");
+ * assert.equal(ledgerPath("/state", { sessionId: "s1", agentId: "a" }), "/state/ledgers/s1/agent-a.json");
+ * ```
+ */
 export function ledgerPath(stateDir: string, key: LedgerKey): string {
   return `${ledgerStem(stateDir, key)}.json`;
 }
 
-/** The lock file of one context window's ledger. */
+/** The lock file of one context window's ledger. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerLockPath } from "./ledger.ts";
+ * assert.equal(ledgerLockPath("/state", { sessionId: "s1" }), "/state/ledgers/s1/main.lock");
+ * ```
+ */
 export function ledgerLockPath(stateDir: string, key: LedgerKey): string {
   return `${ledgerStem(stateDir, key)}.lock`;
 }
@@ -95,6 +117,15 @@ export interface LoadedLedger {
  * Loads a ledger; a missing file is an empty ledger, and so is one that is not a regular file (a
  * FIFO would block the read), larger than {@link MAX_LEDGER_BYTES} (never parsed for seconds),
  * or not a valid ledger of this version (`discarded` says which). Sync: it is on the hot path.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLedger } from "./ledger.ts";
+ * const { ledger, discarded } = loadLedger(Deno.makeTempDirSync(), { sessionId: "new" });
+ * assert.deepEqual(ledger.files, {});
+ * assert.equal(discarded, undefined);
+ * ```
  */
 export function loadLedger(stateDir: string, key: LedgerKey): LoadedLedger {
   const path = ledgerPath(stateDir, key);
@@ -137,7 +168,16 @@ export interface LedgerUpdate {
   event?: string;
 }
 
-/** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. */
+/** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { emptyLedger, mergeLedger } from "./ledger.ts";
+ * const merged = mergeLedger(emptyLedger(), { files: { "/l/a.md": "1:2:ab" }, event: "tool:t1" });
+ * assert.deepEqual(merged.files, { "/l/a.md": "1:2:ab" });
+ * assert.deepEqual(merged.events, ["tool:t1"]);
+ * ```
+ */
 export function mergeLedger(
   ledger: Ledger,
   update: LedgerUpdate,
@@ -153,7 +193,16 @@ export function mergeLedger(
   };
 }
 
-/** Writes `ledger` to its file, replacing it atomically. */
+/** Writes `ledger` to its file, replacing it atomically. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { emptyLedger, loadLedger, saveLedger } from "./ledger.ts";
+ * const state = Deno.makeTempDirSync();
+ * saveLedger(state, { sessionId: "s" }, { ...emptyLedger(), reminded: true });
+ * assert.equal(loadLedger(state, { sessionId: "s" }).ledger.reminded, true);
+ * ```
+ */
 export function saveLedger(stateDir: string, key: LedgerKey, ledger: Ledger): void {
   writeTextAtomicSync(
     ledgerPath(stateDir, key),
@@ -182,6 +231,18 @@ export interface OpenLedger extends Disposable {
  * `timeoutMs` (the caller then sends nothing, and logs it).
  *
  * @throws {Deno.errors.PermissionDenied} and other I/O errors creating the lock file
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLedger, openLedger } from "./ledger.ts";
+ * const state = Deno.makeTempDirSync();
+ * {
+ *   using open = openLedger(state, { sessionId: "s" }, 100)!;
+ *   open.record({ files: { "/l/a.md": "1:2:ab" } });
+ * }
+ * assert.deepEqual(loadLedger(state, { sessionId: "s" }).ledger.files, { "/l/a.md": "1:2:ab" });
+ * ```
  */
 export function openLedger(
   stateDir: string,
@@ -209,7 +270,17 @@ export function openLedger(
   return open;
 }
 
-/** Forgets everything a session (and its subagents) was sent. */
+/** Forgets everything a session (and its subagents) was sent. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clearSessionLedgers, loadLedger, saveLedger } from "./ledger.ts";
+ * const state = Deno.makeTempDirSync();
+ * saveLedger(state, { sessionId: "s" }, { files: {}, reminded: true, events: [] });
+ * await clearSessionLedgers(state, "s");
+ * assert.equal(loadLedger(state, { sessionId: "s" }).ledger.reminded, false);
+ * ```
+ */
 export async function clearSessionLedgers(stateDir: string, sessionId: string): Promise<void> {
   try {
     await Deno.remove(sessionLedgerDir(stateDir, sessionId), { recursive: true });
@@ -218,7 +289,14 @@ export async function clearSessionLedgers(stateDir: string, sessionId: string): 
   }
 }
 
-/** Removes session ledgers not written for `maxAgeMs`; returns how many were removed. */
+/** Removes session ledgers not written for `maxAgeMs`; returns how many were removed. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pruneLedgers } from "./ledger.ts";
+ * assert.equal(await pruneLedgers(Deno.makeTempDirSync()), 0);
+ * ```
+ */
 export async function pruneLedgers(
   stateDir: string,
   now: number = Date.now(),

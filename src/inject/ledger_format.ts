@@ -31,7 +31,14 @@ export interface Ledger {
   events: string[];
 }
 
-/** An empty ledger. */
+/** An empty ledger. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { emptyLedger } from "./ledger_format.ts";
+ * assert.deepEqual(emptyLedger(), { files: {}, reminded: false, events: [] });
+ * ```
+ */
 export function emptyLedger(): Ledger {
   return { files: {}, reminded: false, events: [] };
 }
@@ -55,13 +62,28 @@ export function makeFingerprint(stamp: string, hash: string): string {
   return `${stamp}:${hash}`;
 }
 
-/** The `<size>:<mtime-ms>` part of a fingerprint. */
+/** The `<size>:<mtime-ms>` part of a fingerprint. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stampOf } from "./ledger_format.ts";
+ * assert.equal(stampOf("12:1700:ab"), "12:1700");
+ * ```
+ */
 export function stampOf(fingerprint: string): string {
   const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
   return second < 0 ? fingerprint : fingerprint.slice(0, second);
 }
 
-/** The content-hash part of a fingerprint. */
+/** The content-hash part of a fingerprint. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashOf } from "./ledger_format.ts";
+ * assert.equal(hashOf("12:1700:ab"), "ab");
+ * assert.equal(hashOf("garbage"), "");
+ * ```
+ */
 export function hashOf(fingerprint: string): string {
   const second = fingerprint.indexOf(":", fingerprint.indexOf(":") + 1);
   return second < 0 ? "" : fingerprint.slice(second + 1);

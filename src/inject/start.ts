@@ -26,7 +26,16 @@ import { decideOnce, type Outcome, windowStateDir } from "./window.ts";
 export const ROOT_HEADER =
   "[Librarian] Memory library context for the whole project (the library root's files):";
 
-/** True unless `LIBRARIAN_SESSION_START` is `off` (or `0`, `false`, `no`). */
+/** True unless `LIBRARIAN_SESSION_START` is `off` (or `0`, `false`, `no`). *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { rootFilesAtStart } from "./start.ts";
+ * assert.equal(rootFilesAtStart(envFrom({})), true);
+ * assert.equal(rootFilesAtStart(envFrom({ LIBRARIAN_SESSION_START: "off" })), false);
+ * ```
+ */
 export function rootFilesAtStart(env: EnvReader): boolean {
   const value = env("LIBRARIAN_SESSION_START")?.trim().toLowerCase();
   return !["off", "0", "false", "no"].includes(value ?? "");

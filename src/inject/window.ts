@@ -47,7 +47,15 @@ export function windowStateDir(env: EnvReader): string | undefined {
   return stateDir(withoutPluginData) ?? stateDir(env);
 }
 
-/** The context window an event belongs to: the session, and the subagent when inside one. */
+/** The context window an event belongs to: the session, and the subagent when inside one. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerKeyOf } from "./window.ts";
+ * assert.deepEqual(ledgerKeyOf({ hook_event_name: "PreToolUse", session_id: "s", agent_id: "a" }), { sessionId: "s", agentId: "a" });
+ * assert.equal(ledgerKeyOf({ hook_event_name: "PreToolUse" }), undefined);
+ * ```
+ */
 export function ledgerKeyOf(event: HookEvent): LedgerKey | undefined {
   if (!event.session_id) return undefined;
   return { sessionId: event.session_id, agentId: event.agent_id };
@@ -109,7 +117,16 @@ export function isHandled(events: readonly string[], id: string): boolean {
   );
 }
 
-/** `LIBRARIAN_INJECT_LOCK_MS`: how long to wait for a context window's lock. */
+/** `LIBRARIAN_INJECT_LOCK_MS`: how long to wait for a context window's lock. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { lockTimeoutOf } from "./window.ts";
+ * assert.equal(lockTimeoutOf(envFrom({ LIBRARIAN_INJECT_LOCK_MS: "150" })), 150);
+ * assert.equal(lockTimeoutOf(envFrom({})), 2000);
+ * ```
+ */
 export function lockTimeoutOf(env: EnvReader): number {
   const raw = env("LIBRARIAN_INJECT_LOCK_MS")?.trim();
   const value = Number(raw);
@@ -137,6 +154,19 @@ export interface DecideOptions {
  * had in time, nothing is sent (`lock-timeout`): a file missed now comes with the next touch,
  * while a file sent twice cannot be taken back. When the lock file cannot even be created (a
  * read-only state folder), `decide` runs unserialised on the ledger as it is.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { decideOnce } from "./window.ts";
+ * const state = Deno.makeTempDirSync();
+ * const event = { hook_event_name: "PreToolUse", session_id: "s", tool_use_id: "t1" };
+ * const decide = () => ({ outcome: { result: "injected" }, record: { reminded: true } });
+ * const key = { sessionId: "s" };
+ * assert.equal(decideOnce(event, envFrom({}), state, key, decide).result, "injected");
+ * assert.equal(decideOnce(event, envFrom({}), state, key, decide).result, "duplicate-event");
+ * ```
  */
 export function decideOnce(
   event: HookEvent,
