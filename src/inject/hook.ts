@@ -29,7 +29,6 @@ import {
 import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
-import { onSessionStart, onSubagentStart } from "./start.ts";
 import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -160,11 +159,11 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
       case "UserPromptSubmit":
         outcome = onUserPromptSubmit(event, env);
         break;
-      case "SessionStart":
-        outcome = await onSessionStart(event, env);
+      case "SessionStart": // start handlers load only for these events
+        outcome = await (await import("./start.ts")).onSessionStart(event, env);
         break;
       case "SubagentStart":
-        outcome = onSubagentStart(event, env);
+        outcome = (await import("./start.ts")).onSubagentStart(event, env);
         break;
       default:
         outcome = { result: "event-not-served" };
