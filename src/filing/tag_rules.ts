@@ -113,10 +113,10 @@ export function checkTagPath(tagPath: string): TagCheck<string[]> {
   const trimmed = tagPath.length > 1 && tagPath.endsWith("/") && !tagPath.endsWith("//")
     ? tagPath.slice(0, -1)
     : tagPath;
-  // `./` says "this folder path, literally": `./global` is a code folder named `global`
-  const literal = trimmed.startsWith("./") && trimmed.length > 2;
-  const path = literal ? trimmed.slice(2) : trimmed;
-  if (path === GLOBAL_PATH && !literal) return { ok: true, value: [] };
+  // `./global` is a code folder named `global` (`global` alone is the library root)
+  if (trimmed === `./${GLOBAL_PATH}`) return { ok: true, value: [GLOBAL_PATH] };
+  const path = trimmed;
+  if (path === GLOBAL_PATH) return { ok: true, value: [] };
   if (path.includes("\\")) {
     return { ok: false, reason: `path ${quoteForReason(path)} has a backslash (use '/')` };
   }
