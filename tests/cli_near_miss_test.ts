@@ -85,4 +85,18 @@ Deno.test("lint reports near-miss tags in scratch", async () => {
     "scratch-tag 5",
   ]);
   assert.ok(findings[0]!.message.includes(FIX_1));
+  assert.equal(
+    (findings[0] as unknown as { fix: string }).fix,
+    "replace the tag line with '## [TAG: src/api, type: patterns]'",
+  );
+});
+
+Deno.test("librarian scratch gives a near miss its corrected line as the fix", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path);
+  const result = await runLibrarian(["scratch"], options);
+  assert.match(
+    result.stdout,
+    /fix: +replace the tag line with '## \[TAG: src\/api, type: edge\]'/,
+  );
 });

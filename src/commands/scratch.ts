@@ -14,6 +14,7 @@ import { normalizePath } from "../core/paths.ts";
 import { classifyBlock, type KeepCode } from "../filing/classify.ts";
 import { lockLibrary } from "../filing/coordination.ts";
 import { NOT_A_SECRET } from "../filing/markers.ts";
+import { tagLineFix } from "../filing/near_miss.ts";
 import { parseScratch } from "../filing/scratch.ts";
 import { rewriteScratch } from "../filing/scratch_rewrite.ts";
 import { VERSION } from "../version.ts";
@@ -51,10 +52,8 @@ export const SPEC: CommandSpec = {
   positionals: [],
 };
 
-const TAG_FIX = "fix the tag line: ## [TAG: <code folder, or global>, type: <file name>]";
-
 /**
- * What to do about a block kept for `code` (pure).
+ * What to do about a block kept for `code` (pure); `reason` gives a near miss its corrected line.
  *
  * @example Usage
  * ```ts
@@ -64,7 +63,7 @@ const TAG_FIX = "fix the tag line: ## [TAG: <code folder, or global>, type: <fil
  * assert.match(fixFor("legacy"), /type: <file name>/);
  * ```
  */
-export function fixFor(code: KeepCode): string {
+export function fixFor(code: KeepCode, reason = ""): string {
   switch (code) {
     case "legacy":
       return "add the file the learning belongs in: ## [TAG: <path>, type: <file name>], e.g. " +
@@ -81,7 +80,7 @@ export function fixFor(code: KeepCode): string {
     case "review":
       return "edit it if needed, then 'librarian route --accept' files it";
     default:
-      return TAG_FIX;
+      return tagLineFix(reason);
   }
 }
 
@@ -111,7 +110,7 @@ export function keptBlocks(text: string): { kept: KeptBlock[]; routable: number 
       tag: block.tagLine.trim(),
       code: verdict.code,
       reason: verdict.reason,
-      fix: fixFor(verdict.code),
+      fix: fixFor(verdict.code, verdict.reason),
       raw: block.raw,
     });
   }

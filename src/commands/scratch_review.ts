@@ -8,6 +8,7 @@
 
 import { classifyBlock, type KeepCode } from "../filing/classify.ts";
 import { NOT_A_SECRET } from "../filing/markers.ts";
+import { tagLineFix } from "../filing/near_miss.ts";
 import { parseScratch } from "../filing/scratch.ts";
 import type { Finding } from "./lint_checks.ts";
 
@@ -35,8 +36,6 @@ export function reviewScratch(text: string): BlockReview[] {
   return reviews;
 }
 
-const TAG_FIX = "fix the tag line: ## [TAG: <code folder, or global>, type: <file name>]";
-
 /** Lint findings for the blocks that the stop hook will keep in scratch (pure). */
 export function scratchFindings(text: string, relPath: string): Finding[] {
   const findings: Finding[] = [];
@@ -56,7 +55,7 @@ export function scratchFindings(text: string, relPath: string): Finding[] {
     } else if (review.code === "unclosed-fence") {
       findings.push({ check: "scratch-fence", ...where, message, fix: "close the code fence" });
     } else {
-      findings.push({ check: "scratch-tag", ...where, message, fix: TAG_FIX });
+      findings.push({ check: "scratch-tag", ...where, message, fix: tagLineFix(review.reason) });
     }
   }
   return findings;

@@ -42,3 +42,25 @@ export function nearMissFix(problem: string, intended?: IntendedTag): string {
   }
   return `${problem}; write it as '${TAG_SHAPE}'`;
 }
+
+/** The generic fix for a tag line that cannot be filed. */
+export const TAG_FIX = "fix the tag line: ## [TAG: <code folder, or global>, type: <file name>]";
+
+/**
+ * The fix for a block kept for its tag line, from the reason it was kept: the corrected line when
+ * the reason names one (a near miss whose intent is clear), else {@link TAG_FIX}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   tagLineFix("malformed tag: 3 '#' instead of 2; write '## [TAG: src/api, type: edge]'"),
+ *   "replace the tag line with '## [TAG: src/api, type: edge]'",
+ * );
+ * assert.equal(tagLineFix("path '../x' has a '..' segment"), TAG_FIX);
+ * ```
+ */
+export function tagLineFix(reason: string): string {
+  const corrected = /; write '(## \[TAG: [^\n]*\])'$/.exec(reason);
+  return corrected ? `replace the tag line with '${corrected[1]}'` : TAG_FIX;
+}
