@@ -6,6 +6,7 @@
  * @module
  */
 
+import { LibrarianError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
@@ -25,7 +26,7 @@ import {
   type Style,
   UsageError,
 } from "./cli.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "./locate.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
 
 /** The command line of `librarian export`. */
 export const SPEC: CommandSpec = {
@@ -128,12 +129,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const json = flag(parsed, "json");
     const cwd = normalizePath(Deno.cwd());
     const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) {
-      const message = noLibraryMessage(cwd, envProblem);
-      if (json) printJson({ version: VERSION, library: null, error: message });
-      else console.error(`librarian export: ${message}`);
-      return EXIT_PROBLEMS;
-    }
+    if (!library) throw noLibraryError(cwd, envProblem);
     const raw = stringOption(parsed, "format");
     let formats: ExportFormat[];
     if (raw !== undefined) formats = parseFormats(raw);
@@ -142,10 +138,10 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         formats = readLibraryConfig(library.root).export;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        if (json) {
-          printJson({ version: VERSION, library: libraryJson(library), error: error.message });
-        } else console.error(`librarian export: ${error.message}`);
-        return EXIT_PROBLEMS;
+        throw new LibrarianError(error.message, {
+          cause: error,
+          details: { library: libraryJson(library) },
+        });
       }
       if (formats.length === 0) {
         throw new UsageError(
