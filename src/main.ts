@@ -88,7 +88,7 @@ export const COMMANDS: Readonly<
     load: () => import("./commands/export.ts"),
   },
   import: {
-    summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
+    summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
     load: () => import("./commands/import.ts"),
   },
   scratch: {

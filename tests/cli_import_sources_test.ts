@@ -12,6 +12,7 @@ Deno.test("import of a project maps nested CLAUDE.md and AGENTS.md to their fold
     "_memory_library/.scratch.md": "",
     "CLAUDE.md": "# Repo\n- use pnpm\n",
     "README.md": "# My project\nInstall with pnpm.\n",
+    "CHANGELOG.md": "## 1.0\n- first\n",
     "src/api/CLAUDE.md": "- handlers validate input with zod\n",
     "src/web/AGENTS.md": "- components are function components\n",
     "node_modules/pkg/CLAUDE.md": "- never read\n",
@@ -28,6 +29,7 @@ Deno.test("import of a project maps nested CLAUDE.md and AGENTS.md to their fold
     ],
   );
   assert.ok(report.ignored.includes("README.md"));
+  assert.ok(report.ignored.includes("CHANGELOG.md"), "a project's own documents are not memory");
   const lib = join(dir.path, "_memory_library");
   assert.match(Deno.readTextFileSync(join(lib, "src/api/claude.md")), /handlers validate input/);
   assert.throws(() => Deno.statSync(join(lib, "readme.md")));

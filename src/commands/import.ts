@@ -37,7 +37,7 @@ export const SPEC: CommandSpec = {
   name: "import",
   synopsis:
     "<folder> [--dry-run] [--include-transient] [--json] | --suggest | --apply [--only <n,...>]",
-  summary: "convert a flat memory bank (projectbrief.md, ...) into library root files",
+  summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
   details: [
     "Maps projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
     "techContext.md to tech.md, and any other .md file to a root file of its name in kebab-case.",

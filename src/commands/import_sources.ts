@@ -12,7 +12,7 @@ import { isDirectory } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import { decodeLibraryBytes } from "../core/read_text.ts";
 import { compareNames } from "../core/walk.ts";
-import { kebabCase, type SourceFile } from "./import_plan.ts";
+import { kebabCase, KNOWN_FILES, type SourceFile } from "./import_plan.ts";
 
 /** Folders never searched for `CLAUDE.md` / `AGENTS.md`. */
 const SKIPPED_DIRS = new Set([
@@ -180,6 +180,9 @@ function cursorRules(importDir: string, projectRoot: string): SourceFile[] {
 export function whyIgnored(name: string): string {
   return /^readme\.md$/i.test(name)
     ? "a README describes the project for people; it is not imported as memory"
+    : /\.md$/i.test(name)
+    ? "a project folder's own document; from a project only CLAUDE.md, AGENTS.md and " +
+      "memory-bank files (projectbrief.md, ...) are imported"
     : name.endsWith("/")
     ? "a sub-folder (only its CLAUDE.md and AGENTS.md files are imported)"
     : "only .md files (and .cursor/rules/*.mdc) are imported";
@@ -189,6 +192,8 @@ export function whyIgnored(name: string): string {
 export function listSources(importDir: string, projectRoot: string): SourceListing {
   const files: SourceFile[] = [];
   const ignored: string[] = [];
+  // A project folder (not a memory bank): only its instruction files and rules are memory.
+  const isProject = importDir === projectRoot || isDirectory(joinPath(importDir, ".git"));
   for (
     const entry of [...Deno.readDirSync(importDir)].sort((a, b) => compareNames(a.name, b.name))
   ) {
@@ -197,9 +202,14 @@ export function listSources(importDir: string, projectRoot: string): SourceListi
         ignored.push(entry.name);
         continue;
       }
+      const instruction = INSTRUCTION_FILE.test(entry.name);
+      const known = KNOWN_FILES.some((k) => k.stem === entry.name.slice(0, -3).toLowerCase());
+      if (!instruction && isProject && !known) {
+        ignored.push(entry.name); // CHANGELOG.md, CONTRIBUTING.md: the project's own documents
+        continue;
+      }
       const content = readSource(joinPath(importDir, entry.name));
       const mirror = mirrorOf(importDir, importDir, projectRoot);
-      const instruction = INSTRUCTION_FILE.test(entry.name);
       const stem = kebabCase(entry.name.replace(/\.md$/i, ""));
       files.push({
         name: entry.name,
