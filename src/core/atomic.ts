@@ -10,20 +10,59 @@ import { dirnameOf } from "./paths.ts";
 
 let counter = 0;
 
-/** A temp-file name next to `path`, unique to this process and call. */
+/**
+ * A temp-file name next to `path`, unique to this process and call.
+ *
+ * @example Usage
+ * ```ts
+ * import { isTempSiblingName, tempSiblingOf } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const temp = tempSiblingOf("/lib/notes.md");
+ * assert.ok(temp.startsWith("/lib/notes.md.tmp-"));
+ * assert.notEqual(tempSiblingOf("/lib/notes.md"), temp);
+ * assert.ok(isTempSiblingName(temp.slice("/lib/".length), "notes.md"));
+ * ```
+ */
 export function tempSiblingOf(path: string): string {
   counter += 1;
   const random = Math.random().toString(36).slice(2, 8);
   return `${path}.tmp-${Deno.pid}-${counter}-${random}`;
 }
 
-/** True when `name` is a temp-file name {@link tempSiblingOf} made for a file named `baseName`. */
+/**
+ * True when `name` is a temp-file name {@link tempSiblingOf} made for a file named `baseName`.
+ *
+ * @example Usage
+ * ```ts
+ * import { isTempSiblingName, tempSiblingOf } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const temp = tempSiblingOf("/lib/notes.md").slice("/lib/".length);
+ * assert.ok(isTempSiblingName(temp, "notes.md"));
+ * assert.ok(!isTempSiblingName(temp, "other.md"));
+ * assert.ok(!isTempSiblingName("notes.md.tmp-backup", "notes.md"));
+ * ```
+ */
 export function isTempSiblingName(name: string, baseName: string): boolean {
   if (!name.startsWith(`${baseName}.tmp-`)) return false;
   return /^\d+-\d+-[0-9a-z]*$/.test(name.slice(baseName.length + 5));
 }
 
-/** Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper. */
+/**
+ * Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper.
+ *
+ * @example Usage
+ * ```ts
+ * import { writeTextAtomicSync } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/new/folder/notes.md`;
+ * writeTextAtomicSync(path, "first");
+ * writeTextAtomicSync(path, "second");
+ * assert.equal(Deno.readTextFileSync(path), "second");
+ * ```
+ */
 export function writeTextAtomicSync(path: string, text: string): void {
   const temp = tempSiblingOf(path);
   try {
@@ -68,6 +107,16 @@ export function removeIfPresent(path: string): void {
  * {@link writeTextAtomicSync} (one implementation; the work itself is a few blocking calls).
  *
  * @throws {Deno.errors.PermissionDenied} and other I/O errors, after removing the temp file.
+ *
+ * @example Usage
+ * ```ts
+ * import { writeTextAtomic } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/a/notes.md`;
+ * await writeTextAtomic(path, "kept");
+ * assert.equal(Deno.readTextFileSync(path), "kept");
+ * ```
  */
 export function writeTextAtomic(path: string, text: string): Promise<void> {
   try {

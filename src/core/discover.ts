@@ -34,7 +34,18 @@ export interface Library {
   foundBy: FoundBy;
 }
 
-/** The library's scratch file. */
+/**
+ * The library's scratch file.
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchPathOf } from "./discover.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/repo/_memory_library", projectRoot: "/repo", foundBy: "cwd" as const };
+ * assert.equal(scratchPathOf(library), "/repo/_memory_library/.scratch.md");
+ * ```
+ */
 export function scratchPathOf(library: Library): string {
   return joinPath(library.root, SCRATCH_FILE_NAME);
 }
@@ -46,6 +57,20 @@ export function scratchPathOf(library: Library): string {
  * The library named by `LIBRARIAN_PATH`, if that variable is set to an existing folder.
  * A relative value is rejected (hooks run from changing folders), and so is a Windows drive path
  * on another OS.
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryFromEnv } from "./discover.ts";
+ * import { envFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/notes`);
+ * const library = libraryFromEnv(envFrom({ LIBRARIAN_PATH: `${project}/notes` }));
+ * assert.equal(library?.projectRoot, project);
+ * assert.equal(libraryFromEnv(envFrom({ LIBRARIAN_PATH: "relative/notes" })), null);
+ * assert.equal(libraryFromEnv(envFrom({})), null);
+ * ```
  */
 export function libraryFromEnv(env: EnvReader): Library | null {
   const configured = env("LIBRARIAN_PATH")?.trim();
@@ -94,6 +119,19 @@ export function probeLibraryDir(
  * A start longer than any file system takes finds nothing (and costs no look-ups). A
  * `_memory_library` that is a link to somewhere outside its project ends the search with nothing
  * ({@link probeLibraryDir}); only `LIBRARIAN_PATH` may name a library outside the project.
+ *
+ * @example Usage
+ * ```ts
+ * import { findLibraryAbove } from "./discover.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.mkdirSync(`${project}/src/api`, { recursive: true });
+ * const library = findLibraryAbove(`${project}/src/api`, "cwd");
+ * assert.equal(library?.root, `${project}/_memory_library`);
+ * assert.equal(library?.projectRoot, project);
+ * ```
  */
 export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | null {
   if (startDir.length > MAX_PATH_LENGTH) return null;
@@ -114,6 +152,19 @@ export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | 
 /**
  * The library for a file a tool is about to touch: `LIBRARIAN_PATH` wins (the file must then be
  * inside its project, else `null`); otherwise the nearest `_memory_library/` above the file.
+ *
+ * @example Usage
+ * ```ts
+ * import { findLibraryForFile } from "./discover.ts";
+ * import { envFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * const library = findLibraryForFile(`${project}/src/main.ts`, envFrom({}));
+ * assert.equal(library?.root, `${project}/_memory_library`);
+ * assert.equal(library?.foundBy, "file");
+ * ```
  */
 export function findLibraryForFile(filePath: string, env: EnvReader): Library | null {
   const fromEnv = libraryFromEnv(env);
@@ -124,6 +175,19 @@ export function findLibraryForFile(filePath: string, env: EnvReader): Library | 
 /**
  * The library for a session-level event (prompt, stop, a command run by a person):
  * `LIBRARIAN_PATH`, else above `CLAUDE_PROJECT_DIR`, else above `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findLibraryForSession } from "./discover.ts";
+ * import { envFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * const env = envFrom({ CLAUDE_PROJECT_DIR: project });
+ * assert.equal(findLibraryForSession(undefined, env)?.foundBy, "CLAUDE_PROJECT_DIR");
+ * assert.equal(findLibraryForSession(`${project}/src`, envFrom({}))?.foundBy, "cwd");
+ * ```
  */
 export function findLibraryForSession(
   cwd: string | undefined,
@@ -149,7 +213,20 @@ export type FilePlacement =
   | { kind: "outside" }
   | { kind: "in-library" };
 
-/** Places a normal-form absolute file path relative to `library` (pure). */
+/**
+ * Places a normal-form absolute file path relative to `library` (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { placeFile } from "./discover.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/repo/_memory_library", projectRoot: "/repo", foundBy: "cwd" as const };
+ * assert.deepEqual(placeFile("/repo/src/a.ts", library), { kind: "project", relPath: "src/a.ts" });
+ * assert.deepEqual(placeFile("/repo/_memory_library/tech.md", library), { kind: "in-library" });
+ * assert.deepEqual(placeFile("/elsewhere/a.ts", library), { kind: "outside" });
+ * ```
+ */
 export function placeFile(filePath: string, library: Library, os?: string): FilePlacement {
   if (relativeInside(filePath, library.root, os) !== null) return { kind: "in-library" };
   const rel = relativeInside(filePath, library.projectRoot, os);
@@ -161,6 +238,22 @@ export function placeFile(filePath: string, library: Library, os?: string): File
  * Like {@link placeFile}, but when the plain comparison says "outside" it compares real paths
  * too (symlinked checkouts, macOS `/tmp` → `/private/tmp`). For a file that does not exist yet
  * (a Write of a new file), the nearest existing ancestor is resolved.
+ *
+ * @example Usage
+ * ```ts
+ * import { placeFileResolved } from "./discover.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const real = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${real}/_memory_library`);
+ * const link = `${Deno.makeTempDirSync()}/checkout`;
+ * Deno.symlinkSync(real, link);
+ * const library = { root: `${real}/_memory_library`, projectRoot: real, foundBy: "cwd" as const };
+ * assert.deepEqual(placeFileResolved(`${link}/src/new.ts`, library), {
+ *   kind: "project",
+ *   relPath: "src/new.ts",
+ * });
+ * ```
  */
 export function placeFileResolved(filePath: string, library: Library): FilePlacement {
   const plain = placeFile(filePath, library);
@@ -171,7 +264,20 @@ export function placeFileResolved(filePath: string, library: Library): FilePlace
   return placeFile(realFile, { ...library, root: realRoot, projectRoot: dirnameOf(realRoot) });
 }
 
-/** The real path of `path`, resolving the nearest existing ancestor when it does not exist. */
+/**
+ * The real path of `path`, resolving the nearest existing ancestor when it does not exist.
+ *
+ * @example Usage
+ * ```ts
+ * import { realPathOfNearest } from "./discover.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const real = Deno.makeTempDirSync();
+ * const link = `${Deno.makeTempDirSync()}/link`;
+ * Deno.symlinkSync(real, link);
+ * assert.equal(realPathOfNearest(`${link}/not/yet.ts`), `${Deno.realPathSync(real)}/not/yet.ts`);
+ * ```
+ */
 export function realPathOfNearest(path: string): string | null {
   const missing: string[] = [];
   let current = normalizePath(path);

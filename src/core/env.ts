@@ -9,7 +9,19 @@ import { isLocalAbsolutePath, joinPath, normalizePath } from "./paths.ts";
 /** A read-only view of environment variables. */
 export type EnvReader = (name: string) => string | undefined;
 
-/** The process environment (variables the program may not read come back `undefined`). */
+/**
+ * The process environment (variables the program may not read come back `undefined`).
+ *
+ * @example Usage
+ * ```ts
+ * import { processEnv } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * Deno.env.set("LIBRARIAN_DOC_EXAMPLE", "yes");
+ * assert.equal(processEnv()("LIBRARIAN_DOC_EXAMPLE"), "yes");
+ * assert.equal(processEnv()("LIBRARIAN_DOC_EXAMPLE_UNSET"), undefined);
+ * ```
+ */
 export function processEnv(): EnvReader {
   return (name) => {
     try {
@@ -20,7 +32,19 @@ export function processEnv(): EnvReader {
   };
 }
 
-/** An environment made from a plain record, for tests and tools. */
+/**
+ * An environment made from a plain record, for tests and tools.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ HOME: "/home/ada" });
+ * assert.equal(env("HOME"), "/home/ada");
+ * assert.equal(env("USERPROFILE"), undefined);
+ * ```
+ */
 export function envFrom(record: Record<string, string | undefined>): EnvReader {
   return (name) => record[name];
 }
@@ -40,7 +64,19 @@ export interface BudgetSetting {
   warning?: string;
 }
 
-/** Reads `LIBRARIAN_BUDGET`, clamped to [{@link MIN_BUDGET}, {@link MAX_BUDGET}]. */
+/**
+ * Reads `LIBRARIAN_BUDGET`, clamped to [{@link MIN_BUDGET}, {@link MAX_BUDGET}].
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, MAX_BUDGET, readBudget } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(readBudget(envFrom({ LIBRARIAN_BUDGET: "5_000" })), { budget: 5000 });
+ * assert.equal(readBudget(envFrom({ LIBRARIAN_BUDGET: "99999" })).budget, MAX_BUDGET);
+ * assert.ok(readBudget(envFrom({ LIBRARIAN_BUDGET: "lots" })).warning);
+ * ```
+ */
 export function readBudget(env: EnvReader): BudgetSetting {
   const raw = env("LIBRARIAN_BUDGET")?.trim();
   if (raw === undefined || raw === "") return { budget: DEFAULT_BUDGET };
@@ -81,12 +117,34 @@ function absolutePathFrom(env: EnvReader, ...names: string[]): string | undefine
   return undefined;
 }
 
-/** The user's home folder (`HOME`, else `USERPROFILE` on Windows), normalised, or undefined. */
+/**
+ * The user's home folder (`HOME`, else `USERPROFILE` on Windows), normalised, or undefined.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, homeDir } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(homeDir(envFrom({ HOME: "/home/ada" })), "/home/ada");
+ * assert.equal(homeDir(envFrom({})), undefined);
+ * ```
+ */
 export function homeDir(env: EnvReader): string | undefined {
   return absolutePathFrom(env, "HOME", "USERPROFILE");
 }
 
-/** Claude Code's configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+/**
+ * Claude Code's configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.
+ *
+ * @example Usage
+ * ```ts
+ * import { claudeDir, envFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(claudeDir(envFrom({ HOME: "/home/ada" })), "/home/ada/.claude");
+ * assert.equal(claudeDir(envFrom({ CLAUDE_CONFIG_DIR: "/etc/claude" })), "/etc/claude");
+ * ```
+ */
 export function claudeDir(env: EnvReader): string | undefined {
   const configured = absolutePathFrom(env, "CLAUDE_CONFIG_DIR");
   if (configured) return configured;
@@ -97,6 +155,15 @@ export function claudeDir(env: EnvReader): string | undefined {
 /**
  * The Librarian's state folder (ledgers, sync records, locks): `LIBRARIAN_STATE_DIR`, else
  * `CLAUDE_PLUGIN_DATA` (kept across plugin updates), else `~/.claude/librarian`.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, stateDir } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(stateDir(envFrom({ HOME: "/home/ada" })), "/home/ada/.claude/librarian");
+ * assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), "/data");
+ * ```
  */
 export function stateDir(env: EnvReader): string | undefined {
   const explicit = absolutePathFrom(env, "LIBRARIAN_STATE_DIR", "CLAUDE_PLUGIN_DATA");
@@ -108,6 +175,15 @@ export function stateDir(env: EnvReader): string | undefined {
 /**
  * The log file (`LIBRARIAN_LOG` when it is an absolute path, else `~/.claude/librarian.log`), or
  * undefined when `LIBRARIAN_LOG=off`.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, logFile } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(logFile(envFrom({ HOME: "/home/ada" })), "/home/ada/.claude/librarian.log");
+ * assert.equal(logFile(envFrom({ HOME: "/home/ada", LIBRARIAN_LOG: "off" })), undefined);
+ * ```
  */
 export function logFile(env: EnvReader): string | undefined {
   const configured = env("LIBRARIAN_LOG")?.trim();

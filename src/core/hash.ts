@@ -117,6 +117,17 @@ export function hashUtf8(text: string): string {
 /**
  * cyrb53, a 53-bit string hash as 14 hex digits. Only for values the filing side has already
  * persisted (auto-memory record names, filed-block identities): new code uses {@link hashUtf8}.
+ *
+ * @example Usage
+ * ```ts
+ * import { hashText } from "./hash.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(hashText("a learning"), /^[0-9a-f]{14}$/);
+ * assert.equal(hashText("a learning"), hashText("a learning"));
+ * assert.notEqual(hashText("a learning"), hashText("a learning", 1));
+ * assert.equal(hashText(""), "0bdcb81aee8d83");
+ * ```
  */
 export function hashText(text: string, seed = 0): string {
   let h1 = 0xdeadbeef ^ seed;

@@ -34,6 +34,15 @@ export class HookInputError extends SyntaxError {
 /**
  * Reads all of stdin as text with blocking reads: in a short-lived hook this is a few
  * milliseconds sooner than reading `Deno.stdin.readable` (no stream machinery to start up).
+ *
+ * @example Usage
+ * ```ts
+ * import { provideStdinText, readStdinTextSync } from "./hook_io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * provideStdinText('{"hook_event_name":"Stop"}');
+ * assert.equal(readStdinTextSync(), '{"hook_event_name":"Stop"}');
+ * ```
  */
 export function readStdinTextSync(): string {
   if (providedText !== undefined) {
@@ -49,6 +58,15 @@ let providedText: string | undefined;
 /**
  * Hands the next {@link readStdinTextSync} this text instead of stdin: `librarian inject
  * --explain` reads the event first to explain it, then runs the hook on the same event.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseHookEvent, provideStdinText, readStdinTextSync } from "./hook_io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * provideStdinText('{"hook_event_name":"SessionStart"}');
+ * assert.equal(parseHookEvent(readStdinTextSync()).hook_event_name, "SessionStart");
+ * ```
  */
 export function provideStdinText(text: string): void {
   providedText = text;
@@ -59,6 +77,17 @@ export function provideStdinText(text: string): void {
  *
  * @throws {HookInputError} when the text is empty, not JSON, not an object, or has no
  *   `hook_event_name`.
+ *
+ * @example Usage
+ * ```ts
+ * import { HookInputError, parseHookEvent } from "./hook_io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const event = parseHookEvent('{"hook_event_name":"PreToolUse","tool_name":"Read"}');
+ * assert.equal(event.tool_name, "Read");
+ * assert.throws(() => parseHookEvent("not json"), HookInputError);
+ * assert.throws(() => parseHookEvent("{}"), HookInputError);
+ * ```
  */
 export function parseHookEvent(text: string): HookEvent {
   const trimmed = text.replace(/^\uFEFF/, "").trim();

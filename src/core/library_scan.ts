@@ -42,6 +42,20 @@ const MAX_DEPTH = 64;
  * Hidden folders (`.git`, ...) and symlinked folders are not entered; only regular files (links
  * followed) are listed. A link whose real location is outside the library is not listed as a
  * file: it is put in its folder's `outside` list.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanLibrary } from "./library_scan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/src`);
+ * Deno.writeTextFileSync(`${root}/tech.md`, "# tech");
+ * Deno.writeTextFileSync(`${root}/src/api.md`, "# api");
+ * const folders = await scanLibrary(root);
+ * assert.deepEqual(folders.map((f) => f.relDir), ["", "src"]);
+ * assert.deepEqual(folders[1]?.files.map((f) => f.relPath), ["src/api.md"]);
+ * ```
  */
 export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
   const folders: ScannedFolder[] = [];
@@ -89,7 +103,20 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
   return folders;
 }
 
-/** The served files of a scan, in scan order. */
+/**
+ * The served files of a scan, in scan order.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanLibrary, servedFiles } from "./library_scan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/tech.md`, "# tech");
+ * Deno.writeTextFileSync(`${root}/notes.txt`, "not served");
+ * assert.deepEqual(servedFiles(await scanLibrary(root)).map((f) => f.name), ["tech.md"]);
+ * ```
+ */
 export function servedFiles(folders: readonly ScannedFolder[]): ScannedFile[] {
   return folders.flatMap((f) => f.files.filter((file) => file.served));
 }

@@ -60,7 +60,18 @@ function hasControl(text: string): boolean {
   return false;
 }
 
-/** Formats one log line (without the newline). Undefined fields are left out. */
+/**
+ * Formats one log line (without the newline). Undefined fields are left out.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatLogLine } from "./log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const line = formatLogLine(new Date(0), "inject", { tool: "Read", file: "a b.ts", skip: undefined });
+ * assert.equal(line, '1970-01-01T00:00:00.000Z inject tool=Read file="a b.ts"');
+ * ```
+ */
 export function formatLogLine(
   time: Date,
   command: string,
@@ -76,7 +87,20 @@ export function formatLogLine(
 
 const FIELD = /([A-Za-z_][\w-]*)=("(?:[^"\\]|\\.)*"|\S*)/g;
 
-/** Parses a line written by {@link formatLogLine}; `null` for anything else. */
+/**
+ * Parses a line written by {@link formatLogLine}; `null` for anything else.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatLogLine, parseLogLine } from "./log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const record = parseLogLine(formatLogLine(new Date(0), "stop", { file: "a b.md", filed: 2 }));
+ * assert.deepEqual(record?.fields, { file: "a b.md", filed: "2" });
+ * assert.equal(record?.command, "stop");
+ * assert.equal(parseLogLine("not a log line"), null);
+ * ```
+ */
 export function parseLogLine(line: string): LogRecord | null {
   const match = /^(\d{4}-\d\d-\d\dT[\d:.]+Z) (\S+)(.*)$/.exec(line.trim());
   if (!match) return null;
@@ -101,6 +125,17 @@ export function parseLogLine(line: string): LogRecord | null {
  * that is not a regular file (a FIFO, a device, a folder) is left alone.
  * Never throws; returns false when the line could not be written. Synchronous: it runs once per
  * hook, where a sync call is cheaper than an async one (callers may still `await` it).
+ *
+ * @example Usage
+ * ```ts
+ * import { appendLog, parseLogLine } from "./log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/logs/librarian.log`;
+ * assert.ok(appendLog(path, "inject", { sent: 1 }));
+ * assert.equal(parseLogLine(Deno.readTextFileSync(path))?.fields.sent, "1");
+ * assert.equal(appendLog(undefined, "inject", {}), false);
+ * ```
  */
 export function appendLog(
   path: string | undefined,
@@ -127,7 +162,19 @@ export function appendLog(
   }
 }
 
-/** Milliseconds since the process started (includes runtime start-up and module loading). */
+/**
+ * Milliseconds since the process started (includes runtime start-up and module loading).
+ *
+ * @example Usage
+ * ```ts
+ * import { elapsedMs } from "./log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const ms = elapsedMs();
+ * assert.ok(ms > 0);
+ * assert.equal(Math.round(ms * 10) / 10, ms);
+ * ```
+ */
 export function elapsedMs(): number {
   return Math.round(performance.now() * 10) / 10;
 }

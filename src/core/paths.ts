@@ -62,7 +62,19 @@ export function normalizePath(path: string, os: PathOs = Deno.build.os): string 
   return prefix + joined;
 }
 
-/** True when the path is absolute in either POSIX or Windows form (after normalising). */
+/**
+ * True when the path is absolute in either POSIX or Windows form (after normalising).
+ *
+ * @example Usage
+ * ```ts
+ * import { isAbsolutePath } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isAbsolutePath("/repo/src"));
+ * assert.ok(isAbsolutePath("C:/repo"));
+ * assert.ok(!isAbsolutePath("repo/src"));
+ * ```
+ */
 export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/") || DRIVE.test(path);
 }
@@ -70,6 +82,16 @@ export function isAbsolutePath(path: string): boolean {
 /**
  * True when a normal-form path is absolute on `os`: a `/` path anywhere, a drive-letter path only
  * on Windows (elsewhere `C:/repo` names a folder `C:` inside the working folder).
+ *
+ * @example Usage
+ * ```ts
+ * import { isLocalAbsolutePath } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isLocalAbsolutePath("/repo", "linux"));
+ * assert.ok(isLocalAbsolutePath("C:/repo", "windows"));
+ * assert.ok(!isLocalAbsolutePath("C:/repo", "linux"));
+ * ```
  */
 export function isLocalAbsolutePath(path: string, os: PathOs = Deno.build.os): boolean {
   return path.startsWith("/") || (os === "windows" && DRIVE.test(path));
@@ -105,7 +127,19 @@ export function resolveLocalPath(
   return root === null ? null : normalizePath(joinPath(root, normal), os);
 }
 
-/** True where the usual file system compares names without regard to case. */
+/**
+ * True where the usual file system compares names without regard to case.
+ *
+ * @example Usage
+ * ```ts
+ * import { isCaseInsensitiveOs } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isCaseInsensitiveOs("darwin"));
+ * assert.ok(isCaseInsensitiveOs("windows"));
+ * assert.ok(!isCaseInsensitiveOs("linux"));
+ * ```
+ */
 export function isCaseInsensitiveOs(os: PathOs = Deno.build.os): boolean {
   return os === "windows" || os === "darwin";
 }
@@ -168,7 +202,20 @@ export function relativeInside(
   return c.slice(p.length).join("/");
 }
 
-/** The folder part of a normal-form path (`""` for a bare name, the root for a root entry). */
+/**
+ * The folder part of a normal-form path (`""` for a bare name, the root for a root entry).
+ *
+ * @example Usage
+ * ```ts
+ * import { dirnameOf } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(dirnameOf("/repo/src/a.ts"), "/repo/src");
+ * assert.equal(dirnameOf("/a.ts"), "/");
+ * assert.equal(dirnameOf("C:/a.ts"), "C:/");
+ * assert.equal(dirnameOf("a.ts"), "");
+ * ```
+ */
 export function dirnameOf(path: string): string {
   const i = path.lastIndexOf("/");
   if (i < 0) return "";
@@ -177,13 +224,36 @@ export function dirnameOf(path: string): string {
   return path.slice(0, i);
 }
 
-/** The last segment of a normal-form path. */
+/**
+ * The last segment of a normal-form path.
+ *
+ * @example Usage
+ * ```ts
+ * import { basenameOf } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(basenameOf("/repo/src/a.ts"), "a.ts");
+ * assert.equal(basenameOf("a.ts"), "a.ts");
+ * ```
+ */
 export function basenameOf(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? path : path.slice(i + 1);
 }
 
-/** Joins normal-form segments with `/`, skipping empty ones. */
+/**
+ * Joins normal-form segments with `/`, skipping empty ones.
+ *
+ * @example Usage
+ * ```ts
+ * import { joinPath } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(joinPath("/repo", "", "src", "a.ts"), "/repo/src/a.ts");
+ * assert.equal(joinPath("/", "a"), "/a");
+ * assert.equal(joinPath("", "."), ".");
+ * ```
+ */
 export function joinPath(...parts: string[]): string {
   let out = "";
   for (const part of parts) {

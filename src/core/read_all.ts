@@ -9,7 +9,27 @@ export interface SyncReader {
   readSync(buffer: Uint8Array): number | null;
 }
 
-/** Reads until end of input and returns all the bytes read. */
+/**
+ * Reads until end of input and returns all the bytes read.
+ *
+ * @example Usage
+ * ```ts
+ * import { readAllSync } from "./read_all.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new Uint8Array(100_000).fill(7);
+ * let offset = 0;
+ * const reader = {
+ *   readSync(buffer: Uint8Array): number | null {
+ *     const n = Math.min(buffer.length, bytes.length - offset);
+ *     buffer.set(bytes.subarray(offset, offset + n));
+ *     offset += n;
+ *     return n === 0 ? null : n;
+ *   },
+ * };
+ * assert.deepEqual(readAllSync(reader), bytes);
+ * ```
+ */
 export function readAllSync(reader: SyncReader): Uint8Array {
   const chunks: Uint8Array[] = [];
   const buffer = new Uint8Array(64 * 1024);

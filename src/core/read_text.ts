@@ -34,7 +34,21 @@ export interface FileStamp {
 /** How many leading bytes are checked for NUL to call a file binary. */
 const BINARY_SNIFF_BYTES = 8000;
 
-/** The stamp of a file, or the error name when it cannot be stat'ed. */
+/**
+ * The stamp of a file, or the error name when it cannot be stat'ed.
+ *
+ * @example Usage
+ * ```ts
+ * import { statStamp } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * const stamp = statStamp(path);
+ * assert.ok("size" in stamp && stamp.size === 5 && stamp.stamp.startsWith("5:"));
+ * assert.deepEqual(statStamp(`${path}.missing`), { error: "NotFound" });
+ * ```
+ */
 export function statStamp(path: string): FileStamp | { error: string } {
   try {
     const info = Deno.statSync(path);
@@ -47,6 +61,18 @@ export function statStamp(path: string): FileStamp | { error: string } {
 /**
  * True when `path` (links followed) is a regular file. Check before reading a file that someone
  * else may have replaced: opening a FIFO for reading blocks until a writer comes, forever.
+ *
+ * @example Usage
+ * ```ts
+ * import { isRegularFile } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/a.md`, "x");
+ * assert.ok(isRegularFile(`${dir}/a.md`));
+ * assert.ok(!isRegularFile(dir));
+ * assert.ok(!isRegularFile(`${dir}/missing.md`));
+ * ```
  */
 export function isRegularFile(path: string): boolean {
   try {
@@ -74,7 +100,20 @@ function readPrefix(path: string, want: number): Uint8Array {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Decodes library bytes: binary when a NUL appears early, `null` when not UTF-8. */
+/**
+ * Decodes library bytes: binary when a NUL appears early, `null` when not UTF-8.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeLibraryBytes } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode("\uFEFFline\r\n");
+ * assert.deepEqual(decodeLibraryBytes(bytes, false), { kind: "text", text: "line\n" });
+ * assert.deepEqual(decodeLibraryBytes(new Uint8Array([65, 0, 66]), false), { kind: "binary" });
+ * assert.deepEqual(decodeLibraryBytes(new Uint8Array([0xff, 0xfe, 65]), false), { kind: "not-utf8" });
+ * ```
+ */
 export function decodeLibraryBytes(
   data: Uint8Array,
   partial: boolean,
@@ -95,6 +134,19 @@ export function decodeLibraryBytes(
 /**
  * Reads `path` (whose size is `size` bytes) as UTF-8 text, at most `maxBytes` of it.
  * A NUL byte in the first 8,000 bytes means binary; bytes that are not UTF-8 mean `not-utf8`.
+ *
+ * @example Usage
+ * ```ts
+ * import { readLibraryText } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "0123456789");
+ * const whole = readLibraryText(path, 10, 100);
+ * assert.ok(whole.kind === "text" && whole.text === "0123456789" && !whole.partial);
+ * const part = readLibraryText(path, 10, 4);
+ * assert.ok(part.kind === "text" && part.text === "0123" && part.partial);
+ * ```
  */
 export function readLibraryText(path: string, size: number, maxBytes: number): FileText {
   try {

@@ -15,6 +15,20 @@ import { messageOf } from "./errors.ts";
 /**
  * Why `path` is not a plain scratch file (`"scratch is a symlink, ..."`), or `null` when it is
  * one or does not exist. Checks the path itself (`lstat`): a symlink is never followed.
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchFileProblem } from "./scratch_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(scratchFileProblem(`${dir}/.scratch.md`), null);
+ * Deno.writeTextFileSync(`${dir}/.scratch.md`, "");
+ * assert.equal(scratchFileProblem(`${dir}/.scratch.md`), null);
+ * Deno.symlinkSync(`${dir}/.scratch.md`, `${dir}/link.md`);
+ * assert.equal(scratchFileProblem(`${dir}/link.md`), "scratch is a symlink, not a plain file");
+ * assert.equal(scratchFileProblem(dir), "scratch is a folder");
+ * ```
  */
 export function scratchFileProblem(path: string): string | null {
   let info: Deno.FileInfo;

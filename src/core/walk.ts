@@ -61,12 +61,35 @@ export function labelOf(relPath: string): string {
   return relPath.includes("/") ? relPath : `${relPath}${ROOT_LABEL_SUFFIX}`;
 }
 
-/** True for names the walk serves: `*.md`, not dotfiles (so never `.scratch.md`). */
+/**
+ * True for names the walk serves: `*.md`, not dotfiles (so never `.scratch.md`).
+ *
+ * @example Usage
+ * ```ts
+ * import { isServedName } from "./walk.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isServedName("tech.md"));
+ * assert.ok(isServedName("NOTES.MD"));
+ * assert.ok(!isServedName(".scratch.md"));
+ * assert.ok(!isServedName("notes.txt"));
+ * ```
+ */
 export function isServedName(name: string): boolean {
   return name.toLowerCase().endsWith(".md") && !name.startsWith(".") && name !== SCRATCH_FILE_NAME;
 }
 
-/** Compares names by code point, so the order is the same on every OS and locale. */
+/**
+ * Compares names by code point, so the order is the same on every OS and locale.
+ *
+ * @example Usage
+ * ```ts
+ * import { compareNames } from "./walk.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(["b", "B", "a", "é"].sort(compareNames), ["B", "a", "b", "é"]);
+ * ```
+ */
 export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -159,7 +182,23 @@ function readLevel(libraryRoot: string, level: string, bounds: LibraryBounds): L
   return { files, subfolders, outsideFolders };
 }
 
-/** The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`. */
+/**
+ * The served `.md` files directly in one library folder, sorted; a missing folder gives `[]`.
+ *
+ * @example Usage
+ * ```ts
+ * import { listLevel } from "./walk.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/src`);
+ * Deno.writeTextFileSync(`${root}/src/b.md`, "b");
+ * Deno.writeTextFileSync(`${root}/src/a.md`, "a");
+ * Deno.writeTextFileSync(`${root}/src/skip.txt`, "no");
+ * assert.deepEqual(listLevel(root, "src").map((f) => f.relPath), ["src/a.md", "src/b.md"]);
+ * assert.deepEqual(listLevel(root, "missing"), []);
+ * ```
+ */
 export function listLevel(libraryRoot: string, level: string): LibraryFile[] {
   return readLevel(libraryRoot, level, new LibraryBounds(libraryRoot))?.files ?? [];
 }
@@ -171,6 +210,17 @@ const ASCII_ONLY = /^\p{ASCII}*$/u;
  * spelled with the other Unicode normal form (NFC `é` against NFD `e` + accent: a library made on
  * macOS or typed by the model meets code checked out elsewhere), and on a case-insensitive OS
  * (Windows, macOS) one that differs only in case.
+ *
+ * @example Usage
+ * ```ts
+ * import { matchSubfolder } from "./walk.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(matchSubfolder(["Models", "api"], "api", false), "api");
+ * assert.equal(matchSubfolder(["Models"], "models", true), "Models");
+ * assert.equal(matchSubfolder(["Models"], "models", false), undefined);
+ * assert.equal(matchSubfolder(["caf\u00e9"], "cafe\u0301", false), "caf\u00e9");
+ * ```
  */
 export function matchSubfolder(
   subfolders: readonly string[],
