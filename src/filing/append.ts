@@ -37,7 +37,17 @@ export function localDay(date: Date): string {
   return `${y}-${m}-${d}`;
 }
 
-/** The dated section heading for `day`. */
+/**
+ * The dated section heading for `day`.
+ *
+ * @example Usage
+ * ```ts
+ * import { learningsHeading } from "./append.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(learningsHeading("2026-11-30"), "## Learnings (2026-11-30)");
+ * ```
+ */
 export function learningsHeading(day: string): string {
   return `## Learnings (${day})`;
 }

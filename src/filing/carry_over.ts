@@ -60,6 +60,20 @@ function keptPath(place: string, id: string, offset: number): string {
   return `${place}.tmp-carry-${id}-${offset}`;
 }
 
+/**
+ * What `lstat` says of `path` (a link itself, not what it points to), or `null` when it cannot
+ * say (missing, no permission).
+ *
+ * @example Usage
+ * ```ts
+ * import { statOrNull } from "./carry_over.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(statOrNull(dir)?.isDirectory, true);
+ * assert.equal(statOrNull(`${dir}/missing`), null);
+ * ```
+ */
 export function statOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
@@ -71,6 +85,17 @@ export function statOrNull(path: string): Deno.FileInfo | null {
 /**
  * Whether two names are the same file: by inode number where the system gives one, else by
  * link count, size and time; `undefined` when the system says nothing that could tell.
+ *
+ * @example Usage
+ * ```ts
+ * import { sameFile } from "./carry_over.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.linkSync(path, `${path}.second`);
+ * assert.equal(sameFile(Deno.statSync(path), Deno.statSync(`${path}.second`)), true);
+ * assert.equal(sameFile(Deno.statSync(path), Deno.statSync(Deno.makeTempFileSync())), false);
+ * ```
  */
 export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean | undefined {
   if (a.ino !== null && b.ino !== null) return a.dev === b.dev && a.ino === b.ino;
@@ -88,6 +113,19 @@ function readFrom(path: string, offset: number): Uint8Array {
 /**
  * True when a kept old scratch holds bytes scratch does not have yet (or a killed run left one
  * to clear): the stop hook's cheap check, a directory listing.
+ *
+ * @example Usage
+ * ```ts
+ * import { hasPendingCarryOver, keepOld } from "./carry_over.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const scratch = `${Deno.makeTempDirSync()}/.scratch.md`;
+ * Deno.writeTextFileSync(scratch, "old\n");
+ * const kept = keepOld(scratch, 4)!;
+ * assert.equal(hasPendingCarryOver([scratch]), false);
+ * Deno.writeTextFileSync(kept, "late\n", { append: true });
+ * assert.equal(hasPendingCarryOver([scratch]), true);
+ * ```
  */
 export function hasPendingCarryOver(places: readonly string[]): boolean {
   for (const kept of keptFiles(places)) {
@@ -101,6 +139,21 @@ export function hasPendingCarryOver(places: readonly string[]): boolean {
  * Carries over to the end of scratch whatever was appended to old scratch files since they were
  * replaced, oldest first, once each; clears what a killed run left and kept files gone stale.
  * Call under the library lock. Returns the number of bytes carried over.
+ *
+ * @example Usage
+ * ```ts
+ * import { carryOverScratch, keepOld } from "./carry_over.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const scratch = `${Deno.makeTempDirSync()}/.scratch.md`;
+ * Deno.writeTextFileSync(scratch, "old\n");
+ * const kept = keepOld(scratch, 4)!;
+ * Deno.removeSync(scratch);
+ * Deno.writeTextFileSync(scratch, "new\n");
+ * Deno.writeTextFileSync(kept, "late\n", { append: true });
+ * assert.equal(carryOverScratch(scratch), 5);
+ * assert.equal(Deno.readTextFileSync(scratch), "new\nlate\n");
+ * ```
  */
 export function carryOverScratch(
   scratchPath: string,
@@ -139,6 +192,18 @@ let keptCounter = 0;
 /**
  * Gives the current scratch a second name for carry-over, in the first of `places` where a hard
  * link can be made (the same file system); null where none can.
+ *
+ * @example Usage
+ * ```ts
+ * import { keepOld } from "./carry_over.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const scratch = `${Deno.makeTempDirSync()}/.scratch.md`;
+ * Deno.writeTextFileSync(scratch, "old\n");
+ * const kept = keepOld(scratch, 4);
+ * assert.match(kept ?? "", /\.scratch\.md\.tmp-carry-[0-9a-z]+-4$/);
+ * assert.equal(Deno.readTextFileSync(kept!), "old\n");
+ * ```
  */
 export function keepOld(
   scratchPath: string,

@@ -143,6 +143,15 @@ export function classifyBlock(block: ScratchBlock, options: ClassifyOptions = {}
 /**
  * The key that identifies a target file: its path in NFC (a folder spelled NFD on disk is the
  * same folder), lower-cased when `foldCase`.
+ *
+ * @example Usage
+ * ```ts
+ * import { foldKey } from "./classify.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(foldKey("Src/Caf\u0065\u0301.md", true), "src/caf\u00e9.md");
+ * assert.equal(foldKey("Src/a.md", false), "Src/a.md");
+ * ```
  */
 export function foldKey(relPath: string, foldCase: boolean): string {
   const nfc = relPath.normalize("NFC");

@@ -87,13 +87,36 @@ function pathsIn(dir: string, key: string): CoordinationPaths {
  * The preferred lock and journal files for `library` (keyed by its real path), whether or not
  * they can be used; `null` when no folder is known at all (no home folder, no
  * `CLAUDE_CONFIG_DIR`, no state folder). {@link acquireCoordination} takes the first usable one.
+ *
+ * @example Usage
+ * ```ts
+ * import { coordinationPaths } from "./coordination.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/repo/_memory_library", projectRoot: "/repo", foundBy: "cwd" as const };
+ * const paths = coordinationPaths(library, envFrom({ HOME: "/home/ada" }));
+ * assert.match(paths?.lock ?? "", /^\/home\/ada\/\.claude\/librarian\/locks\/[0-9a-f]+\.lock$/);
+ * assert.equal(paths?.journal, paths?.lock.replace(/\.lock$/, ".filed.json"));
+ * assert.equal(coordinationPaths(library, envFrom({})), null);
+ * ```
  */
 export function coordinationPaths(library: Library, env: EnvReader): CoordinationPaths | null {
   const first = candidates(env)[0];
   return first ? pathsIn(first.dir, keyOf(library)) : null;
 }
 
-/** Where replaced scratch files are kept for carry-over, given the journal beside them. */
+/**
+ * Where replaced scratch files are kept for carry-over, given the journal beside them.
+ *
+ * @example Usage
+ * ```ts
+ * import { carryPlaceOf } from "./coordination.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(carryPlaceOf("/state/locks/0a1b.filed.json"), "/state/locks/0a1b.scratch");
+ * ```
+ */
 export function carryPlaceOf(journal: string): string {
   return journal.replace(/\.filed\.json$/, ".scratch");
 }
@@ -101,6 +124,21 @@ export function carryPlaceOf(journal: string): string {
 /**
  * The journal a run without the lock (a dry run) reads: the first candidate's that exists, or
  * `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { coordinationPaths, existingJournal } from "./coordination.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * const library = { root: Deno.makeTempDirSync(), projectRoot: "/", foundBy: "cwd" as const };
+ * assert.equal(existingJournal(library, env), null);
+ * const { journal } = coordinationPaths(library, env)!;
+ * Deno.mkdirSync(journal.slice(0, journal.lastIndexOf("/")), { recursive: true });
+ * Deno.writeTextFileSync(journal, '{"version":2,"filed":[]}');
+ * assert.equal(existingJournal(library, env), journal);
+ * ```
  */
 export function existingJournal(library: Library, env: EnvReader): string | null {
   const key = keyOf(library);
@@ -128,6 +166,21 @@ export interface Coordination extends AsyncDisposable {
  *
  * @throws {LockTimeoutError} when another run holds the lock past `timeoutMs`
  * @throws {CoordinationError} when no folder can hold the lock; its message says what to fix
+ *
+ * @example Usage
+ * ```ts
+ * import { acquireCoordination } from "./coordination.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * const library = { root: Deno.makeTempDirSync(), projectRoot: "/", foundBy: "cwd" as const };
+ * {
+ *   await using held = await acquireCoordination(library, env, { timeoutMs: 1000 });
+ *   assert.ok(held.paths.journal.endsWith(".filed.json"));
+ *   await assert.rejects(acquireCoordination(library, env, { timeoutMs: 20 }));
+ * }
+ * ```
  */
 export async function acquireCoordination(
   library: Library,
@@ -166,6 +219,20 @@ export async function acquireCoordination(
  *
  * @throws {LockTimeoutError} when another run holds it past the timeout
  * @throws {CoordinationError} when no folder can hold it
+ *
+ * @example Usage
+ * ```ts
+ * import { lockLibrary } from "./coordination.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * const library = { root: Deno.makeTempDirSync(), projectRoot: "/", foundBy: "cwd" as const };
+ * const held = await lockLibrary(library, env);
+ * assert.ok(held.lock.path.endsWith(".lock"));
+ * await held[Symbol.asyncDispose]();
+ * await (await lockLibrary(library, env))[Symbol.asyncDispose]();
+ * ```
  */
 export async function lockLibrary(library: Library, env: EnvReader): Promise<Coordination> {
   const { lockTimeoutFrom } = await import("./lock.ts");

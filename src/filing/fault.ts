@@ -45,7 +45,25 @@ function fault(): { point: string; nth: number } | null {
   return configured = { point: point!, nth: Math.max(1, Number(nth) || 1) };
 }
 
-/** True when `LIBRARIAN_FAULT` names `point` and this is the time it should fire. */
+/**
+ * True when `LIBRARIAN_FAULT` names `point` and this is the time it should fire.
+ *
+ * @example Usage
+ * ```ts
+ * import { faultFires } from "./fault.ts";
+ * import assert from "node:assert/strict";
+ *
+ * Deno.env.set("LIBRARIAN_FAULT", "after-target-write:2");
+ * try {
+ *   assert.equal(faultFires("after-targets"), false);
+ *   assert.equal(faultFires("after-target-write"), false);
+ *   assert.equal(faultFires("after-target-write"), true);
+ *   assert.equal(faultFires("after-target-write"), false);
+ * } finally {
+ *   Deno.env.delete("LIBRARIAN_FAULT");
+ * }
+ * ```
+ */
 export function faultFires(point: FaultPoint): boolean {
   const wanted = fault();
   if (wanted === null || wanted.point !== point) return false;

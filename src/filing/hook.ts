@@ -42,7 +42,20 @@ export const MAX_SCRATCH_BYTES = 4_000_000;
 /** The most target files one turn writes; blocks for further files wait for the next turn. */
 export const MAX_TARGETS_PER_TURN = 500;
 
-/** The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now. */
+/**
+ * The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now.
+ *
+ * @example Usage
+ * ```ts
+ * import { nowFrom } from "./hook.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const now = nowFrom(envFrom({ LIBRARIAN_NOW: "2026-11-30T12:00:00Z" }));
+ * assert.equal(now.toISOString(), "2026-11-30T12:00:00.000Z");
+ * assert.ok(Math.abs(nowFrom(envFrom({ LIBRARIAN_NOW: "soon" })).getTime() - Date.now()) < 60_000);
+ * ```
+ */
 export function nowFrom(env: EnvReader): Date {
   const raw = env("LIBRARIAN_NOW")?.trim();
   if (raw) {
@@ -52,7 +65,23 @@ export function nowFrom(env: EnvReader): Date {
   return new Date();
 }
 
-/** True when scratch exists and holds more than whitespace (read only when it is small). */
+/**
+ * True when scratch exists and holds more than whitespace (read only when it is small).
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchHasContent } from "./hook.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
+ * assert.equal(scratchHasContent(library), false);
+ * Deno.writeTextFileSync(`${root}/.scratch.md`, "  \n\n");
+ * assert.equal(scratchHasContent(library), false);
+ * Deno.writeTextFileSync(`${root}/.scratch.md`, "## [TAG: global, type: tech]\n- x\n");
+ * assert.equal(scratchHasContent(library), true);
+ * ```
+ */
 export function scratchHasContent(library: Library): boolean {
   const path = scratchPathOf(library);
   let size: number;

@@ -102,7 +102,19 @@ export interface PresentItems {
   texts: Set<string>;
 }
 
-/** The items present in a target file's lines. */
+/**
+ * The items present in a target file's lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { presentItems } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const present = presentItems(["# tech", "", "- use deno", "", "A paragraph."]);
+ * assert.ok(present.lines.has("use deno"));
+ * assert.ok(present.texts.has("A paragraph."));
+ * ```
+ */
 export function presentItems(lines: readonly string[]): PresentItems {
   const { fenced } = fenceMap(lines);
   const present: PresentItems = { items: new Set(), lines: new Set(), texts: new Set() };
@@ -115,18 +127,59 @@ export function presentItems(lines: readonly string[]): PresentItems {
   return present;
 }
 
-/** Whether a bullet is already present (the rule for every block). */
+/**
+ * Whether a bullet is already present (the rule for every block).
+ *
+ * @example Usage
+ * ```ts
+ * import { isBulletPresent, presentItems, splitItems } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const present = presentItems(["- use deno"]);
+ * const [known, fresh] = splitItems(["- use deno", "- use npm"]);
+ * assert.equal(isBulletPresent(known!, present), true);
+ * assert.equal(isBulletPresent(fresh!, present), false);
+ * ```
+ */
 export function isBulletPresent(item: Item, present: PresentItems): boolean {
   const key = itemKey(item);
   return item.lines.length === 1 ? present.lines.has(key) : present.items.has(key);
 }
 
-/** Whether any item is already present (for blocks filed before: bullets and text alike). */
+/**
+ * Whether any item is already present (for blocks filed before: bullets and text alike).
+ *
+ * @example Usage
+ * ```ts
+ * import { isItemPresent, presentItems, splitItems } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const present = presentItems(["A paragraph.", "", "- a bullet"]);
+ * const [text, bullet, other] = splitItems(["A paragraph.", "", "- a bullet", "", "New text."]);
+ * assert.equal(isItemPresent(text!, present), true);
+ * assert.equal(isItemPresent(bullet!, present), true);
+ * assert.equal(isItemPresent(other!, present), false);
+ * ```
+ */
 export function isItemPresent(item: Item, present: PresentItems): boolean {
   return item.bullet ? isBulletPresent(item, present) : present.texts.has(itemKey(item));
 }
 
-/** Adds `item` to what is present (a later identical bullet is then a duplicate). */
+/**
+ * Adds `item` to what is present (a later identical bullet is then a duplicate).
+ *
+ * @example Usage
+ * ```ts
+ * import { isItemPresent, presentItems, remember, splitItems } from "./items.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const present = presentItems([]);
+ * const [item] = splitItems(["- use deno"]);
+ * assert.equal(isItemPresent(item!, present), false);
+ * remember(item!, present);
+ * assert.equal(isItemPresent(item!, present), true);
+ * ```
+ */
 export function remember(item: Item, present: PresentItems): void {
   if (!item.bullet) {
     present.texts.add(itemKey(item));

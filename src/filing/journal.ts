@@ -143,6 +143,19 @@ function setAside(path: string, now: number): string {
  * is only reported); a FIFO is never opened.
  *
  * @throws {JournalError} when the journal cannot be read or set aside
+ *
+ * @example Usage
+ * ```ts
+ * import { loadJournal } from "./journal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/a.filed.json`;
+ * assert.deepEqual(loadJournal(path).journal, { version: 2, filed: [] });
+ * Deno.writeTextFileSync(path, "{ damaged");
+ * const load = loadJournal(path);
+ * assert.deepEqual(load.journal.filed, []);
+ * assert.ok(load.setAside);
+ * ```
  */
 export function loadJournal(
   path: string,
@@ -178,6 +191,16 @@ export function loadJournal(
  * Writes the journal (temp file and rename).
  *
  * @throws {JournalError} when it cannot be written (a run then files nothing)
+ *
+ * @example Usage
+ * ```ts
+ * import { loadJournal, saveJournal } from "./journal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/a.filed.json`;
+ * saveJournal(path, { version: 2, filed: [["0bdcb81aee8d83", 1]] });
+ * assert.deepEqual(loadJournal(path).journal.filed, [["0bdcb81aee8d83", 1]]);
+ * ```
  */
 export function saveJournal(path: string, journal: Journal): void {
   try {
@@ -191,6 +214,16 @@ export function saveJournal(path: string, journal: Journal): void {
  * The journal with `hashes` filed `now` (each hash once, newest last); entries older than
  * {@link JOURNAL_MAX_AGE_MS} are dropped, and nothing else (a count limit would let a crash after
  * a large pass file its oldest blocks twice).
+ *
+ * @example Usage
+ * ```ts
+ * import { JOURNAL_MAX_AGE_MS, withFiled } from "./journal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const now = JOURNAL_MAX_AGE_MS * 2;
+ * const journal = { version: 2 as const, filed: [["old", 1], ["kept", now - 5]] as [string, number][] };
+ * assert.deepEqual(withFiled(journal, ["new", "kept"], now).filed, [["new", now], ["kept", now]]);
+ * ```
  */
 export function withFiled(journal: Journal, hashes: readonly string[], now: number): Journal {
   const cutoff = now - JOURNAL_MAX_AGE_MS;
@@ -221,7 +254,22 @@ function sweepTempSiblings(path: string): void {
   }
 }
 
-/** Clears the temp files a run killed in its write phase left (scratch, journal, its targets). */
+/**
+ * Clears the temp files a run killed in its write phase left (scratch, journal, its targets).
+ *
+ * @example Usage
+ * ```ts
+ * import { sweepAfterCrash } from "./journal.ts";
+ * import { tempSiblingOf } from "../core/atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const target = `${Deno.makeTempDirSync()}/tech.md`;
+ * Deno.writeTextFileSync(target, "kept");
+ * Deno.writeTextFileSync(tempSiblingOf(target), "half-written");
+ * sweepAfterCrash([target, undefined]);
+ * assert.deepEqual([...Deno.readDirSync(target.slice(0, -8))].map((e) => e.name), ["tech.md"]);
+ * ```
+ */
 export function sweepAfterCrash(paths: readonly (string | undefined)[]): void {
   for (const path of paths) if (path) sweepTempSiblings(path);
 }

@@ -73,6 +73,18 @@ export function sleep(ms: number): Promise<void> {
  *
  * @throws {LockTimeoutError} when another process holds the lock for longer than the timeout
  * @throws {Deno.errors.PermissionDenied} and other I/O errors opening the lock file
+ *
+ * @example Usage
+ * ```ts
+ * import { acquireLock, LockTimeoutError } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/locks/library.lock`;
+ * const lock = await acquireLock(path);
+ * await assert.rejects(acquireLock(path, { timeoutMs: 20 }), LockTimeoutError);
+ * lock.release();
+ * await (await acquireLock(path, { timeoutMs: 20 }))[Symbol.asyncDispose]();
+ * ```
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -116,7 +128,19 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   };
 }
 
-/** The lock timeout from `LIBRARIAN_LOCK_TIMEOUT_MS`, else the default. */
+/**
+ * The lock timeout from `LIBRARIAN_LOCK_TIMEOUT_MS`, else the default.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_LOCK_TIMEOUT_MS, lockTimeoutFrom } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lockTimeoutFrom("250"), 250);
+ * assert.equal(lockTimeoutFrom("soon"), DEFAULT_LOCK_TIMEOUT_MS);
+ * assert.equal(lockTimeoutFrom(undefined), DEFAULT_LOCK_TIMEOUT_MS);
+ * ```
+ */
 export function lockTimeoutFrom(raw: string | undefined): number {
   const value = Number(raw?.trim());
   return raw && Number.isFinite(value) && value >= 0 ? value : DEFAULT_LOCK_TIMEOUT_MS;

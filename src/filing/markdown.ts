@@ -38,12 +38,35 @@ export function libraryLine(line: string): string {
   return line.replace(TERMINAL_ESCAPE, "").replace(CONTROL, "");
 }
 
-/** True when `line` holds nothing but whitespace. */
+/**
+ * True when `line` holds nothing but whitespace.
+ *
+ * @example Usage
+ * ```ts
+ * import { isBlank } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isBlank(" \t"));
+ * assert.ok(!isBlank(" - a"));
+ * ```
+ */
 export function isBlank(line: string): boolean {
   return line.trim() === "";
 }
 
-/** The indentation width of `line` (a tab counts as four spaces). */
+/**
+ * The indentation width of `line` (a tab counts as four spaces).
+ *
+ * @example Usage
+ * ```ts
+ * import { indentOf } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(indentOf("  - a"), 2);
+ * assert.equal(indentOf("\t- a"), 4);
+ * assert.equal(indentOf("- a"), 0);
+ * ```
+ */
 export function indentOf(line: string): number {
   return /^[ \t]*/.exec(line)![0].replaceAll("\t", "    ").length;
 }
@@ -82,7 +105,17 @@ export function eolStyle(text: string): "\n" | "\r\n" {
   return crlf > 0 && crlf >= lf ? "\r\n" : "\n";
 }
 
-/** The lines of `text` for analysis: without a BOM, CRLF as LF, no line endings. */
+/**
+ * The lines of `text` for analysis: without a BOM, CRLF as LF, no line endings.
+ *
+ * @example Usage
+ * ```ts
+ * import { analysisLines } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(analysisLines("\uFEFF# a\r\n- b\n"), ["# a", "- b", ""]);
+ * ```
+ */
 export function analysisLines(text: string): string[] {
   return text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").split("\n");
 }

@@ -77,7 +77,23 @@ export function awaitsReview(body: string): boolean {
   return splitLinesKeepingEnds(body).some((line) => lineContent(line).trim() === REVIEW_MARKER);
 }
 
-/** The block's raw text with one kept-marker line (for `reason`) right under its tag line. */
+/**
+ * The block's raw text with one kept-marker line (for `reason`) right under its tag line.
+ *
+ * @example Usage
+ * ```ts
+ * import { markKept } from "./markers.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [block] = parseScratch("## [TAG: src, type: x]\n- body\n").blocks;
+ * assert.ok(block && block.kind !== "preamble");
+ * const marked = markKept(block, "waits for review");
+ * assert.equal(marked.split("\n")[0], "## [TAG: src, type: x]");
+ * assert.match(marked.split("\n")[1]!, /^<!-- librarian: .*waits for review.* -->$/);
+ * assert.ok(marked.endsWith("- body\n"));
+ * ```
+ */
 export function markKept(block: HeadedBlock, reason: string): string {
   const eol = block.eol || "\n";
   return `${block.tagLine}${eol}${keptMarker(reason)}${eol}${withoutKeptMarkers(block.body)}`;

@@ -96,6 +96,15 @@ export interface RoutePlan {
  * The identity of a block's raw text (for {@link PlanOptions.filedBefore}): line endings and
  * trailing whitespace do not count, so a block that gained a final line break (another block was
  * appended after it) or was saved with other line endings is still the block that was filed.
+ *
+ * @example Usage
+ * ```ts
+ * import { rawHash } from "./plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(rawHash("## [TAG: global, type: tech]\r\n- a  \n\n"), rawHash("## [TAG: global, type: tech]\n- a"));
+ * assert.notEqual(rawHash("- a"), rawHash("- b"));
+ * ```
  */
 export function rawHash(raw: string): string {
   return hashText(raw.replaceAll("\r\n", "\n").trimEnd());
@@ -232,7 +241,22 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
   return { decisions, writes, edits, scratchText: applyScratchEdits(renderScratch(doc), edits) };
 }
 
-/** Turns the route decisions for the given target paths into "kept" (their write failed). */
+/**
+ * Turns the route decisions for the given target paths into "kept" (their write failed).
+ *
+ * @example Usage
+ * ```ts
+ * import { planRoute, withFailedTargets } from "./plan.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("## [TAG: global, type: tech]\n- use deno\n");
+ * const plan = planRoute(doc, { today: "2026-11-30", targets: new Map([["tech.md", { kind: "missing" as const }]]) });
+ * const after = withFailedTargets(plan.decisions, new Map([["TECH.md", "disk full"]]), true);
+ * assert.equal(after[0]?.kind, "keep");
+ * assert.equal(withFailedTargets(plan.decisions, new Map())[0]?.kind, "route");
+ * ```
+ */
 export function withFailedTargets(
   decisions: readonly BlockDecision[],
   failures: ReadonlyMap<string, string>,

@@ -96,7 +96,20 @@ export interface RouteReport {
   error?: string;
 }
 
-/** A report of a pass that filed nothing (`status`, and why, when it did not run). */
+/**
+ * A report of a pass that filed nothing (`status`, and why, when it did not run).
+ *
+ * @example Usage
+ * ```ts
+ * import { emptyReport } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const report = emptyReport("locked", "/lib/.scratch.md", "another run holds the lock");
+ * assert.equal(report.status, "locked");
+ * assert.equal(report.error, "another run holds the lock");
+ * assert.deepEqual([report.routed, report.kept, report.learnings], [[], [], 0]);
+ * ```
+ */
 export function emptyReport(
   status: RouteReport["status"],
   scratchPath: string,
@@ -122,7 +135,24 @@ export function emptyReport(
   return report;
 }
 
-/** The report of a pass: its plan, the decisions after the writes, and the write failures. */
+/**
+ * The report of a pass: its plan, the decisions after the writes, and the write failures.
+ *
+ * @example Usage
+ * ```ts
+ * import { reportOf } from "./report.ts";
+ * import { planRoute } from "./plan.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("note\n## [TAG: global, type: tech]\n- use deno\n");
+ * const plan = planRoute(doc, { today: "2026-11-30", targets: new Map([["tech.md", { kind: "missing" as const }]]) });
+ * const report = reportOf("routed", "/lib/.scratch.md", doc, plan, plan.decisions, new Map());
+ * assert.deepEqual(report.targets, [{ target: "tech.md", added: 1, created: true }]);
+ * assert.equal(report.learnings, 1);
+ * assert.equal(report.untaggedLines, 1);
+ * ```
+ */
 export function reportOf(
   status: RouteReport["status"],
   scratchPath: string,

@@ -98,6 +98,20 @@ function scratchTooLarge(path: string, maxBytes: number): string | null {
 /**
  * One routing pass; the caller holds the lock (see {@link routeScratch}), or passes `dryRun`.
  * Exported for the stop hook, which syncs auto memory under the same lock first.
+ *
+ * @example Usage
+ * ```ts
+ * import { routeLocked } from "./route.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/.scratch.md`, "## [TAG: global, type: tech]\n- use deno\n");
+ * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
+ * const report = await routeLocked(library, { dryRun: true, journal: `${root}.filed.json` });
+ * assert.equal(report.status, "dry-run");
+ * assert.deepEqual(report.targets.map((t) => t.target), ["tech.md"]);
+ * assert.ok(Deno.readTextFileSync(`${root}/.scratch.md`).includes("use deno"));
+ * ```
  */
 export async function routeLocked(
   library: Library,
@@ -260,6 +274,22 @@ export async function routeLocked(
  * With `dryRun`, nothing is written and no lock is taken: the report is the plan.
  * If another run holds the lock past the timeout, nothing is touched and the status is `locked`;
  * if no folder can hold the lock and journal, nothing is touched and the status is `failed`.
+ *
+ * @example Usage
+ * ```ts
+ * import { routeScratch } from "./route.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/.scratch.md`, "## [TAG: src/api, type: patterns]\n- retry on 429\n");
+ * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * const report = await routeScratch(library, { env, now: new Date("2026-11-30T12:00:00Z") });
+ * assert.equal(report.status, "routed");
+ * assert.match(Deno.readTextFileSync(`${root}/src/api/patterns.md`), /\n- retry on 429\n/);
+ * assert.equal(Deno.readTextFileSync(`${root}/.scratch.md`), "");
+ * ```
  */
 export async function routeScratch(
   library: Library,

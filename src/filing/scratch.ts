@@ -95,21 +95,56 @@ export interface ScratchDocument {
 
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
-/** Splits text into lines that keep their line endings (the last may have none). */
+/**
+ * Splits text into lines that keep their line endings (the last may have none).
+ *
+ * @example Usage
+ * ```ts
+ * import { splitLinesKeepingEnds } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(splitLinesKeepingEnds("a\r\nb\nc"), ["a\r\n", "b\n", "c"]);
+ * assert.deepEqual(splitLinesKeepingEnds(""), []);
+ * ```
+ */
 export function splitLinesKeepingEnds(text: string): string[] {
   if (text === "") return [];
   const lines = text.split(/(?<=\n)/);
   return lines;
 }
 
-/** A line without its trailing `\n` or `\r\n`. */
+/**
+ * A line without its trailing `\n` or `\r\n`.
+ *
+ * @example Usage
+ * ```ts
+ * import { lineContent } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lineContent("a\r\n"), "a");
+ * assert.equal(lineContent("b\n"), "b");
+ * assert.equal(lineContent("c"), "c");
+ * ```
+ */
 export function lineContent(line: string): string {
   if (line.endsWith("\r\n")) return line.slice(0, -2);
   if (line.endsWith("\n")) return line.slice(0, -1);
   return line;
 }
 
-/** The line ending of a line (`"\r\n"`, `"\n"` or `""`). */
+/**
+ * The line ending of a line (`"\r\n"`, `"\n"` or `""`).
+ *
+ * @example Usage
+ * ```ts
+ * import { lineEnding } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lineEnding("a\r\n"), "\r\n");
+ * assert.equal(lineEnding("b\n"), "\n");
+ * assert.equal(lineEnding("c"), "");
+ * ```
+ */
 export function lineEnding(line: string): string {
   if (line.endsWith("\r\n")) return "\r\n";
   if (line.endsWith("\n")) return "\n";
@@ -140,6 +175,17 @@ function closerOf(content: string): { char: string; length: number } | null {
  * Marks which lines are inside fenced code blocks (delimiters included), and which fence
  * openers are never closed. An unclosed opener is treated as plain text, and scanning resumes
  * on the next line, so one forgotten fence cannot swallow every later block.
+ *
+ * @example Usage
+ * ```ts
+ * import { fenceMap } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fence = "`".repeat(3);
+ * const map = fenceMap([fence, "## [TAG: x, type: y]", fence, "~~~", "open"]);
+ * assert.deepEqual(map.fenced, [true, true, true, false, false]);
+ * assert.deepEqual(map.unclosed, [3]);
+ * ```
  */
 export function fenceMap(contents: readonly string[]): { fenced: boolean[]; unclosed: number[] } {
   const n = contents.length;
@@ -229,7 +275,18 @@ export function parseScratch(text: string): ScratchDocument {
   return { bom, blocks };
 }
 
-/** Joins a document back into text (the inverse of {@link parseScratch}). */
+/**
+ * Joins a document back into text (the inverse of {@link parseScratch}).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseScratch, renderScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "\uFEFFnote\r\n## [TAG: global, type: tech]\n- a\n";
+ * assert.equal(renderScratch(parseScratch(text)), text);
+ * ```
+ */
 export function renderScratch(doc: ScratchDocument): string {
   return doc.bom + doc.blocks.map((block) => block.raw).join("");
 }

@@ -17,7 +17,23 @@ export interface ScratchEdits {
   replace: Array<[string, string]>;
 }
 
-/** The scratch edits implied by decisions. */
+/**
+ * The scratch edits implied by decisions.
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchEditsOf } from "./scratch_edits.ts";
+ * import { planRoute } from "./plan.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("## [TAG: global, type: tech]\n- a\n## [TAG: ../x, type: y]\n- b\n");
+ * const plan = planRoute(doc, { today: "2026-11-30", targets: new Map([["tech.md", { kind: "missing" as const }]]) });
+ * const edits = scratchEditsOf(plan.decisions);
+ * assert.deepEqual(edits.remove, ["## [TAG: global, type: tech]\n- a\n"]);
+ * assert.equal(edits.replace.length, 1);
+ * ```
+ */
 export function scratchEditsOf(decisions: readonly BlockDecision[]): ScratchEdits {
   const edits: ScratchEdits = { remove: [], replace: [] };
   for (const decision of decisions) {
@@ -31,7 +47,23 @@ export function scratchEditsOf(decisions: readonly BlockDecision[]): ScratchEdit
   return edits;
 }
 
-/** Whether a kept decision changes scratch (it was not already marked with this reason). */
+/**
+ * Whether a kept decision changes scratch (it was not already marked with this reason).
+ *
+ * @example Usage
+ * ```ts
+ * import { isNewlyKept } from "./scratch_edits.ts";
+ * import { planRoute } from "./plan.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("## [TAG: ../x, type: y]\n- b\n");
+ * const [decision] = planRoute(doc, { today: "2026-11-30", targets: new Map() }).decisions;
+ * assert.equal(isNewlyKept(decision!), true);
+ * const again = parseScratch(scratchEditsOf([decision!]).replace[0]![1]);
+ * assert.equal(isNewlyKept(planRoute(again, { today: "2026-11-30", targets: new Map() }).decisions[0]!), false);
+ * ```
+ */
 export function isNewlyKept(decision: BlockDecision): boolean {
   return decision.kind === "keep" &&
     markKept(decision.block, decision.reason) !== decision.block.raw;

@@ -66,6 +66,17 @@ export interface RewriteOptions {
  * carry-over (see the module notes). Scratch is read, the edited text written to a temp file,
  * the old file kept under its second name, and only if it still begins with what was read (it
  * was only appended to) is the temp file renamed over it; otherwise the edits are applied again.
+ *
+ * @example Usage
+ * ```ts
+ * import { rewriteScratch } from "./scratch_rewrite.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/.scratch.md`;
+ * Deno.writeTextFileSync(path, "keep me\n## [TAG: global, type: tech]\n- a\n");
+ * await rewriteScratch(path, { remove: ["## [TAG: global, type: tech]\n- a\n"], replace: [] });
+ * assert.equal(Deno.readTextFileSync(path), "keep me\n");
+ * ```
  */
 export async function rewriteScratch(
   path: string,

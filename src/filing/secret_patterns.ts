@@ -24,7 +24,19 @@ export interface Detector {
 const PLACEHOLDER =
   /^(?:<.*>|\{.*\}|\[.*\]|\$.*|%.*%|x{3,}|\*{3,}|\.{3,}|#.*)$|your|example|placeholder|changeme|redacted|dummy|sample|replace|xxxx|\*\*\*|process\.env|os\.environ|getenv|secrets\.|env\(|\$\{/i;
 
-/** True for values that stand in for a secret rather than being one (`<token>`, `${X}`...). */
+/**
+ * True for values that stand in for a secret rather than being one (`<token>`, `${X}`...).
+ *
+ * @example Usage
+ * ```ts
+ * import { isPlaceholder } from "./secret_patterns.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isPlaceholder("<token>"));
+ * assert.ok(isPlaceholder("${API_KEY}"));
+ * assert.ok(!isPlaceholder("ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
+ * ```
+ */
 export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);
 }

@@ -151,7 +151,20 @@ export function findSecrets(text: string): SecretFinding[] {
     .map(([kind, index]) => ({ kind, line: lineOf(text, index) }));
 }
 
-/** One line for a person: "likely GitHub token (line 3)", never the value. */
+/**
+ * One line for a person: "likely GitHub token (line 3)", never the value.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeSecrets } from "./secrets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const findings = [{ kind: "GitHub token", line: 3 }, { kind: "AWS key", line: 5 }];
+ * assert.equal(describeSecrets(findings.slice(0, 1)), "likely GitHub token (line 3)");
+ * assert.equal(describeSecrets(findings), "likely GitHub token (line 3) and 1 more");
+ * assert.equal(describeSecrets([]), "");
+ * ```
+ */
 export function describeSecrets(findings: readonly SecretFinding[]): string {
   const first = findings[0];
   if (!first) return "";

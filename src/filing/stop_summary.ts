@@ -20,6 +20,18 @@ export type SyncOutcome = SyncReport & { error?: string };
  * The one-line message for the user, or `""` when there is nothing worth saying: something was
  * filed, synced, newly kept back in scratch, or could not be written. Blocks kept on an earlier
  * turn (already marked in scratch) are not repeated every turn.
+ *
+ * @example Usage
+ * ```ts
+ * import { summarize } from "./stop_summary.ts";
+ * import { emptyReport } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const report = { ...emptyReport("routed", "/lib/.scratch.md"), learnings: 2 };
+ * report.targets = [{ target: "tech.md", added: 2, created: false }];
+ * assert.equal(summarize(report, undefined), "Librarian: 2 learnings → tech.md");
+ * assert.equal(summarize(emptyReport("empty", "/lib/.scratch.md"), undefined), "");
+ * ```
  */
 export function summarize(
   report: RouteReport | undefined,
@@ -81,12 +93,36 @@ function capped(message: string): string {
     : message;
 }
 
-/** The message when a turn could file nothing at all (`why` says what to fix). */
+/**
+ * The message when a turn could file nothing at all (`why` says what to fix).
+ *
+ * @example Usage
+ * ```ts
+ * import { nothingFiledMessage } from "./stop_summary.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(nothingFiledMessage("no home folder"), "Librarian: nothing filed: no home folder");
+ * assert.ok(nothingFiledMessage("x".repeat(2000)).length <= 600);
+ * ```
+ */
 export function nothingFiledMessage(why: string): string {
   return capped(`Librarian: nothing filed: ${why}`);
 }
 
-/** The log fields of a routing pass. */
+/**
+ * The log fields of a routing pass.
+ *
+ * @example Usage
+ * ```ts
+ * import { routeFields } from "./stop_summary.ts";
+ * import { emptyReport } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fields = routeFields({ ...emptyReport("routed", "/lib/.scratch.md"), learnings: 3 });
+ * assert.equal(fields.learnings, 3);
+ * assert.equal(fields.dup, undefined);
+ * ```
+ */
 export function routeFields(report: RouteReport): Record<string, LogValue> {
   return {
     routed: report.routed.length,
@@ -105,7 +141,27 @@ export function routeFields(report: RouteReport): Record<string, LogValue> {
   };
 }
 
-/** The log fields of the auto-memory scan and sync. */
+/**
+ * The log fields of the auto-memory scan and sync.
+ *
+ * @example Usage
+ * ```ts
+ * import { syncFields } from "./stop_summary.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const scan = { dirs: ["/memory"], changed: [], stale: [], mode: "review" as const };
+ * const sync = { synced: [], skipped: [], unchanged: 0, error: "disk full" };
+ * assert.deepEqual(syncFields(scan, sync), {
+ *   memory_dirs: 1,
+ *   memory_mode: "review",
+ *   memory_warning: undefined,
+ *   synced: undefined,
+ *   memory_skipped: undefined,
+ *   memory_damaged: undefined,
+ *   memory_error: "disk full",
+ * });
+ * ```
+ */
 export function syncFields(
   scan: MemoryScan,
   sync: SyncOutcome | undefined,
@@ -113,7 +169,17 @@ export function syncFields(
   return syncLogFields(scan, sync);
 }
 
-/** The message when the hook failed unexpectedly (`detail` names the error). */
+/**
+ * The message when the hook failed unexpectedly (`detail` names the error).
+ *
+ * @example Usage
+ * ```ts
+ * import { failedMessage } from "./stop_summary.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(failedMessage("disk full"), /^Librarian: the stop hook failed \(disk full\); /);
+ * ```
+ */
 export function failedMessage(detail: string): string {
   return capped(
     `Librarian: the stop hook failed (${detail}); what it did not file stays in scratch for the ` +

@@ -154,7 +154,19 @@ export function readTagLine(line: string): ParsedTag | null {
   return null;
 }
 
-/** True when `line` (without its ending) heads a block: a tag, a legacy tag or a near miss. */
+/**
+ * True when `line` (without its ending) heads a block: a tag, a legacy tag or a near miss.
+ *
+ * @example Usage
+ * ```ts
+ * import { isTagLine } from "./tag_line.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isTagLine("## [TAG: src/api, type: patterns]"));
+ * assert.ok(isTagLine("## [tag src/api]"));
+ * assert.ok(!isTagLine("- a learning"));
+ * ```
+ */
 export function isTagLine(line: string): boolean {
   return readTagLine(line) !== null;
 }
@@ -162,6 +174,19 @@ export function isTagLine(line: string): boolean {
 /**
  * Parses one line already known to head a block ({@link isTagLine}); an ordinary line comes back
  * as `malformed`.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseTagLine } from "./tag_line.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseTagLine("## [TAG: src/api, type: patterns]"), {
+ *   kind: "tagged",
+ *   path: "src/api",
+ *   type: "patterns",
+ * });
+ * assert.equal(parseTagLine("plain text").kind, "malformed");
+ * ```
  */
 export function parseTagLine(line: string): ParsedTag {
   return readTagLine(line) ?? { kind: "malformed", problem: "not a tag line" };

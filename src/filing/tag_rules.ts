@@ -53,7 +53,19 @@ const MAX_SEGMENT = 255;
 export const MAX_DEPTH = 64;
 const utf8 = new TextEncoder();
 
-/** Shortens user text for a reason line. */
+/**
+ * Shortens user text for a reason line.
+ *
+ * @example Usage
+ * ```ts
+ * import { quoteForReason } from "./tag_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(quoteForReason("src/api"), "'src/api'");
+ * assert.equal(quoteForReason("abcdef", 4), "'abc…'");
+ * assert.equal(quoteForReason("a\u200bb"), "'a?b'");
+ * ```
+ */
 export function quoteForReason(text: string, max = 40): string {
   const shown = text.length > max ? `${text.slice(0, max - 1)}…` : text;
   return `'${shown.replace(/[\p{Cc}\p{Cf}]/gu, "?")}'`;
@@ -163,7 +175,22 @@ export function checkTagPath(tagPath: string): TagCheck<string[]> {
   return { ok: true, value: segments };
 }
 
-/** Checks a tag type: a plain file-name stem (letters, digits, `-`, `_`). */
+/**
+ * Checks a tag type: a plain file-name stem (letters, digits, `-`, `_`).
+ *
+ * @example Usage
+ * ```ts
+ * import { checkTagType } from "./tag_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(checkTagType("patterns"), { ok: true, value: "patterns" });
+ * assert.deepEqual(checkTagType("tech.md"), {
+ *   ok: false,
+ *   reason: "type 'tech.md' has an extension (write 'tech')",
+ * });
+ * assert.equal(checkTagType("").ok, false);
+ * ```
+ */
 export function checkTagType(type: string): TagCheck<string> {
   if (type === "") return { ok: false, reason: "type is empty" };
   if (/^[A-Za-z0-9_-]+\.md$/i.test(type)) {
@@ -190,7 +217,25 @@ export function checkTagType(type: string): TagCheck<string> {
   return { ok: true, value: type };
 }
 
-/** Checks a tag's path and type together and returns the file it files into. */
+/**
+ * Checks a tag's path and type together and returns the file it files into.
+ *
+ * @example Usage
+ * ```ts
+ * import { tagTarget } from "./tag_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(tagTarget("src/api", "patterns"), {
+ *   ok: true,
+ *   value: { folder: ["src", "api"], name: "patterns", relPath: "src/api/patterns.md" },
+ * });
+ * assert.deepEqual(tagTarget("global", "tech"), {
+ *   ok: true,
+ *   value: { folder: [], name: "tech", relPath: "tech.md" },
+ * });
+ * assert.equal(tagTarget("../up", "x").ok, false);
+ * ```
+ */
 export function tagTarget(path: string, type: string): TagCheck<TagTarget> {
   const folder = checkTagPath(path);
   if (!folder.ok) return folder;

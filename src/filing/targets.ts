@@ -29,6 +29,18 @@ export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 /**
  * Reads a regular file as UTF-8 text, keeping a BOM and line endings as they are, never blocking
  * on a FIFO and never reading past `maxBytes`.
+ *
+ * @example Usage
+ * ```ts
+ * import { readTextFile } from "./targets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/a.md`, "\uFEFF# a\r\n");
+ * assert.deepEqual(readTextFile(`${dir}/a.md`), { kind: "text", text: "\uFEFF# a\r\n" });
+ * assert.deepEqual(readTextFile(`${dir}/b.md`), { kind: "missing" });
+ * assert.deepEqual(readTextFile(dir), { kind: "error", reason: "is not a regular file" });
+ * ```
  */
 export function readTextFile(path: string, maxBytes: number = MAX_TEXT_BYTES): ReadResult {
   const read = readFileBounded(path, maxBytes);
@@ -78,7 +90,23 @@ export interface ResolvedTarget {
   realPath?: string;
 }
 
-/** Resolves `relPath` against the library (whose real path is `realRoot`) and reads it. */
+/**
+ * Resolves `relPath` against the library (whose real path is `realRoot`) and reads it.
+ *
+ * @example Usage
+ * ```ts
+ * import { resolveTarget } from "./targets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/tech.md`, "# tech\n");
+ * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
+ * const real = Deno.realPathSync(root);
+ * assert.deepEqual(resolveTarget(library, real, "tech.md").state, { kind: "text", text: "# tech\n" });
+ * Deno.symlinkSync(Deno.makeTempDirSync(), `${root}/out`);
+ * assert.equal(resolveTarget(library, real, "out/x.md").state.kind, "blocked");
+ * ```
+ */
 export function resolveTarget(library: Library, realRoot: string, relPath: string): ResolvedTarget {
   const real = realPathOfNearest(joinPath(library.root, relPath));
   const inside = real === null ? null : relativeInside(real, realRoot);
