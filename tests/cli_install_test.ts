@@ -109,7 +109,7 @@ Deno.test("the README's install step and first library in three steps work on a 
   // Install step, as written: the plugin as Claude Code caches it (here: this repository).
   const cache = join(home.path, ".claude/plugins/cache/librarian/librarian");
   await Deno.mkdir(cache, { recursive: true });
-  await Deno.symlink(REPO_ROOT, join(cache, "0.1.0"));
+  await Deno.symlink(REPO_ROOT, join(cache, "0.1.0"), { type: "dir" });
   const bin = join(home.path, ".local", "bin");
   const env = {
     HOME: home.path,
@@ -141,12 +141,15 @@ Deno.test("the README's install step and first library in three steps work on a 
   assert.match(stdout, /Money is integer cents/);
 });
 
-Deno.test("doctor warns when the librarian link leads to a launcher that is gone", async () => {
+Deno.test("doctor warns when the librarian link leads to a launcher that is gone", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
   await using home = await tempDir();
   await Deno.mkdir(join(home.path, ".local", "bin"), { recursive: true });
   Deno.symlinkSync(
     join(home.path, "plugins/cache/m/librarian/0.0.1/bin/librarian"),
     join(home.path, ".local", "bin", "librarian"),
+    { type: "file" },
   );
   const result = await runLibrarian(["doctor", "--json"], { home: home.path, cwd: home.path });
   const cli = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === "cli");
