@@ -67,7 +67,9 @@ export function binaryFileName(triple: string): string {
 /**
  * The flags that keep the binary to the program itself: the project's `deno.json` (import map,
  * compiler options) and lockfile, no `node_modules` folder, only the npm packages the entry
- * module reaches (test-only packages such as fast-check stay out), no remote modules.
+ * module reaches (test-only packages such as fast-check stay out), no remote modules. `--include src`
+ * embeds the modules `src/core/load_later.ts` imports by a URL built at run time, which the
+ * compiler cannot follow (each command, and the hooks' rare branches).
  */
 export const EMBED_FLAGS: readonly string[] = [
   "--config",
@@ -77,6 +79,8 @@ export const EMBED_FLAGS: readonly string[] = [
   "--exclude-unused-npm",
   "--no-remote",
   "--no-check",
+  "--include",
+  "src",
 ];
 
 /**

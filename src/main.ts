@@ -10,6 +10,12 @@
 import { LibrarianError, messageOf } from "./core/errors.ts";
 import { restoreLauncherHome } from "./core/env.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
+import { loadLater } from "./core/load_later.ts";
+
+/** The helpers for a hook run by hand (`--example`, `--explain`, a terminal on stdin). */
+function loadHookDebug(): Promise<typeof import("./commands/hook_debug.ts")> {
+  return loadLater(new URL("./commands/hook_debug.ts", import.meta.url));
+}
 
 /** A command module: `run` returns the process exit code. */
 export interface CommandModule {
@@ -49,63 +55,63 @@ export const COMMANDS: Readonly<
 > = {
   inject: {
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
-    load: () => import("./inject/hook.ts"),
+    load: () => loadLater(new URL("./inject/hook.ts", import.meta.url)),
   },
   stop: {
     summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => import("./filing/hook.ts"),
+    load: () => loadLater(new URL("./filing/hook.ts", import.meta.url)),
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
-    load: () => import("./commands/read.ts"),
+    load: () => loadLater(new URL("./commands/read.ts", import.meta.url)),
   },
   status: {
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
-    load: () => import("./commands/status.ts"),
+    load: () => loadLater(new URL("./commands/status.ts", import.meta.url)),
   },
   route: {
     summary: "file the scratch file's tagged learnings into the library now",
-    load: () => import("./commands/route.ts"),
+    load: () => loadLater(new URL("./commands/route.ts", import.meta.url)),
   },
   init: {
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
-    load: () => import("./commands/init.ts"),
+    load: () => loadLater(new URL("./commands/init.ts", import.meta.url)),
   },
   "setup-hooks": {
     summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
-    load: () => import("./commands/setup_hooks.ts"),
+    load: () => loadLater(new URL("./commands/setup_hooks.ts", import.meta.url)),
   },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
-    load: () => import("./commands/doctor.ts"),
+    load: () => loadLater(new URL("./commands/doctor.ts", import.meta.url)),
   },
   lint: {
     summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
-    load: () => import("./commands/lint.ts"),
+    load: () => loadLater(new URL("./commands/lint.ts", import.meta.url)),
   },
   export: {
     summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
-    load: () => import("./commands/export.ts"),
+    load: () => loadLater(new URL("./commands/export.ts", import.meta.url)),
   },
   import: {
     summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
-    load: () => import("./commands/import.ts"),
+    load: () => loadLater(new URL("./commands/import.ts", import.meta.url)),
   },
   scratch: {
     summary: "list the blocks kept in scratch with the reason and the fix; drop one",
-    load: () => import("./commands/scratch.ts"),
+    load: () => loadLater(new URL("./commands/scratch.ts", import.meta.url)),
   },
   sessions: {
     summary: "list recent sessions in this project and what they were sent",
-    load: () => import("./commands/sessions.ts"),
+    load: () => loadLater(new URL("./commands/sessions.ts", import.meta.url)),
   },
   sent: {
     summary: "show which library files (and versions) a session was sent",
-    load: () => import("./commands/sent.ts"),
+    load: () => loadLater(new URL("./commands/sent.ts", import.meta.url)),
   },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
-    load: () => import("./commands/install_cli.ts"),
+    load: () => loadLater(new URL("./commands/install_cli.ts", import.meta.url)),
   },
 };
 
@@ -198,12 +204,12 @@ export async function main(args: string[]): Promise<number> {
   if (HOOK_COMMANDS.has(name)) {
     // Run by hand: a sample event, an explanation on stderr, or a hint when stdin is a terminal.
     if (rest.includes("--example")) {
-      return await (await import("./commands/hook_debug.ts")).printExample(name, rest);
+      return await (await loadHookDebug()).printExample(name, rest);
     }
     if (rest.includes("--explain")) {
-      (await import("./commands/hook_debug.ts")).explainThenRun(name);
+      (await loadHookDebug()).explainThenRun(name);
     } else if (Deno.stdin.isTerminal()) {
-      console.error((await import("./commands/hook_debug.ts")).terminalHint(name));
+      console.error((await loadHookDebug()).terminalHint(name));
     }
   }
   const module = await command.load();

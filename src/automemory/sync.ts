@@ -36,6 +36,12 @@ import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";
 
+/**
+ * The YAML parser's package, named through a constant so `deno run` resolves npm only on a turn
+ * that parses an auto memory, not on every stop (see `src/core/load_later.ts`).
+ */
+const YAML_PACKAGE = "yaml";
+
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
 
@@ -249,7 +255,7 @@ export async function syncAutoMemory(
   if (!target.ok) return { ...report, error: `${target.problem}; auto memories wait` };
   let parseYaml: YamlParse | undefined;
   const parse = async (text: string, stem: string) => {
-    parseYaml ??= (await import("yaml")).parse as YamlParse;
+    parseYaml ??= (await import(YAML_PACKAGE)).parse as YamlParse;
     return parseMemoryFile(text, stem, parseYaml);
   };
   let prefix = target.prefix;

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { loadLater } from "../core/load_later.ts";
 import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv } from "../core/env.ts";
 import {
@@ -123,7 +124,11 @@ async function onStop(
     { acquireCoordination, CoordinationError },
     { routeLocked },
     { LockTimeoutError, lockTimeoutFrom },
-  ] = await Promise.all([import("./coordination.ts"), import("./route.ts"), import("./lock.ts")]);
+  ] = await Promise.all([
+    loadLater<typeof import("./coordination.ts")>(new URL("./coordination.ts", import.meta.url)),
+    loadLater<typeof import("./route.ts")>(new URL("./route.ts", import.meta.url)),
+    loadLater<typeof import("./lock.ts")>(new URL("./lock.ts", import.meta.url)),
+  ]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   let coordination;
   try {
@@ -166,7 +171,9 @@ async function onStop(
   let message = summarize(report, sync);
   if (report.status === "routed" && report.targets.length > 0) {
     // Keeps the exports `librarian init --export` recorded current (nothing when none are).
-    const { reexportFiled } = await import("../export/after_filing.ts");
+    const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
+      new URL("../export/after_filing.ts", import.meta.url),
+    );
     const exported = await reexportFiled(library, report.targets.map((t) => t.target));
     if (exported?.changed) fields.exported = exported.changed;
     if (exported?.error) {

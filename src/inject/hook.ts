@@ -16,6 +16,7 @@
  * @module
  */
 
+import { loadLater } from "../core/load_later.ts";
 import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget } from "../core/env.ts";
 import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
@@ -32,6 +33,11 @@ import { taggingReminder } from "./reminder.ts";
 import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 
 export { taggingReminder } from "./reminder.ts";
+
+/** The SessionStart and SubagentStart handlers (rare events: not in the start-up graph). */
+function loadStart(): Promise<typeof import("./start.ts")> {
+  return loadLater(new URL("./start.ts", import.meta.url));
+}
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -85,7 +91,9 @@ async function locate(
   }
   if (!COMMAND_TOOLS.has(tool)) return { none: { tool, result: "tool-not-served" } };
   // the shell tokenizer and its rules load only for these tools
-  const { locateCommandContext } = await import("./command_context.ts");
+  const { locateCommandContext } = await loadLater<typeof import("./command_context.ts")>(
+    new URL("./command_context.ts", import.meta.url),
+  );
   const found = locateCommandContext(tool, event.tool_input, event.cwd, env);
   const truncated = found.truncated || undefined;
   if (found.kind === "none") {
@@ -160,10 +168,10 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         outcome = onUserPromptSubmit(event, env);
         break;
       case "SessionStart": // start handlers load only for these events
-        outcome = await (await import("./start.ts")).onSessionStart(event, env);
+        outcome = await (await loadStart()).onSessionStart(event, env);
         break;
       case "SubagentStart":
-        outcome = (await import("./start.ts")).onSubagentStart(event, env);
+        outcome = (await loadStart()).onSubagentStart(event, env);
         break;
       default:
         outcome = { result: "event-not-served" };
