@@ -102,3 +102,16 @@ Deno.test({
     assert.match(text, /librarian inject: reading one hook event \(JSON\) from stdin/);
   },
 });
+
+Deno.test("--explain on SessionStart names the root files and whether the window has them", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path);
+  const example = await runLibrarian(["inject", "--example", "SessionStart"], options);
+  const explained = await runLibrarian(["inject", "--explain"], {
+    ...options,
+    stdin: example.stdout,
+  });
+  assert.equal(explained.code, 0);
+  assert.match(explained.stderr, /^explain: {3}tech\.md.*: sent$/m);
+  assert.doesNotMatch(explained.stderr, /src\/api\/patterns\.md/, "only the root level at start");
+});

@@ -16,6 +16,8 @@ import { scanLibrary } from "../core/library_scan.ts";
 import { readAllSync } from "../core/read_all.ts";
 import { decideFileContext, locateFileContext } from "../inject/file_context.ts";
 import { FILE_TOOLS } from "../inject/hook.ts";
+import { rootFilesAtStart } from "../inject/start.ts";
+import { collectLibraryFiles } from "../core/walk.ts";
 import { loadLedger } from "../inject/ledger.ts";
 import { ledgerKeyOf, windowStateDir } from "../inject/window.ts";
 import { safeText } from "./log_tail.ts";
@@ -141,7 +143,27 @@ export function explainInject(text: string, env: EnvReader): string[] {
         ? `library: ${library.root} (scratch ${scratchPathOf(library)})`
         : "library: none found from the session's folder: the hook sends nothing",
     );
-    lines.push("see stdout for what this event sends (the reminder or the root files)");
+    const name = event.hook_event_name;
+    if (library && (name === "SessionStart" || name === "SubagentStart")) {
+      if (!rootFilesAtStart(env)) lines.push("root files: off (LIBRARIAN_SESSION_START=off)");
+      else {
+        const sent = ledger?.ledger.files ?? {};
+        const compacted = name === "SessionStart" &&
+          (event.source === "compact" || event.source === "clear");
+        for (const file of collectLibraryFiles(library.root, "")) {
+          const had = sent[file.absPath] !== undefined && !compacted;
+          lines.push(`  ${file.label}: ${had ? "already sent to this context window" : "sent"}`);
+        }
+        if (compacted) lines.push(`source ${event.source}: the window's ledger is reset first`);
+        if (event.agent_type === "fork") {
+          lines.push("a fork starts from its parent's ledger: what the parent had is not re-sent");
+        }
+      }
+    }
+    if (name === "UserPromptSubmit") {
+      lines.push(ledger?.ledger.reminded ? "reminder: already given" : "reminder: given now");
+    }
+    lines.push("stdout shows exactly what this event sends");
     return lines.map(safeText);
   }
   const location = locateFileContext(rawPath, { env, cwd: event.cwd });
