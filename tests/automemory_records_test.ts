@@ -73,6 +73,7 @@ Deno.test("a damaged record is set aside, reported, and replaced by an empty one
   );
   assert.deepEqual(loadRecord(path, "/m"), {
     record: { version: 1, format: 2, dir: "/m", files: {} },
+    missing: true,
   });
   saveRecord(path, GOOD);
   assert.equal(readRecord(path, "/m").kind, "ok");

@@ -7,7 +7,7 @@ import type { Library } from "../src/core/discover.ts";
 import { envFrom, type EnvReader } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
-import { hashText } from "../src/core/hash.ts";
+import { hashUtf8 } from "../src/core/hash.ts";
 import { REVIEW_MARKER } from "../src/automemory/review.ts";
 import { syncMessages } from "../src/automemory/report.ts";
 import { autoMemoryMode } from "../src/automemory/mode.ts";
@@ -229,7 +229,7 @@ Deno.test("after an upgrade, entries synced as one line are synced again with th
   const path = recordPathOf(state, memory);
   const record = JSON.parse(await Deno.readTextFile(path));
   delete record.format;
-  record.files["feedback_pnpm.md"].entry = hashText(
+  record.files["feedback_pnpm.md"].entry = hashUtf8(
     "## [TAG: global, type: patterns]\n- pnpm: use pnpm\n",
   );
   await Deno.writeTextFile(path, JSON.stringify(record));

@@ -18,9 +18,9 @@ import { skipOnWindows } from "./platform.ts";
 const NOW = Date.UTC(2026, 10, 30, 12);
 
 Deno.test("parseJournal accepts a journal of the right shape, with or without active targets", () => {
-  const journal: Journal = { version: 2, filed: [["abc", NOW]], active: ["tech.md"] };
+  const journal: Journal = { version: 3, filed: [["abc", NOW]], active: ["tech.md"] };
   assert.deepEqual(parseJournal(JSON.stringify(journal)), journal);
-  assert.deepEqual(parseJournal('{"version":2,"filed":[]}'), { version: 2, filed: [] });
+  assert.deepEqual(parseJournal('{"version":3,"filed":[]}'), { version: 3, filed: [] });
 });
 
 Deno.test("parseJournal rejects valid JSON of the wrong shape, and garbage, with a reason", () => {
@@ -30,7 +30,8 @@ Deno.test("parseJournal rejects valid JSON of the wrong shape, and garbage, with
     '{"version":2,"filed":[["abc","yesterday"]]}',
     '{"version":2,"filed":[[7,1]]}',
     '{"version":2,"filed":{}}',
-    '{"version":3,"filed":[]}',
+    '{"version":4,"filed":[]}',
+    '{"version":3,"filed":[],"legacyUntil":"soon"}',
     '{"version":2,"filed":[],"active":"tech.md"}',
     '{"version":2,"filed":[],"active":[1]}',
     '{"version":2,"filed":[],"active":["../../etc/passwd"]}',
@@ -51,7 +52,7 @@ Deno.test("a damaged journal is set aside (renamed, not deleted) and reported; a
   const path = join(dir.path, "key.filed.json");
   await Deno.writeTextFile(path, '{"version":2,"filed":[1]}');
   const load = loadJournal(path);
-  assert.deepEqual(load.journal, { version: 2, filed: [] });
+  assert.deepEqual(load.journal, { version: 3, filed: [] });
   assert.ok(load.setAside, "the damage is reported");
   assert.match(load.setAside.why, /filed/);
   assert.equal(await Deno.readTextFile(load.setAside.path), '{"version":2,"filed":[1]}');
@@ -68,7 +69,7 @@ Deno.test("a journal path that is a folder is set aside, never entered", async (
   assert.ok(load.setAside);
   assert.equal(await Deno.readTextFile(join(load.setAside.path, "mine.txt")), "kept");
   saveJournal(path, load.journal);
-  assert.deepEqual(loadJournal(path), { journal: { version: 2, filed: [] } });
+  assert.deepEqual(loadJournal(path), { journal: { version: 3, filed: [] } });
 });
 
 Deno.test({
@@ -88,13 +89,13 @@ Deno.test({
 Deno.test("a missing journal is an empty one, and nothing is reported", async () => {
   await using dir = await tempDir();
   assert.deepEqual(loadJournal(join(dir.path, "none.json")), {
-    journal: { version: 2, filed: [] },
+    journal: { version: 3, filed: [] },
   });
 });
 
 Deno.test("the journal keeps every block filed in its time window, however many (no count limit)", () => {
   const hashes = Array.from({ length: 5_200 }, (_, i) => `h${i}`);
-  const journal = withFiled({ version: 2, filed: [] }, hashes, NOW);
+  const journal = withFiled({ version: 3, filed: [] }, hashes, NOW);
   assert.equal(journal.filed.length, 5_200);
   assert.deepEqual(journal.filed[0], ["h0", NOW]);
   const month = 31 * 24 * 3600_000;
@@ -105,7 +106,7 @@ Deno.test("the journal round-trips through save and load", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "locks", "key.filed.json");
   await Deno.mkdir(join(dir.path, "locks"));
-  const journal: Journal = { version: 2, filed: [["a", NOW], ["b", NOW + 1]] };
+  const journal: Journal = { version: 3, filed: [["a", NOW], ["b", NOW + 1]] };
   saveJournal(path, journal);
   assert.deepEqual(loadJournal(path), { journal });
 });

@@ -10,9 +10,9 @@
 
 import { setAsideSync, writeTextAtomicSync } from "../core/atomic.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { isObject } from "../core/json.ts";
-import { joinPath } from "../core/paths.ts";
+import { dirnameOf, joinPath } from "../core/paths.ts";
 
 /** The largest record file read; a larger one is damaged. */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
@@ -56,11 +56,11 @@ export interface SyncRecord {
  * import { recordPathOf } from "./records.ts";
  * import assert from "node:assert/strict";
  *
- * assert.match(recordPathOf("/state", "/m"), /^\/state\/automemory\/[0-9a-z]+\.json$/);
+ * assert.match(recordPathOf("/state", "/m"), /^\/state\/automemory\/[0-9a-f]{16}\.json$/);
  * ```
  */
 export function recordPathOf(state: string, memoryDir: string): string {
-  return joinPath(state, "automemory", `${hashText(memoryDir)}.json`);
+  return joinPath(state, "automemory", `${hashUtf8(memoryDir)}.json`);
 }
 
 /** An empty record for `dir`. */
@@ -217,8 +217,9 @@ export function loadRecord(
   path: string,
   dir: string,
   now: Date = new Date(),
-): { record: SyncRecord; damaged?: DamagedRecord } {
+): { record: SyncRecord; damaged?: DamagedRecord; missing?: true } {
   const loaded = readRecord(path, dir);
+  if (loaded.kind === "missing") return { record: loaded.record, missing: true };
   if (loaded.kind !== "damaged") return { record: loaded.record };
   const setAside = setAsideSync(path, now);
   return { record: loaded.record, damaged: { path, reason: loaded.reason, setAside } };
@@ -239,4 +240,46 @@ export function loadRecord(
  */
 export function saveRecord(path: string, record: SyncRecord): void {
   writeTextAtomicSync(path, JSON.stringify(record));
+}
+
+/** A record's name before the switch to XXH32: cyrb53 of the memory folder, 14 hex digits. */
+const LEGACY_RECORD_NAME = /^[0-9a-f]{14}\.json$/;
+
+/**
+ * Removes the records written before the switch to XXH32 (named by the old hash) that belong to
+ * memory folder `dir`, beside the record at `path`; another folder's, or one that is not a valid
+ * record, is left alone. Returns the paths removed. Never throws.
+ *
+ * @example Usage
+ * ```ts
+ * import { removeLegacyRecords } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const state = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${state}/automemory`);
+ * const old = `${state}/automemory/0123456789abcd.json`;
+ * Deno.writeTextFileSync(old, '{"version":1,"dir":"/m","files":{}}');
+ * assert.deepEqual(removeLegacyRecords(`${state}/automemory/x.json`, "/m"), [old]);
+ * assert.deepEqual(removeLegacyRecords(`${state}/automemory/x.json`, "/m"), []);
+ * ```
+ */
+export function removeLegacyRecords(path: string, dir: string): string[] {
+  const folder = dirnameOf(path);
+  const removed: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      if (!entry.isFile || !LEGACY_RECORD_NAME.test(entry.name)) continue;
+      const legacy = joinPath(folder, entry.name);
+      if (readRecord(legacy, dir).kind !== "ok") continue;
+      try {
+        Deno.removeSync(legacy);
+        removed.push(legacy);
+      } catch {
+        // gone meanwhile, or not ours to remove: it is ignored either way
+      }
+    }
+  } catch {
+    // no folder: nothing to clean up
+  }
+  return removed;
 }

@@ -19,7 +19,7 @@
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
@@ -29,6 +29,7 @@ import {
   loadRecord,
   readRecord,
   recordPathOf,
+  removeLegacyRecords,
   saveRecord,
   type SyncRecord,
 } from "./records.ts";
@@ -180,7 +181,7 @@ async function syncDir(
       continue; // gone or replaced meanwhile: looked at again next turn
     }
     const text = new TextDecoder().decode(read.bytes);
-    const hash = hashText(text);
+    const hash = hashUtf8(text);
     if (current && seen && seen.hash === hash) {
       record.files[file.name] = { ...seen, ...info };
       continue;
@@ -194,7 +195,7 @@ async function syncDir(
       continue;
     }
     const plain = memoryBlock(parsed.entry);
-    const entryHash = hashText(plain);
+    const entryHash = hashUtf8(plain);
     record.files[file.name] = { ...info, hash, entry: entryHash };
     if (seen && seen.entry === entryHash) {
       report.unchanged++;
@@ -281,6 +282,8 @@ export async function syncAutoMemory(
       prefix = "";
     }
     saveRecord(recordPath, outcome.record);
+    // The first record under the XXH32 name: the one from before the switch is not needed now.
+    if (loaded.missing) removeLegacyRecords(recordPath, dir);
   }
   return report;
 }

@@ -6,9 +6,10 @@
  *   reference implementation's own sanity vectors. Input words are read little-endian, as the
  *   specification says, so a hash is the same on every machine.
  * - {@link hashBytes} and {@link hashUtf8}: 64 bits made of two XXH32 runs (seeds 0 and
- *   {@link XXH_PRIME32_1}), as 16 hex digits: what the inject side stores in its ledgers.
- * - {@link hashText}: cyrb53, kept only because the filing side and auto-memory records persist its
- *   values (changing it needs a migration of those records; see docs).
+ *   {@link XXH_PRIME32_1}), as 16 hex digits: every hash the product stores (the inject side's
+ *   ledgers, the filing journal's block hashes and the lock/journal key, auto-memory sync records
+ *   and their file names, export rule-file suffixes). Values from before the switch (cyrb53) are
+ *   migrated: see docs/development.md.
  *
  * @module
  */
@@ -112,35 +113,4 @@ const UTF8_ENCODER = new TextEncoder();
  */
 export function hashUtf8(text: string): string {
   return hashBytes(UTF8_ENCODER.encode(text));
-}
-
-/**
- * cyrb53, a 53-bit string hash as 14 hex digits. Only for values the filing side has already
- * persisted (auto-memory record names, filed-block identities): new code uses {@link hashUtf8}.
- *
- * @example Usage
- * ```ts
- * import { hashText } from "./hash.ts";
- * import assert from "node:assert/strict";
- *
- * assert.match(hashText("a learning"), /^[0-9a-f]{14}$/);
- * assert.equal(hashText("a learning"), hashText("a learning"));
- * assert.notEqual(hashText("a learning"), hashText("a learning", 1));
- * assert.equal(hashText(""), "0bdcb81aee8d83");
- * ```
- */
-export function hashText(text: string, seed = 0): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const value = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return value.toString(16).padStart(14, "0");
 }

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 
 /** Every format `librarian export` writes. */
 export const EXPORT_FORMATS = ["agents-md", "cursor", "copilot", "claude-rules"] as const;
@@ -118,7 +118,7 @@ export function folderSlug(relDir: string): string {
   const segments = relDir.split("/");
   const plain = segments.join("--");
   const ambiguous = segments.some((s) => s.includes("--") || s.startsWith("-") || s.endsWith("-"));
-  return ambiguous ? `${plain}-${hashText(relDir).slice(0, 8)}` : plain;
+  return ambiguous ? `${plain}-${hashUtf8(relDir).slice(0, 8)}` : plain;
 }
 
 /**

@@ -17,7 +17,7 @@
 import { type Library, realPathOfNearest } from "../core/discover.ts";
 import { type EnvReader, homeDir } from "../core/env.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { isAbsolutePath, isCaseInsensitiveOs, joinPath, normalizePath } from "../core/paths.ts";
 import type { HeldLock } from "./lock.ts";
 
@@ -70,9 +70,14 @@ function candidates(env: EnvReader): Candidate[] {
   return out.filter((c) => !seen.has(c.dir) && seen.add(c.dir));
 }
 
+/**
+ * The name of a library's lock and journal: {@link hashUtf8} (XXH32) of its real path, 16 hex
+ * digits. Files named by the old key (cyrb53, 14 hex digits) are never taken for these: an old
+ * lock cannot block a run, an old journal is only read for its window (journal.ts).
+ */
 function keyOf(library: Library): string {
   const real = realPathOfNearest(library.root) ?? library.root;
-  return hashText(isCaseInsensitiveOs() ? real.toLowerCase() : real);
+  return hashUtf8(isCaseInsensitiveOs() ? real.toLowerCase() : real);
 }
 
 function pathsIn(dir: string, key: string): CoordinationPaths {

@@ -6,6 +6,10 @@
  * in its target), and, while a run is writing, which files it writes (so the next run can clear
  * the temp files a killed run left).
  *
+ * Version 3 holds XXH32 hashes (core/hash.ts). A version-2 journal (cyrb53 hashes, named by the
+ * old key) cannot be matched hash by hash: for the 30 days its newest entry is remembered
+ * ({@link Journal.legacyUntil}), every block whose items are all in its target counts as filed.
+ *
  * @module
  */
 
@@ -24,13 +28,32 @@ export const JOURNAL_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
  */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 
+/** The journal format this version writes (3: XXH32 block hashes). */
+export const JOURNAL_VERSION = 3;
+
 /** What the journal holds. */
 export interface Journal {
-  version: 2;
+  version: 3;
   /** `[raw-block hash, time filed (ms)]`, oldest first. */
   filed: Array<[string, number]>;
   /** Library-relative targets being written; present only while a run is in its write phase. */
   active?: string[];
+  /**
+   * Until when (ms) blocks filed under a version-2 journal (hashes that cannot be matched) may
+   * still turn up: until then every block whose items are all in its target counts as filed.
+   */
+  legacyUntil?: number;
+}
+
+/** A journal with nothing filed. */
+function emptyJournal(): Journal {
+  return { version: JOURNAL_VERSION, filed: [] };
+}
+
+/** The end of a version-2 journal's window: its newest entry plus {@link JOURNAL_MAX_AGE_MS}. */
+function legacyUntilOf(filed: ReadonlyArray<[string, number]>): number | undefined {
+  if (filed.length === 0) return undefined;
+  return Math.max(...filed.map(([, at]) => at)) + JOURNAL_MAX_AGE_MS;
 }
 
 /** A journal as loaded: the journal, and what was set aside when the file was damaged. */
@@ -78,8 +101,14 @@ function activeEntryProblem(path: unknown): string | null {
  * import { parseJournal } from "./journal.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(parseJournal('{"version":2,"filed":[["a1",5]]}'), { version: 2, filed: [["a1", 5]] });
- * assert.equal(parseJournal('{"version":2,"filed":[1]}'), "an entry of 'filed' is not a pair");
+ * assert.deepEqual(parseJournal('{"version":3,"filed":[["a1",5]]}'), { version: 3, filed: [["a1", 5]] });
+ * assert.equal(parseJournal('{"version":3,"filed":[1]}'), "an entry of 'filed' is not a pair");
+ * // A version-2 journal: its hashes cannot be matched, only its window is kept.
+ * assert.deepEqual(parseJournal('{"version":2,"filed":[["a1",5]]}'), {
+ *   version: 3,
+ *   filed: [],
+ *   legacyUntil: 5 + 30 * 24 * 60 * 60 * 1000,
+ * });
  * ```
  */
 export function parseJournal(text: string): Journal | string {
@@ -90,13 +119,26 @@ export function parseJournal(text: string): Journal | string {
     return "not JSON";
   }
   if (!isObject(value)) return "not a JSON object";
-  if (value.version !== 2) return `unknown version ${JSON.stringify(value.version)}`;
+  if (value.version !== 2 && value.version !== JOURNAL_VERSION) {
+    return `unknown version ${JSON.stringify(value.version)}`;
+  }
   if (!Array.isArray(value.filed)) return "'filed' is not a list";
   for (const entry of value.filed) {
     const problem = filedEntryProblem(entry);
     if (problem) return problem;
   }
-  const journal: Journal = { version: 2, filed: value.filed as Array<[string, number]> };
+  const filed = value.filed as Array<[string, number]>;
+  const journal: Journal = value.version === 2 ? { version: JOURNAL_VERSION, filed: [] } : {
+    version: JOURNAL_VERSION,
+    filed,
+  };
+  const legacyUntil = value.version === 2 ? legacyUntilOf(filed) : value.legacyUntil;
+  if (legacyUntil !== undefined) {
+    if (typeof legacyUntil !== "number" || !Number.isFinite(legacyUntil)) {
+      return "'legacyUntil' is not a time";
+    }
+    journal.legacyUntil = legacyUntil;
+  }
   if (value.active !== undefined) {
     if (!Array.isArray(value.active)) return "'active' is not a list";
     for (const path of value.active) {
@@ -162,7 +204,7 @@ export function loadJournal(
   options: { now?: number; setAside?: boolean } = {},
 ): JournalLoad {
   const read = readFileBounded(path, JOURNAL_MAX_BYTES);
-  if (read.kind === "missing") return { journal: { version: 2, filed: [] } };
+  if (read.kind === "missing") return { journal: withLegacyWindow(emptyJournal(), path) };
   let why = describe(read);
   if (read.kind === "unreadable") {
     throw new JournalError(`cannot read the journal ${path}: ${read.reason}`);
@@ -181,10 +223,10 @@ export function loadJournal(
     }
   }
   if (options.setAside === false) {
-    return { journal: { version: 2, filed: [] }, setAside: { path, why: why ?? "damaged" } };
+    return { journal: emptyJournal(), setAside: { path, why: why ?? "damaged" } };
   }
   const aside = setAside(path, options.now ?? Date.now());
-  return { journal: { version: 2, filed: [] }, setAside: { path: aside, why: why ?? "damaged" } };
+  return { journal: emptyJournal(), setAside: { path: aside, why: why ?? "damaged" } };
 }
 
 /**
@@ -233,7 +275,37 @@ export function withFiled(journal: Journal, hashes: readonly string[], now: numb
     filed.delete(hash);
     filed.set(hash, now);
   }
-  return { version: 2, filed: [...filed] };
+  const next: Journal = { version: JOURNAL_VERSION, filed: [...filed] };
+  if (journal.legacyUntil !== undefined && journal.legacyUntil > now) {
+    next.legacyUntil = journal.legacyUntil;
+  }
+  return next;
+}
+
+/** A version-2 journal's name: the old key (cyrb53 of the library path, 14 hex digits). */
+const LEGACY_NAME = /^[0-9a-f]{14}\.filed\.json$/;
+
+/**
+ * `journal` (a new one: there is no file at `path` yet) with the window of the version-2 journals
+ * beside `path`. Their old key cannot be told from the library path any more, so every one in the
+ * folder counts (the window only ever drops a block whose items are all in its target already:
+ * it can prevent a duplicate, never lose a learning). Unreadable ones are ignored, never moved.
+ */
+function withLegacyWindow(journal: Journal, path: string): Journal {
+  let until = 0;
+  try {
+    for (const entry of Deno.readDirSync(dirnameOf(path))) {
+      if (!entry.isFile || !LEGACY_NAME.test(entry.name)) continue;
+      const read = readFileBounded(joinPath(dirnameOf(path), entry.name), JOURNAL_MAX_BYTES);
+      if (read.kind !== "bytes") continue;
+      const text = new TextDecoder().decode(read.bytes); // not UTF-8: not JSON either
+      const parsed = parseJournal(text);
+      if (typeof parsed !== "string") until = Math.max(until, parsed.legacyUntil ?? 0);
+    }
+  } catch {
+    // no folder yet: nothing from before the switch
+  }
+  return until > 0 ? { ...journal, legacyUntil: until } : journal;
 }
 
 /**

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { hashText } from "../core/hash.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { appendLearnings } from "./append.ts";
 import { type BlockDecision, classifyBlock, foldKey } from "./classify.ts";
 import {
@@ -51,6 +51,11 @@ export interface PlanOptions {
    * filed block reappears in scratch because a concurrent writer put it back.
    */
   filedBefore?: ReadonlySet<string>;
+  /**
+   * Count every block as in {@link filedBefore}: a journal from before the switch to XXH32 is
+   * still within its 30 days, and its hashes cannot be matched (see journal.ts).
+   */
+  assumeFiledBefore?: boolean;
   /** Treat target paths that differ only in case as one file (macOS, Windows). */
   foldCase?: boolean;
   /**
@@ -96,6 +101,7 @@ export interface RoutePlan {
  * The identity of a block's raw text (for {@link PlanOptions.filedBefore}): line endings and
  * trailing whitespace do not count, so a block that gained a final line break (another block was
  * appended after it) or was saved with other line endings is still the block that was filed.
+ * XXH32-based ({@link hashUtf8}).
  *
  * @example Usage
  * ```ts
@@ -104,10 +110,11 @@ export interface RoutePlan {
  *
  * assert.equal(rawHash("## [TAG: global, type: tech]\r\n- a  \n\n"), rawHash("## [TAG: global, type: tech]\n- a"));
  * assert.notEqual(rawHash("- a"), rawHash("- b"));
+ * assert.match(rawHash("- a"), /^[0-9a-f]{16}$/);
  * ```
  */
 export function rawHash(raw: string): string {
-  return hashText(raw.replaceAll("\r\n", "\n").trimEnd());
+  return hashUtf8(raw.replaceAll("\r\n", "\n").trimEnd());
 }
 
 /**
@@ -196,7 +203,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     const items = splitItems(bodyLines(block.body));
     const hash = rawHash(block.raw);
     if (
-      (filedBefore.has(hash) || routedInRun.has(hash)) &&
+      (options.assumeFiledBefore || filedBefore.has(hash) || routedInRun.has(hash)) &&
       items.every((item) => isItemPresent(item, target.present))
     ) {
       decisions.push({ kind: "drop", block, why: "already-filed" });

@@ -38,6 +38,7 @@ import {
 import { crashPoint, faultFires } from "./fault.ts";
 import {
   type Journal,
+  JOURNAL_VERSION,
   JournalError,
   type JournalLoad,
   loadJournal,
@@ -141,7 +142,7 @@ export async function routeLocked(
   try {
     load = journalPath
       ? loadJournal(journalPath, { now: now.getTime(), setAside: !options.dryRun })
-      : { journal: { version: 2, filed: [] } };
+      : { journal: { version: JOURNAL_VERSION, filed: [] } };
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;
     return emptyReport("failed", scratchPath, error.message);
@@ -163,7 +164,8 @@ export async function routeLocked(
       journalPath,
       ...journal.active.map((target) => resolve(target).realPath),
     ]);
-    journal = { version: 2, filed: journal.filed };
+    const { active: _done, ...rest } = journal;
+    journal = rest;
     try {
       saveJournal(journalPath, journal);
     } catch (error) {
@@ -212,6 +214,7 @@ export async function routeLocked(
     targets: states,
     foldCase,
     filedBefore: new Set(journal.filed.map(([hash]) => hash)),
+    assumeFiledBefore: (journal.legacyUntil ?? 0) > now.getTime(),
     maxTargets,
     acceptReview,
   });
