@@ -4,21 +4,20 @@
  * It holds the hashes of blocks filed (written before the targets, so a run killed mid-way is
  * covered: the next run drops a block that is still in scratch when every item of it is already
  * in its target), and, while a run is writing, which files it writes (so the next run can clear
- * the temp files a killed run left).
+ * the temp files a killed run left, see crash_sweep.ts).
  *
- * Version 3 holds XXH32 hashes (core/hash.ts). A version-2 journal (cyrb53 hashes, named by the
- * old key) cannot be matched hash by hash: for the 30 days its newest entry is remembered
- * ({@link Journal.legacyUntil}), every block whose items are all in its target counts as filed.
+ * Version 3 holds XXH32 hashes (core/hash.ts); a version-2 one is read as its window
+ * (journal_legacy.ts).
  *
  * @module
  */
 
 import { isObject } from "../core/json.ts";
-import { isTempSiblingName, removeIfPresent, writeTextAtomicSync } from "../core/atomic.ts";
-import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
 import { type BoundedRead, readFileBounded } from "../core/fs_probe.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
 import { utf8 } from "./targets.ts";
+import { legacyUntilOf, legacyWindowBeside } from "./journal_legacy.ts";
 
 /** Blocks filed in the last 30 days are remembered, however many there are. */
 export const JOURNAL_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -48,12 +47,6 @@ export interface Journal {
 /** A journal with nothing filed. */
 function emptyJournal(): Journal {
   return { version: JOURNAL_VERSION, filed: [] };
-}
-
-/** The end of a version-2 journal's window: its newest entry plus {@link JOURNAL_MAX_AGE_MS}. */
-function legacyUntilOf(filed: ReadonlyArray<[string, number]>): number | undefined {
-  if (filed.length === 0) return undefined;
-  return Math.max(...filed.map(([, at]) => at)) + JOURNAL_MAX_AGE_MS;
 }
 
 /** A journal as loaded: the journal, and what was set aside when the file was damaged. */
@@ -192,7 +185,7 @@ function setAside(path: string, now: number): string {
  * import assert from "node:assert/strict";
  *
  * const path = `${Deno.makeTempDirSync()}/a.filed.json`;
- * assert.deepEqual(loadJournal(path).journal, { version: 2, filed: [] });
+ * assert.deepEqual(loadJournal(path).journal, { version: 3, filed: [] });
  * Deno.writeTextFileSync(path, "{ damaged");
  * const load = loadJournal(path);
  * assert.deepEqual(load.journal.filed, []);
@@ -204,7 +197,13 @@ export function loadJournal(
   options: { now?: number; setAside?: boolean } = {},
 ): JournalLoad {
   const read = readFileBounded(path, JOURNAL_MAX_BYTES);
-  if (read.kind === "missing") return { journal: withLegacyWindow(emptyJournal(), path) };
+  if (read.kind === "missing") {
+    const until = legacyWindowBeside(path, (text) => {
+      const old = parseJournal(text);
+      return typeof old === "string" ? undefined : old.legacyUntil;
+    });
+    return { journal: until > 0 ? { ...emptyJournal(), legacyUntil: until } : emptyJournal() };
+  }
   let why = describe(read);
   if (read.kind === "unreadable") {
     throw new JournalError(`cannot read the journal ${path}: ${read.reason}`);
@@ -240,7 +239,7 @@ export function loadJournal(
  * import assert from "node:assert/strict";
  *
  * const path = `${Deno.makeTempDirSync()}/a.filed.json`;
- * saveJournal(path, { version: 2, filed: [["0bdcb81aee8d83", 1]] });
+ * saveJournal(path, { version: 3, filed: [["0bdcb81aee8d83", 1]] });
  * assert.deepEqual(loadJournal(path).journal.filed, [["0bdcb81aee8d83", 1]]);
  * ```
  */
@@ -263,7 +262,7 @@ export function saveJournal(path: string, journal: Journal): void {
  * import assert from "node:assert/strict";
  *
  * const now = JOURNAL_MAX_AGE_MS * 2;
- * const journal = { version: 2 as const, filed: [["old", 1], ["kept", now - 5]] as [string, number][] };
+ * const journal = { version: 3 as const, filed: [["old", 1], ["kept", now - 5]] as [string, number][] };
  * assert.deepEqual(withFiled(journal, ["new", "kept"], now).filed, [["new", now], ["kept", now]]);
  * ```
  */
@@ -280,68 +279,4 @@ export function withFiled(journal: Journal, hashes: readonly string[], now: numb
     next.legacyUntil = journal.legacyUntil;
   }
   return next;
-}
-
-/** A version-2 journal's name: the old key (cyrb53 of the library path, 14 hex digits). */
-const LEGACY_NAME = /^[0-9a-f]{14}\.filed\.json$/;
-
-/**
- * `journal` (a new one: there is no file at `path` yet) with the window of the version-2 journals
- * beside `path`. Their old key cannot be told from the library path any more, so every one in the
- * folder counts (the window only ever drops a block whose items are all in its target already:
- * it can prevent a duplicate, never lose a learning). Unreadable ones are ignored, never moved.
- */
-function withLegacyWindow(journal: Journal, path: string): Journal {
-  let until = 0;
-  try {
-    for (const entry of Deno.readDirSync(dirnameOf(path))) {
-      if (!entry.isFile || !LEGACY_NAME.test(entry.name)) continue;
-      const read = readFileBounded(joinPath(dirnameOf(path), entry.name), JOURNAL_MAX_BYTES);
-      if (read.kind !== "bytes") continue;
-      const text = new TextDecoder().decode(read.bytes); // not UTF-8: not JSON either
-      const parsed = parseJournal(text);
-      if (typeof parsed !== "string") until = Math.max(until, parsed.legacyUntil ?? 0);
-    }
-  } catch {
-    // no folder yet: nothing from before the switch
-  }
-  return until > 0 ? { ...journal, legacyUntil: until } : journal;
-}
-
-/**
- * Removes temp files a killed run left next to `path` (`<name>.tmp-<pid>-<n>-<random>`, see
- * `tempSiblingOf`; a person's `<name>.tmp-notes.md` is not one). Only called under the lock,
- * after a crash, so no live writer owns them.
- */
-function sweepTempSiblings(path: string): void {
-  const name = basenameOf(path);
-  try {
-    for (const entry of Deno.readDirSync(dirnameOf(path))) {
-      if (entry.isFile && isTempSiblingName(entry.name, name)) {
-        removeIfPresent(joinPath(dirnameOf(path), entry.name));
-      }
-    }
-  } catch {
-    // the folder is gone: nothing to sweep
-  }
-}
-
-/**
- * Clears the temp files a run killed in its write phase left (scratch, journal, its targets).
- *
- * @example Usage
- * ```ts
- * import { sweepAfterCrash } from "./journal.ts";
- * import { tempSiblingOf } from "../core/atomic.ts";
- * import assert from "node:assert/strict";
- *
- * const target = `${Deno.makeTempDirSync()}/tech.md`;
- * Deno.writeTextFileSync(target, "kept");
- * Deno.writeTextFileSync(tempSiblingOf(target), "half-written");
- * sweepAfterCrash([target, undefined]);
- * assert.deepEqual([...Deno.readDirSync(target.slice(0, -8))].map((e) => e.name), ["tech.md"]);
- * ```
- */
-export function sweepAfterCrash(paths: readonly (string | undefined)[]): void {
-  for (const path of paths) if (path) sweepTempSiblings(path);
 }

@@ -43,9 +43,9 @@ import {
   type JournalLoad,
   loadJournal,
   saveJournal,
-  sweepAfterCrash,
   withFiled,
 } from "./journal.ts";
+import { sweepAfterCrash } from "./crash_sweep.ts";
 import { LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
 import { planRoute, rawHash, type TargetState, withFailedTargets } from "./plan.ts";
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
