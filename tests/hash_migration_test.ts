@@ -113,6 +113,20 @@ Deno.test("an old-format journal with a pass in progress, then the new code: eve
   assert.equal(journal.legacyUntil, NOW.getTime() - 1000 + 30 * DAY);
 });
 
+Deno.test("a dry run after the switch plans what the run will do: the old pass's block is recovered", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path);
+  await crashedOldPass(p, true);
+  const report = await routeLocked(libraryOf(p), {
+    env: envFrom({ HOME: p.home }),
+    now: NOW,
+    dryRun: true,
+  });
+  assert.equal(report.status, "dry-run");
+  assert.equal(report.recovered, 1, "tech.md's block is already filed");
+  assert.equal(report.learnings, 1, "only notes.md's bullet is new");
+});
+
 Deno.test("without the old journal the paragraph would be filed twice (what the migration guards)", async () => {
   await using dir = await tempDir();
   const p = await makeProject(dir.path);

@@ -123,7 +123,10 @@ export async function routeLocked(
   const now = options.now ?? new Date();
   const scratchPath = scratchPathOf(library);
   const journalPath = options.journal ??
-    (options.dryRun ? existingJournal(library, env) : coordinationPaths(library, env)?.journal);
+    (options.dryRun
+      // None yet: the preferred one is read (as missing), for the old journals' window beside it.
+      ? existingJournal(library, env) ?? coordinationPaths(library, env)?.journal
+      : coordinationPaths(library, env)?.journal);
   if (!journalPath && !options.dryRun) {
     return emptyReport(
       "failed",
