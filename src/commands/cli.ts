@@ -75,14 +75,45 @@ export class UsageError extends LibrarianError {
   }
 }
 
-/** The one-line usage of a command. */
+/**
+ * The one-line usage of a command.
+ *
+ * @example Usage
+ * ```ts
+ * import { usageLine } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const spec = { name: "read", synopsis: "<path> [--json]", summary: "", options: {}, positionals: ["path"] };
+ * assert.equal(usageLine(spec), "Usage: librarian read <path> [--json]");
+ * ```
+ */
 export function usageLine(spec: CommandSpec): string {
   return `Usage: librarian ${spec.name} ${spec.synopsis}`.trimEnd();
 }
 
 const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "show this help" };
 
-/** The full `--help` text of a command. */
+/**
+ * The full `--help` text of a command.
+ *
+ * @example Usage
+ * ```ts
+ * import { helpText } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const spec = {
+ *   name: "read",
+ *   synopsis: "<path>",
+ *   summary: "what a file would be sent",
+ *   options: { json: { type: "boolean" as const, description: "print JSON" } },
+ *   positionals: ["path"],
+ * };
+ * const text = helpText(spec);
+ * assert.ok(text.startsWith("librarian read: what a file would be sent\n\nUsage: librarian read <path>"));
+ * assert.match(text, /--json +print JSON/);
+ * assert.match(text, /-h, --help/);
+ * ```
+ */
 export function helpText(spec: CommandSpec): string {
   const options = { ...spec.options, help: HELP_OPTION };
   const names = Object.entries(options).map(([name, o]) => {
@@ -109,6 +140,25 @@ export function helpText(spec: CommandSpec): string {
  *
  * @throws {UsageError} for an unknown option, a missing or empty option value, a wrong number of
  *   positional arguments, or an empty one (`''` would silently mean the current folder).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseCommandArgs, UsageError } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const spec = {
+ *   name: "read",
+ *   synopsis: "<path>",
+ *   summary: "",
+ *   options: { budget: { type: "string" as const, description: "" } },
+ *   positionals: ["path"],
+ * };
+ * const parsed = parseCommandArgs(spec, ["src/a.ts", "--budget", "500"]);
+ * assert.equal(parsed.values.budget, "500");
+ * assert.deepEqual(parsed.positionals, ["src/a.ts"]);
+ * assert.throws(() => parseCommandArgs(spec, ["--bogus", "a"]), UsageError);
+ * assert.throws(() => parseCommandArgs(spec, []), UsageError);
+ * ```
  */
 export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
   const options: Record<string, { type: "boolean" | "string"; short?: string }> = {};
@@ -154,6 +204,18 @@ function firstSentence(message: string): string {
  * Runs a command body with the shared front end: `--help` prints help and exits 0. A usage error
  * (from parsing or from the body) leaves with the command's usage line attached; `main.ts` turns
  * it, like every {@link LibrarianError}, into output and an exit status.
+ *
+ * @example Usage
+ * ```ts
+ * import { runCommand, UsageError } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const spec = { name: "demo", synopsis: "[--json]", summary: "", options: {}, positionals: [] };
+ * assert.equal(await runCommand(spec, [], () => Promise.resolve(3)), 3);
+ * const error = await runCommand(spec, ["extra"], () => Promise.resolve(0)).catch((e) => e);
+ * assert.ok(error instanceof UsageError);
+ * assert.equal(error.usage, "Usage: librarian demo [--json]");
+ * ```
  */
 export async function runCommand(
   spec: CommandSpec,
@@ -173,13 +235,37 @@ export async function runCommand(
   }
 }
 
-/** A string option's value, or undefined. */
+/**
+ * A string option's value, or undefined.
+ *
+ * @example Usage
+ * ```ts
+ * import { stringOption } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parsed = { values: { format: "agents", json: true }, positionals: [] };
+ * assert.equal(stringOption(parsed, "format"), "agents");
+ * assert.equal(stringOption(parsed, "json"), undefined);
+ * ```
+ */
 export function stringOption(parsed: ParsedArgs, name: string): string | undefined {
   const value = parsed.values[name];
   return typeof value === "string" ? value : undefined;
 }
 
-/** True when a boolean option was given. */
+/**
+ * True when a boolean option was given.
+ *
+ * @example Usage
+ * ```ts
+ * import { flag } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parsed = { values: { json: true, format: "agents" }, positionals: [] };
+ * assert.equal(flag(parsed, "json"), true);
+ * assert.equal(flag(parsed, "format"), false);
+ * ```
+ */
 export function flag(parsed: ParsedArgs, name: string): boolean {
   return parsed.values[name] === true;
 }
@@ -188,6 +274,18 @@ export function flag(parsed: ParsedArgs, name: string): boolean {
  * A whole-number option within [min, max], or `fallback` when absent.
  *
  * @throws {UsageError} when the value is not such a number.
+ *
+ * @example Usage
+ * ```ts
+ * import { intOption, UsageError } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parsed = { values: { limit: "20", bad: "0x10" }, positionals: [] };
+ * assert.equal(intOption(parsed, "limit", 5, 1, 100), 20);
+ * assert.equal(intOption(parsed, "missing", 5, 1, 100), 5);
+ * assert.throws(() => intOption(parsed, "bad", 5, 1, 100), UsageError);
+ * assert.throws(() => intOption(parsed, "limit", 5, 1, 10), UsageError);
+ * ```
  */
 export function intOption(
   parsed: ParsedArgs,
@@ -211,6 +309,16 @@ export function intOption(
  * @throws {UsageError} when it cannot name a file here (a Windows drive path on Linux or macOS,
  *   a NUL character, an absurd length): used as is, `C:\\x` would become a folder `C:` inside
  *   the current folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { pathArgument, UsageError } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(pathArgument("src/../lib/a.ts", "/repo"), "/repo/lib/a.ts");
+ * assert.equal(pathArgument("/etc/x", "/repo"), "/etc/x");
+ * if (Deno.build.os !== "windows") assert.throws(() => pathArgument("C:\\x", "/repo"), UsageError);
+ * ```
  */
 export function pathArgument(value: string, cwd: string): string {
   const path = resolveLocalPath(value, cwd);
@@ -233,7 +341,21 @@ export interface Style {
   cyan(text: string): string;
 }
 
-/** True when colour may be used: stdout is a terminal, `NO_COLOR` is unset or empty, not `TERM=dumb`. */
+/**
+ * True when colour may be used: stdout is a terminal, `NO_COLOR` is unset or empty, not `TERM=dumb`.
+ *
+ * @example Usage
+ * ```ts
+ * import { colorEnabled } from "./cli.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(colorEnabled(envFrom({}), true), true);
+ * assert.equal(colorEnabled(envFrom({}), false), false);
+ * assert.equal(colorEnabled(envFrom({ NO_COLOR: "1" }), true), false);
+ * assert.equal(colorEnabled(envFrom({ TERM: "dumb" }), true), false);
+ * ```
+ */
 export function colorEnabled(
   env: EnvReader,
   isTerminal: boolean = Deno.stdout.isTerminal(),
@@ -243,7 +365,19 @@ export function colorEnabled(
   return env("TERM") !== "dumb";
 }
 
-/** The styles for this process (plain text unless {@link colorEnabled}). */
+/**
+ * The styles for this process (plain text unless {@link colorEnabled}).
+ *
+ * @example Usage
+ * ```ts
+ * import { makeStyle } from "./cli.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(makeStyle(envFrom({}), true).red("x"), "\x1b[31mx\x1b[39m");
+ * assert.equal(makeStyle(envFrom({}), false).red("x"), "x");
+ * ```
+ */
 export function makeStyle(env: EnvReader, isTerminal?: boolean): Style {
   const on = colorEnabled(env, isTerminal);
   const sgr = (open: number, close: number) => (text: string) =>
@@ -258,7 +392,19 @@ export function makeStyle(env: EnvReader, isTerminal?: boolean): Style {
   };
 }
 
-/** A byte count for people: `812 B`, `4.2 KB`, `1.3 MB`. */
+/**
+ * A byte count for people: `812 B`, `4.2 KB`, `1.3 MB`.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatBytes } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatBytes(812), "812 B");
+ * assert.equal(formatBytes(4300), "4.2 KB");
+ * assert.equal(formatBytes(1_363_149), "1.3 MB");
+ * ```
+ */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -62,7 +62,23 @@ function runtimeCheck(runtime: Runtime): Check {
   );
 }
 
-/** The problem with a plugin root's files, or undefined when the hooks can run from it. */
+/**
+ * The problem with a plugin root's files, or undefined when the hooks can run from it.
+ *
+ * @example Usage
+ * ```ts
+ * import { pluginFilesProblem } from "./doctor_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const good = { launcher: "ok" as const, hooksFile: "ok" as const, binary: null, source: true };
+ * assert.equal(pluginFilesProblem(good), undefined);
+ * assert.equal(pluginFilesProblem({ ...good, launcher: "missing" }), "bin/librarian is missing");
+ * assert.equal(
+ *   pluginFilesProblem({ ...good, source: false }),
+ *   "neither a compiled binary nor src/main.ts is there",
+ * );
+ * ```
+ */
 export function pluginFilesProblem(files: PluginFiles): string | undefined {
   if (files.launcher === "missing") return "bin/librarian is missing";
   if (files.launcher === "not-sh") return "bin/librarian is not the sh launcher";
@@ -135,6 +151,22 @@ async function scratchCheck(library: Library): Promise<Check> {
  * The plugin and a settings file both run the hooks: every event runs two hook processes, so the
  * model is sent everything twice. The fix removes the settings entries (the plugin is the one
  * that updates itself), naming the exact command for each file.
+ *
+ * @example Usage
+ * ```ts
+ * import { doubleWiring } from "./doctor_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const wiring = {
+ *   wired: true,
+ *   plugin: { ids: ["librarian@tools"], installPaths: [], enabled: true },
+ *   settings: [{ file: "/repo/.claude/settings.local.json", events: ["Stop"] }],
+ *   unreadable: [],
+ * };
+ * const check = doubleWiring(wiring, "/repo");
+ * assert.match(check?.fix ?? "", /librarian setup-hooks --remove --project '\/repo'/);
+ * assert.equal(doubleWiring({ ...wiring, settings: [] }, "/repo"), undefined);
+ * ```
  */
 export function doubleWiring(wiring: HookWiring, projectRoot: string): Check | undefined {
   const { ids, enabled } = wiring.plugin;
@@ -258,7 +290,22 @@ function budgetCheck(env: EnvReader): Check {
     : ok("budget", `${budget} characters per injection`);
 }
 
-/** Runs every check for a session started in `cwd`. */
+/**
+ * Runs every check for a session started in `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import { runChecks } from "./doctor_checks.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.makeTempDirSync();
+ * const checks = await runChecks(envFrom({ HOME: home }), home);
+ * assert.ok(checks.length > 3);
+ * assert.ok(checks.every((c) => ["ok", "warn", "fail"].includes(c.status)));
+ * assert.ok(checks.some((c) => c.status !== "ok" && /library/i.test(c.id)));
+ * ```
+ */
 export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
   const runtime = currentRuntime();
   const { library, envProblem } = await locateLibrary(env, cwd);

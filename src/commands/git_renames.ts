@@ -25,7 +25,21 @@ const GIT_TIMEOUT_MS = 15_000;
 /** At most this many rename commits are read from history. */
 const MAX_COMMITS = 300;
 
-/** Parses `--name-status` output, keeping the `R<score>\t<from>\t<to>` lines (pure). */
+/**
+ * Parses `--name-status` output, keeping the `R<score>\t<from>\t<to>` lines (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseRenames } from "./git_renames.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const output = "R100\tsrc/old.ts\tsrc/new.ts\nM\tREADME.md\nR087\ta.ts\tlib/a.ts\r\n";
+ * assert.deepEqual(parseRenames(output), [
+ *   { from: "src/old.ts", to: "src/new.ts" },
+ *   { from: "a.ts", to: "lib/a.ts" },
+ * ]);
+ * ```
+ */
 export function parseRenames(output: string): Rename[] {
   const renames: Rename[] = [];
   for (const line of output.split("\n")) {
@@ -49,7 +63,18 @@ async function runGit(cwd: string, args: string[]): Promise<{ code: number; stdo
   return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
 }
 
-/** The renames git knows about under `cwd`, paths relative to `cwd`. */
+/**
+ * The renames git knows about under `cwd`, paths relative to `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import { gitRenames } from "./git_renames.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * assert.deepEqual(await gitRenames(dir), { status: "not-a-repository", renames: [] });
+ * ```
+ */
 export async function gitRenames(cwd: string): Promise<GitRenames> {
   try {
     const inside = await runGit(cwd, ["rev-parse", "--is-inside-work-tree"]);

@@ -18,7 +18,18 @@ export interface HookProgram {
   path: string;
 }
 
-/** Quotes a word for a POSIX shell (single quotes, so nothing in it expands). */
+/**
+ * Quotes a word for a POSIX shell (single quotes, so nothing in it expands).
+ *
+ * @example Usage
+ * ```ts
+ * import { shSingleQuote } from "./hook_command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(shSingleQuote("/my repo"), "'/my repo'");
+ * assert.equal(shSingleQuote("it's"), "'it'\\''s'");
+ * ```
+ */
 export function shSingleQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }

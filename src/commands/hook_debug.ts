@@ -29,7 +29,18 @@ export const EXAMPLE_EVENTS: Readonly<Record<string, readonly string[]>> = {
   stop: ["Stop"],
 };
 
-/** The one stderr line a hook prints when started on a terminal. */
+/**
+ * The one stderr line a hook prints when started on a terminal.
+ *
+ * @example Usage
+ * ```ts
+ * import { terminalHint } from "./hook_debug.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(terminalHint("stop"), /librarian stop --example \| librarian stop/);
+ * assert.match(terminalHint("inject"), /librarian inject --example PreToolUse \|/);
+ * ```
+ */
 export function terminalHint(hook: string): string {
   const example = hook === "stop" ? "--example" : "--example PreToolUse";
   return `librarian ${hook}: reading one hook event (JSON) from stdin; paste it and press ` +
@@ -56,6 +67,19 @@ async function sampleFile(library: Library | null, cwd: string): Promise<string>
 /**
  * A sample hook event for `event` in the project around `cwd`, as Claude Code 2.1.197 sends it
  * (a fresh session id each time).
+ *
+ * @example Usage
+ * ```ts
+ * import { exampleEvent } from "./hook_debug.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cwd = Deno.makeTempDirSync();
+ * const event = await exampleEvent("Stop", envFrom({}), cwd);
+ * assert.equal(event.hook_event_name, "Stop");
+ * assert.equal(event.cwd, cwd);
+ * assert.notEqual((await exampleEvent("Stop", envFrom({}), cwd)).session_id, event.session_id);
+ * ```
  */
 export async function exampleEvent(
   event: string,
@@ -91,7 +115,18 @@ export async function exampleEvent(
   }
 }
 
-/** Prints `--example`'s event; returns the exit code (2 for an event this hook does not take). */
+/**
+ * Prints `--example`'s event; returns the exit code (2 for an event this hook does not take).
+ *
+ * @example Usage
+ * ```ts
+ * import { printExample } from "./hook_debug.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await printExample("stop", ["--example", "NoSuchEvent"], envFrom({})), 2);
+ * ```
+ */
 export async function printExample(
   hook: string,
   args: readonly string[],
@@ -112,7 +147,20 @@ export async function printExample(
   return 0;
 }
 
-/** The explanation of one inject event, as lines for stderr (reads, never writes). */
+/**
+ * The explanation of one inject event, as lines for stderr (reads, never writes).
+ *
+ * @example Usage
+ * ```ts
+ * import { explainInject } from "./hook_debug.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(explainInject("not json", envFrom({}))[0]!, /^bad input: /);
+ * const lines = explainInject('{"hook_event_name":"PreToolUse","tool_name":"Read"}', envFrom({}));
+ * assert.equal(lines[0], "event: PreToolUse (Read)");
+ * ```
+ */
 export function explainInject(text: string, env: EnvReader): string[] {
   let event;
   try {
@@ -201,7 +249,23 @@ export function explainInject(text: string, env: EnvReader): string[] {
   return lines.map(safeText);
 }
 
-/** The explanation of one stop event: what each scratch block would become. */
+/**
+ * The explanation of one stop event: what each scratch block would become.
+ *
+ * @example Usage
+ * ```ts
+ * import { explainStop } from "./hook_debug.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.writeTextFileSync(`${project}/_memory_library/.scratch.md`, "## [TAG: global, type: tech]\n- a\n");
+ * const lines = explainStop(JSON.stringify({ hook_event_name: "Stop", cwd: project }), envFrom({}));
+ * assert.equal(lines[0], `library: ${project}/_memory_library`);
+ * assert.ok(lines.some((l) => l.includes("tech.md")));
+ * ```
+ */
 export function explainStop(text: string, env: EnvReader): string[] {
   let cwd: string | undefined;
   try {

@@ -14,14 +14,42 @@ import { gitRootAbove } from "./git_root.ts";
 import type { HookProgram, HookShell } from "./hook_settings.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 
-/** `path` made absolute against `cwd`; a path that cannot exist here is the user's to fix. */
+/**
+ * `path` made absolute against `cwd`; a path that cannot exist here is the user's to fix.
+ *
+ * @example Usage
+ * ```ts
+ * import { absolute } from "./hook_program.ts";
+ * import { LibrarianError } from "../core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(absolute("bin/librarian", "/repo"), "/repo/bin/librarian");
+ * if (Deno.build.os !== "windows") assert.throws(() => absolute("C:\\x", "/repo"), LibrarianError);
+ * ```
+ */
 export function absolute(path: string, cwd: string): string {
   const resolved = resolveLocalPath(path, cwd);
   if (resolved === null) throw new LibrarianError(`'${path}' is not a path on this machine`);
   return resolved;
 }
 
-/** The project: `--project`, else `CLAUDE_PROJECT_DIR`, else the library's, else git's root. */
+/**
+ * The project: `--project`, else `CLAUDE_PROJECT_DIR`, else the library's, else git's root.
+ *
+ * @example Usage
+ * ```ts
+ * import { chooseProject } from "./hook_program.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.mkdirSync(`${project}/src`);
+ * assert.equal(await chooseProject(undefined, envFrom({}), `${project}/src`), project);
+ * assert.equal(await chooseProject("other", envFrom({}), project), `${project}/other`);
+ * assert.equal(await chooseProject(undefined, envFrom({ CLAUDE_PROJECT_DIR: "/p" }), project), "/p");
+ * ```
+ */
 export async function chooseProject(
   option: string | undefined,
   env: EnvReader,
@@ -35,12 +63,39 @@ export async function chooseProject(
   return gitRootAbove(cwd) ?? cwd;
 }
 
-/** True for a path inside Claude Code's plugin cache, which changes with every plugin update. */
+/**
+ * True for a path inside Claude Code's plugin cache, which changes with every plugin update.
+ *
+ * @example Usage
+ * ```ts
+ * import { isPluginCachePath } from "./hook_program.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isPluginCachePath("/home/a/.claude/plugins/cache/tools/librarian/0.1.0/bin/librarian"));
+ * assert.ok(!isPluginCachePath("/home/a/.local/bin/librarian"));
+ * ```
+ */
 export function isPluginCachePath(path: string): boolean {
   return /\/plugins\/(cache|marketplaces)\//i.test(normalizePath(path));
 }
 
-/** What the hooks should run: `--launcher`, else this installation's launcher or binary. */
+/**
+ * What the hooks should run: `--launcher`, else this installation's launcher or binary.
+ *
+ * @example Usage
+ * ```ts
+ * import { chooseProgram } from "./hook_program.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${dir}/bin`);
+ * Deno.writeTextFileSync(`${dir}/bin/librarian`, "#!/bin/sh\n");
+ * const program = chooseProgram("bin/librarian", "sh", envFrom({}), dir);
+ * assert.deepEqual(program, { kind: "launcher", path: `${dir}/bin/librarian` });
+ * assert.throws(() => chooseProgram("bin/missing", "sh", envFrom({}), dir));
+ * ```
+ */
 export function chooseProgram(
   option: string | undefined,
   shell: HookShell,

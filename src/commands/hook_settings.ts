@@ -54,6 +54,17 @@ const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+)\s*$/;
  *
  * @throws {SettingsShapeError} if hooks.json holds a command that does not call the launcher
  *   (a packaging mistake, caught by the tests).
+ *
+ * @example Usage
+ * ```ts
+ * import { desiredHooks } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const hooks = desiredHooks({ kind: "launcher", path: "/opt/librarian/bin/librarian" }, "sh");
+ * assert.ok(hooks.some((h) => h.event === "Stop"));
+ * assert.ok(hooks.some((h) => h.event === "PreToolUse" && h.matcher !== undefined));
+ * assert.ok(hooks.every((h) => String(h.handler.command).includes("/opt/librarian/bin/librarian")));
+ * ```
  */
 export function desiredHooks(
   program: HookProgram,
@@ -83,7 +94,20 @@ export function desiredHooks(
 
 const OURS = /(^|[\s'"/\\])librarian(-[a-z0-9_]+)*(\.exe)?['"]?\s+(inject|stop)\s*$/i;
 
-/** True for a hook handler that runs the Librarian's `inject` or `stop` (any install, any form). */
+/**
+ * True for a hook handler that runs the Librarian's `inject` or `stop` (any install, any form).
+ *
+ * @example Usage
+ * ```ts
+ * import { isLibrarianHandler } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isLibrarianHandler({ type: "command", command: "'/opt/bin/librarian' stop" }));
+ * assert.ok(isLibrarianHandler({ command: "/opt/librarian-x86_64", args: ["inject"] }));
+ * assert.ok(!isLibrarianHandler({ command: "prettier --write" }));
+ * assert.ok(!isLibrarianHandler("librarian stop"));
+ * ```
+ */
 export function isLibrarianHandler(handler: unknown): boolean {
   if (!isObject(handler) || typeof handler.command !== "string") return false;
   if (OURS.test(handler.command)) return true;
@@ -102,6 +126,20 @@ function sameJson(a: unknown, b: unknown): boolean {
  *
  * @throws {SettingsShapeError} when `hooks`, or one event's list, is not the shape Claude Code
  *   reads (the user must fix the file by hand).
+ *
+ * @example Usage
+ * ```ts
+ * import { desiredHooks, mergeHooks } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const desired = desiredHooks({ kind: "launcher", path: "/opt/bin/librarian" }, "sh");
+ * const first = mergeHooks({ model: "opus" }, desired);
+ * assert.equal(first.settings.model, "opus");
+ * assert.ok(first.changes.every((c) => c.action === "added"));
+ * const again = mergeHooks(first.settings, desired);
+ * assert.ok(again.changes.every((c) => c.action === "unchanged"));
+ * assert.throws(() => mergeHooks({ hooks: [] }, desired));
+ * ```
  */
 export function mergeHooks(
   settings: Json,
@@ -249,6 +287,18 @@ function commandOf(handler: Json): string {
  * Sets `env.LIBRARIAN_PATH` in a settings object; returns the new object and whether it changed.
  *
  * @throws {SettingsShapeError} when `env` is not a JSON object.
+ *
+ * @example Usage
+ * ```ts
+ * import { setLibraryPath } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { settings, action } = setLibraryPath({ env: { A: "1" } }, "/repo/_memory_library");
+ * assert.equal(action, "added");
+ * assert.deepEqual(settings.env, { A: "1", LIBRARIAN_PATH: "/repo/_memory_library" });
+ * assert.equal(setLibraryPath(settings, "/repo/_memory_library").action, "unchanged");
+ * assert.throws(() => setLibraryPath({ env: "x" }, "/repo"));
+ * ```
  */
 export function setLibraryPath(
   settings: Json,
@@ -266,7 +316,17 @@ export function setLibraryPath(
   };
 }
 
-/** Settings text as Claude Code's own files look: two-space JSON and a final newline. */
+/**
+ * Settings text as Claude Code's own files look: two-space JSON and a final newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatSettings } from "./hook_settings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatSettings({ env: { A: "1" } }), '{\n  "env": {\n    "A": "1"\n  }\n}\n');
+ * ```
+ */
 export function formatSettings(settings: Json): string {
   return `${JSON.stringify(settings, null, 2)}\n`;
 }

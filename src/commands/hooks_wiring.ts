@@ -77,7 +77,25 @@ async function readJson(
   return null;
 }
 
-/** Installed plugin ids and install paths in `installed_plugins.json` (version 1 or 2) (pure). */
+/**
+ * Installed plugin ids and install paths in `installed_plugins.json` (version 1 or 2) (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { installedPlugin } from "./hooks_wiring.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const data = {
+ *   version: 2,
+ *   plugins: { "librarian@tools": [{ installPath: "/cache/librarian/0.1.0" }], "other@x": [] },
+ * };
+ * assert.deepEqual(installedPlugin(data), {
+ *   ids: ["librarian@tools"],
+ *   installPaths: ["/cache/librarian/0.1.0"],
+ * });
+ * assert.deepEqual(installedPlugin(null), { ids: [], installPaths: [] });
+ * ```
+ */
 export function installedPlugin(data: Json | null): { ids: string[]; installPaths: string[] } {
   const ids: string[] = [];
   const installPaths: string[] = [];
@@ -95,7 +113,24 @@ export function installedPlugin(data: Json | null): { ids: string[]; installPath
   return { ids, installPaths };
 }
 
-/** The hook events in a settings object whose commands run `librarian` (pure). */
+/**
+ * The hook events in a settings object whose commands run `librarian` (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { librarianHookEvents } from "./hooks_wiring.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const settings = {
+ *   hooks: {
+ *     Stop: [{ hooks: [{ type: "command", command: "/opt/bin/librarian stop" }] }],
+ *     PreToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "prettier" }] }],
+ *   },
+ * };
+ * assert.deepEqual(librarianHookEvents(settings), ["Stop"]);
+ * assert.deepEqual(librarianHookEvents(null), []);
+ * ```
+ */
 export function librarianHookEvents(settings: Json | null): string[] {
   const hooks = settings?.hooks;
   if (!isObject(hooks)) return [];
@@ -124,7 +159,22 @@ function enabledIn(settings: Json | null): boolean | undefined {
   return undefined;
 }
 
-/** The settings files Claude Code reads for a project, most decisive first. */
+/**
+ * The settings files Claude Code reads for a project, most decisive first.
+ *
+ * @example Usage
+ * ```ts
+ * import { settingsFiles } from "./hooks_wiring.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(settingsFiles(envFrom({ HOME: "/home/ada" }), "/repo"), [
+ *   "/repo/.claude/settings.local.json",
+ *   "/repo/.claude/settings.json",
+ *   "/home/ada/.claude/settings.json",
+ * ]);
+ * ```
+ */
 export function settingsFiles(env: EnvReader, projectRoot: string | undefined): string[] {
   const files: string[] = [];
   if (projectRoot) {
@@ -136,7 +186,25 @@ export function settingsFiles(env: EnvReader, projectRoot: string | undefined): 
   return files;
 }
 
-/** Finds out whether the hooks are wired for the project at `projectRoot`. */
+/**
+ * Finds out whether the hooks are wired for the project at `projectRoot`.
+ *
+ * @example Usage
+ * ```ts
+ * import { detectHookWiring } from "./hooks_wiring.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.makeTempDirSync();
+ * const project = Deno.makeTempDirSync();
+ * const env = envFrom({ HOME: home });
+ * assert.equal((await detectHookWiring(env, project)).wired, false);
+ * Deno.mkdirSync(`${project}/.claude`);
+ * const hooks = { Stop: [{ hooks: [{ type: "command", command: "/opt/bin/librarian stop" }] }] };
+ * Deno.writeTextFileSync(`${project}/.claude/settings.json`, JSON.stringify({ hooks }));
+ * assert.equal((await detectHookWiring(env, project)).wired, true);
+ * ```
+ */
 export async function detectHookWiring(
   env: EnvReader,
   projectRoot: string | undefined,
@@ -174,7 +242,23 @@ export async function detectHookWiring(
   };
 }
 
-/** One line saying how (or whether) the hooks are wired. */
+/**
+ * One line saying how (or whether) the hooks are wired.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeWiring } from "./hooks_wiring.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const wiring = {
+ *   wired: true,
+ *   plugin: { ids: ["librarian@tools"], installPaths: [], enabled: false, enabledBy: "settings.json" },
+ *   settings: [],
+ *   unreadable: [],
+ * };
+ * assert.match(describeWiring(wiring), /plugin librarian@tools is installed but disabled in settings\.json/);
+ * ```
+ */
 export function describeWiring(wiring: HookWiring): string {
   const parts: string[] = [];
   const { ids, enabled, enabledBy } = wiring.plugin;

@@ -53,7 +53,21 @@ function kindIn(projectRoot: string, libraryRoot: string): (relPath: string) => 
   };
 }
 
-/** `--only 1,3,5` as numbers. */
+/**
+ * `--only 1,3,5` as numbers.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseOnly } from "./import_moves.ts";
+ * import { UsageError } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseOnly("1, 3,5"), new Set([1, 3, 5]));
+ * assert.equal(parseOnly(undefined), null);
+ * assert.throws(() => parseOnly("1,x"), UsageError);
+ * assert.throws(() => parseOnly("0"), UsageError);
+ * ```
+ */
 export function parseOnly(raw: string | undefined): Set<number> | null {
   if (raw === undefined) return null;
   const numbers = raw.split(",").map((s) => s.trim());

@@ -67,6 +67,17 @@ export interface ImportPlan {
 /**
  * A file-name stem in kebab-case: `systemPatterns` → `system-patterns`, `API Guide` →
  * `api-guide`; `imported` when nothing usable is left (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { kebabCase } from "./import_plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(kebabCase("systemPatterns"), "system-patterns");
+ * assert.equal(kebabCase("API Guide"), "api-guide");
+ * assert.equal(kebabCase("Café"), "cafe");
+ * assert.equal(kebabCase("!!!"), "imported");
+ * ```
  */
 export function kebabCase(stem: string): string {
   const kebab = stem.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
@@ -83,14 +94,38 @@ function stemOf(name: string): string {
   return name.replace(/\.md$/i, "");
 }
 
-/** Where a memory-bank file goes, and whether it is transient (pure). */
+/**
+ * Where a memory-bank file goes, and whether it is transient (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { mapSource } from "./import_plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(mapSource("systemPatterns.md").transient, false);
+ * assert.equal(mapSource("notes on API.md").target, "notes-on-api.md");
+ * assert.equal(mapSource("activeContext.md").transient, true);
+ * ```
+ */
 export function mapSource(name: string): { target: string; transient: boolean } {
   const known = KNOWN_FILES.find((k) => k.stem === stemOf(name).toLowerCase());
   if (known) return { target: `${known.target}.md`, transient: known.transient };
   return { target: `${kebabCase(stemOf(name))}.md`, transient: false };
 }
 
-/** Sources in import order: the well-known files in table order, then the rest by name (pure). */
+/**
+ * Sources in import order: the well-known files in table order, then the rest by name (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { mapSource, orderSources } from "./import_plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sorted = orderSources([{ name: "zeta.md" }, { name: "alpha.md" }, { name: "projectbrief.md" }]);
+ * assert.deepEqual(sorted.map((s) => s.name), ["projectbrief.md", "alpha.md", "zeta.md"]);
+ * assert.equal(mapSource("zeta.md").target, "zeta.md");
+ * ```
+ */
 export function orderSources<T extends { name: string }>(sources: readonly T[]): T[] {
   const rank = (name: string) => {
     const i = KNOWN_FILES.findIndex((k) => k.stem === stemOf(name).toLowerCase());
@@ -101,7 +136,21 @@ export function orderSources<T extends { name: string }>(sources: readonly T[]):
   );
 }
 
-/** The line that says where imported text came from (and, for a Cursor rule, how it applied). */
+/**
+ * The line that says where imported text came from (and, for a Cursor rule, how it applied).
+ *
+ * @example Usage
+ * ```ts
+ * import { provenanceLine } from "./import_plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   provenanceLine("memory-bank/a.md", "2026-11-30"),
+ *   "<!-- imported by 'librarian import' from memory-bank/a.md on 2026-11-30 -->",
+ * );
+ * assert.match(provenanceLine("r.mdc", "2026-11-30", "a -- b"), /\(a - - b\) -->$/);
+ * ```
+ */
 export function provenanceLine(sourceLabel: string, date: string, note?: string): string {
   const about = note ? ` (${note.replaceAll("--", "- -")})` : "";
   return `<!-- imported by 'librarian import' from ${sourceLabel} on ${date}${about} -->`;
@@ -112,6 +161,20 @@ export function provenanceLine(sourceLabel: string, date: string, note?: string)
  * (`null` for a missing file). Nothing is overwritten: text is appended after a provenance line,
  * and a source whose text is already in its target is not added again. A source holding a likely
  * credential is not imported at all (`skip-secret`); control characters are left out (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { planImport } from "./import_plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sources = [{ name: "notes.md", content: { kind: "text" as const, text: "- use deno\n" } }];
+ * const options = { includeTransient: false, sourceDir: "/bank", date: "2026-11-30" };
+ * const plan = planImport(sources, new Map([["notes.md", null]]), options);
+ * assert.equal(plan.entries[0]?.target, "notes.md");
+ * assert.match(plan.writes.get("notes.md") ?? "", /- use deno\n$/);
+ * const again = planImport(sources, plan.writes, options);
+ * assert.equal(again.writes.size, 0);
+ * ```
  */
 export function planImport(
   sources: readonly SourceFile[],

@@ -176,7 +176,19 @@ function cursorRules(importDir: string, projectRoot: string): SourceFile[] {
   return rules;
 }
 
-/** Why an entry of the import folder was not imported, in words. */
+/**
+ * Why an entry of the import folder was not imported, in words.
+ *
+ * @example Usage
+ * ```ts
+ * import { whyIgnored } from "./import_sources.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(whyIgnored("README.md"), /^a README describes the project/);
+ * assert.match(whyIgnored("docs/"), /^a sub-folder/);
+ * assert.match(whyIgnored("notes.txt"), /^only \.md files/);
+ * ```
+ */
 export function whyIgnored(name: string): string {
   return /^readme\.md$/i.test(name)
     ? "a README describes the project for people; it is not imported as memory"
@@ -188,7 +200,22 @@ export function whyIgnored(name: string): string {
     : "only .md files (and .cursor/rules/*.mdc) are imported";
 }
 
-/** Lists what `import` reads from `importDir` for the project at `projectRoot`. */
+/**
+ * Lists what `import` reads from `importDir` for the project at `projectRoot`.
+ *
+ * @example Usage
+ * ```ts
+ * import { listSources } from "./import_sources.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bank = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${bank}/projectbrief.md`, "# brief\n");
+ * Deno.writeTextFileSync(`${bank}/README.md`, "# readme\n");
+ * const listing = listSources(bank, "/elsewhere");
+ * assert.deepEqual(listing.files.map((f) => f.name), ["projectbrief.md"]);
+ * assert.deepEqual(listing.ignored, ["README.md"]);
+ * ```
+ */
 export function listSources(importDir: string, projectRoot: string): SourceListing {
   const files: SourceFile[] = [];
   const ignored: string[] = [];

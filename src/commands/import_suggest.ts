@@ -173,6 +173,16 @@ export function scratchBlockOf(s: Pick<Suggestion, "folder" | "file" | "raw">): 
 /**
  * `text` with a suggestion's unit taken out (its first occurrence from its line on), or null
  * when the text no longer holds it (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { withoutUnit } from "./import_suggest.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "# a\n- one\n- two\n- one\n";
+ * assert.equal(withoutUnit(text, { line: 4, raw: "- one\n" }), "# a\n- one\n- two\n");
+ * assert.equal(withoutUnit(text, { line: 1, raw: "- three\n" }), null);
+ * ```
  */
 export function withoutUnit(text: string, s: Pick<Suggestion, "line" | "raw">): string | null {
   const lines = text.split(/(?<=\n)/);

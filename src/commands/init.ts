@@ -73,13 +73,37 @@ export interface InitAction {
   action: "created" | "updated" | "unchanged";
 }
 
-/** Lines already in a git pattern file that make `line` redundant (pure). */
+/**
+ * Lines already in a git pattern file that make `line` redundant (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { hasPatternLine } from "./init.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(hasPatternLine("node_modules\n*.tmp-*\n", ["*.tmp-*"]));
+ * assert.ok(hasPatternLine("a\r\n  *.tmp-*  \r\n", ["*.tmp-*"]));
+ * assert.ok(!hasPatternLine("node_modules\n", ["*.tmp-*"]));
+ * ```
+ */
 export function hasPatternLine(text: string, accepted: readonly string[]): boolean {
   const wanted = new Set(accepted.map((l) => l.replace(/\s+/g, " ").trim()));
   return text.split(/\r?\n/).some((l) => wanted.has(l.replace(/\s+/g, " ").trim()));
 }
 
-/** `text` with `lines` appended, on a line of their own (pure). */
+/**
+ * `text` with `lines` appended, on a line of their own (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { appendLines } from "./init.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(appendLines("", ["a"]), "a\n");
+ * assert.equal(appendLines("x", ["a", "b"]), "x\n\na\nb\n");
+ * assert.equal(appendLines("x\n", ["a"]), "x\n\na\n");
+ * ```
+ */
 export function appendLines(text: string, lines: readonly string[]): string {
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
   const gap = text.trim() === "" ? "" : "\n";
@@ -117,6 +141,20 @@ async function ensureFile(path: string, relPath: string, dryRun: boolean): Promi
 /**
  * Sets up the project in `projectRoot`; returns what changed (with `dryRun`, what would change,
  * and nothing is written).
+ *
+ * @example Usage
+ * ```ts
+ * import { initProject } from "./init.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * const planned = await initProject(project, true);
+ * assert.ok(planned.some((a) => a.path.startsWith("_memory_library") && a.action === "created"));
+ * assert.throws(() => Deno.statSync(`${project}/_memory_library`));
+ * await initProject(project);
+ * assert.ok(Deno.statSync(`${project}/_memory_library`).isDirectory);
+ * assert.ok((await initProject(project)).every((a) => a.action === "unchanged"));
+ * ```
  */
 export async function initProject(projectRoot: string, dryRun = false): Promise<InitAction[]> {
   const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);

@@ -20,7 +20,20 @@ export interface Runtime {
   target: string;
 }
 
-/** This process's runtime. */
+/**
+ * This process's runtime.
+ *
+ * @example Usage
+ * ```ts
+ * import { currentRuntime } from "./install_check.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const runtime = currentRuntime();
+ * assert.equal(runtime.denoVersion, Deno.version.deno);
+ * assert.equal(runtime.target, Deno.build.target);
+ * assert.equal(typeof runtime.compiled, "boolean");
+ * ```
+ */
 export function currentRuntime(): Runtime {
   const execPath = normalizePath(Deno.execPath());
   const name = basenameOf(execPath).toLowerCase();
@@ -38,7 +51,24 @@ export interface PluginRoot {
   from: "CLAUDE_PLUGIN_ROOT" | "binary" | "source";
 }
 
-/** The plugin root: `CLAUDE_PLUGIN_ROOT`, else the folder above the binary's or the source's. */
+/**
+ * The plugin root: `CLAUDE_PLUGIN_ROOT`, else the folder above the binary's or the source's.
+ *
+ * @example Usage
+ * ```ts
+ * import { currentRuntime, findPluginRoot } from "./install_check.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const runtime = currentRuntime();
+ * assert.deepEqual(findPluginRoot(envFrom({ CLAUDE_PLUGIN_ROOT: "/plugins/librarian" }), runtime), {
+ *   path: "/plugins/librarian",
+ *   from: "CLAUDE_PLUGIN_ROOT",
+ * });
+ * const compiled = { ...runtime, compiled: true, execPath: "/p/librarian/bin/librarian-x" };
+ * assert.equal(findPluginRoot(envFrom({}), compiled)?.path, "/p/librarian");
+ * ```
+ */
 export function findPluginRoot(env: EnvReader, runtime: Runtime): PluginRoot | null {
   const configured = env("CLAUDE_PLUGIN_ROOT")?.trim();
   if (configured) return { path: normalizePath(configured), from: "CLAUDE_PLUGIN_ROOT" };
@@ -51,7 +81,18 @@ export function findPluginRoot(env: EnvReader, runtime: Runtime): PluginRoot | n
   };
 }
 
-/** The compiled binary's file name for a target. */
+/**
+ * The compiled binary's file name for a target.
+ *
+ * @example Usage
+ * ```ts
+ * import { binaryName } from "./install_check.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(binaryName("x86_64-unknown-linux-gnu"), "librarian-x86_64-unknown-linux-gnu");
+ * assert.equal(binaryName("x86_64-pc-windows-msvc"), "librarian-x86_64-pc-windows-msvc.exe");
+ * ```
+ */
 export function binaryName(target: string): string {
   return `librarian-${target}${target.includes("windows") ? ".exe" : ""}`;
 }
@@ -75,7 +116,26 @@ function readOrNull(path: string): string | null {
   }
 }
 
-/** Looks at the files in a plugin root that make the hooks run. */
+/**
+ * Looks at the files in a plugin root that make the hooks run.
+ *
+ * @example Usage
+ * ```ts
+ * import { inspectPluginRoot } from "./install_check.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * assert.deepEqual(await inspectPluginRoot(root, "x"), {
+ *   launcher: "missing",
+ *   hooksFile: "missing",
+ *   binary: null,
+ *   source: false,
+ * });
+ * Deno.mkdirSync(`${root}/bin`);
+ * Deno.writeTextFileSync(`${root}/bin/librarian`, "#!/bin/sh\n");
+ * assert.equal((await inspectPluginRoot(root, "x")).launcher, "ok");
+ * ```
+ */
 export async function inspectPluginRoot(root: string, target: string): Promise<PluginFiles> {
   const launcherText = readOrNull(joinPath(root, "bin", "librarian"));
   const launcher = launcherText === null

@@ -57,7 +57,20 @@ export interface InstallCliReport {
   notOnPath: boolean;
 }
 
-/** This installation's launcher: the one that started us, else `bin/librarian` of the plugin. */
+/**
+ * This installation's launcher: the one that started us, else `bin/librarian` of the plugin.
+ *
+ * @example Usage
+ * ```ts
+ * import { thisLauncher } from "./install_cli.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(thisLauncher(envFrom({ LIBRARIAN_LAUNCHER: "/p/bin/librarian" })), "/p/bin/librarian");
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(thisLauncher(envFrom({ CLAUDE_PLUGIN_ROOT: root })), null);
+ * ```
+ */
 export function thisLauncher(env: EnvReader): string | null {
   const fromLauncher = env("LIBRARIAN_LAUNCHER")?.trim();
   if (fromLauncher) return normalizePath(fromLauncher);
@@ -67,7 +80,19 @@ export function thisLauncher(env: EnvReader): string | null {
   return isFile(path) ? path : null;
 }
 
-/** True when `target` (a link's destination) names a Librarian launcher: `.../bin/librarian`. */
+/**
+ * True when `target` (a link's destination) names a Librarian launcher: `.../bin/librarian`.
+ *
+ * @example Usage
+ * ```ts
+ * import { isLauncherPath } from "./install_cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isLauncherPath("/cache/librarian/0.1.0/bin/librarian"));
+ * assert.ok(isLauncherPath("C:\\p\\bin\\librarian"));
+ * assert.ok(!isLauncherPath("/usr/bin/librarian-x86_64"));
+ * ```
+ */
 export function isLauncherPath(target: string): boolean {
   return /(^|[\\/])bin[\\/]librarian$/.test(target);
 }
@@ -104,7 +129,27 @@ function onPath(dir: string, env: EnvReader): boolean | null {
   );
 }
 
-/** Creates, updates or removes the link; returns what it did. */
+/**
+ * Creates, updates or removes the link; returns what it did.
+ *
+ * @example Usage
+ * ```ts
+ * import { installCli } from "./install_cli.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * const launcher = `${Deno.makeTempDirSync()}/bin/librarian`;
+ * Deno.mkdirSync(launcher.slice(0, -10));
+ * Deno.writeTextFileSync(launcher, "#!/bin/sh\n");
+ * const env = envFrom({ LIBRARIAN_LAUNCHER: launcher, PATH: dir });
+ * if (Deno.build.os !== "windows") {
+ *   assert.equal(installCli({ dir, remove: false }, env).action, "created");
+ *   assert.equal(Deno.readLinkSync(`${dir}/librarian`), launcher);
+ *   assert.equal(installCli({ dir, remove: true }, env).action, "removed");
+ * }
+ * ```
+ */
 export function installCli(
   request: { dir: string; remove: boolean },
   env: EnvReader,
@@ -152,6 +197,21 @@ export function installCli(
 /**
  * A `doctor` finding for the `librarian` link in `~/.local/bin`: it leads nowhere (the plugin
  * was updated and its old folder swept away), or undefined when it is fine or absent.
+ *
+ * @example Usage
+ * ```ts
+ * import { cliLinkProblem } from "./install_cli.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.makeTempDirSync();
+ * assert.equal(cliLinkProblem(envFrom({ HOME: home })), undefined);
+ * if (Deno.build.os !== "windows") {
+ *   Deno.mkdirSync(`${home}/.local/bin`, { recursive: true });
+ *   Deno.symlinkSync(`${home}/gone/bin/librarian`, `${home}/.local/bin/librarian`);
+ *   assert.ok(cliLinkProblem(envFrom({ HOME: home }))?.fix);
+ * }
+ * ```
  */
 export function cliLinkProblem(env: EnvReader): { message: string; fix: string } | undefined {
   const home = env("HOME") ?? env("USERPROFILE");

@@ -176,7 +176,22 @@ async function contentFindings(folders: ScannedFolder[], budget: number) {
   return [...findings, ...duplicateBullets(bulletFiles)];
 }
 
-/** Library entries that are links to somewhere outside the library: never read or served. */
+/**
+ * Library entries that are links to somewhere outside the library: never read or served.
+ *
+ * @example Usage
+ * ```ts
+ * import { outsideFindings } from "./lint.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const folders = [{ relDir: "", depth: 0, files: [], outside: ["notes.md", "shared/"] }];
+ * const findings = outsideFindings(folders);
+ * assert.deepEqual(findings.map((f) => [f.check, f.path]), [
+ *   ["outside-library", "notes.md"],
+ *   ["outside-library", "shared/"],
+ * ]);
+ * ```
+ */
 export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
   return folders.flatMap((folder) =>
     folder.outside.map((path): Finding => ({

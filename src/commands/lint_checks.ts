@@ -55,7 +55,19 @@ export const MIN_BULLET_KEY = 12;
 const FENCE = /^\s*(```|~~~)/;
 const BULLET = /^\s*[-*+]\s+(.*\S)\s*$/;
 
-/** The bullets of a Markdown text, outside fenced code blocks (pure). */
+/**
+ * The bullets of a Markdown text, outside fenced code blocks (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { bulletsOf } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fence = "`".repeat(3);
+ * const text = `- Always retry on 429\n- short\n${fence}\n- Not a bullet in code\n${fence}\n`;
+ * assert.deepEqual(bulletsOf(text), [{ line: 1, key: "always retry on 429" }]);
+ * ```
+ */
 export function bulletsOf(text: string): Bullet[] {
   const bullets: Bullet[] = [];
   let fenced = false;
@@ -72,7 +84,18 @@ export function bulletsOf(text: string): Bullet[] {
   return bullets;
 }
 
-/** 1-based lines that open a merge conflict, or close one that was never opened (pure). */
+/**
+ * 1-based lines that open a merge conflict, or close one that was never opened (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { conflictMarkerLines } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = ["a", "<<<<<<< ours", "x", "=======", "y", ">>>>>>> theirs", ">>>>>>> stray"].join("\n");
+ * assert.deepEqual(conflictMarkerLines(text), [2, 7]);
+ * ```
+ */
 export function conflictMarkerLines(text: string): number[] {
   const lines: number[] = [];
   let open = false;
@@ -100,6 +123,21 @@ export interface BulletFile {
 /**
  * Bullets that appear both in a folder's file and in a file of one of its ancestors: the model
  * is sent both, wasting budget (pure). One finding per bullet, at the more specific file.
+ *
+ * @example Usage
+ * ```ts
+ * import { duplicateBullets } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bullet = { line: 3, key: "always retry on 429" };
+ * const findings = duplicateBullets([
+ *   { relPath: "tech.md", relDir: "", bullets: [bullet] },
+ *   { relPath: "src/api/patterns.md", relDir: "src/api", bullets: [{ ...bullet, line: 7 }] },
+ * ]);
+ * assert.equal(findings.length, 1);
+ * assert.equal(findings[0]?.path, "src/api/patterns.md");
+ * assert.equal(findings[0]?.line, 7);
+ * ```
  */
 export function duplicateBullets(files: readonly BulletFile[]): Finding[] {
   const byLevel = new Map<string, { relPath: string; line: number; key: string }[]>();
@@ -135,6 +173,20 @@ export function duplicateBullets(files: readonly BulletFile[]): Finding[] {
 /**
  * The code folder that `relDir` most likely moved to, judging by renamed files that lived under
  * it (pure). The destination most files went to wins; on a tie, the most recent rename's.
+ *
+ * @example Usage
+ * ```ts
+ * import { likelyNewHome } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const renames = [
+ *   { from: "src/old/a.ts", to: "lib/new/a.ts" },
+ *   { from: "src/old/b.ts", to: "lib/new/b.ts" },
+ *   { from: "src/old/c.ts", to: "elsewhere/c.ts" },
+ * ];
+ * assert.equal(likelyNewHome("src/old", renames), "lib/new");
+ * assert.equal(likelyNewHome("src/none", renames), null);
+ * ```
  */
 export function likelyNewHome(relDir: string, renames: readonly Rename[]): string | null {
   const votes = new Map<string, number>();
@@ -159,7 +211,17 @@ export function likelyNewHome(relDir: string, renames: readonly Rename[]): strin
   return best;
 }
 
-/** The folders of `stale` that are not inside another stale folder (pure). */
+/**
+ * The folders of `stale` that are not inside another stale folder (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { outermostFolders } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(outermostFolders(["a", "a/b", "c/d", "c"]), ["a", "c"]);
+ * ```
+ */
 export function outermostFolders(stale: readonly string[]): string[] {
   return stale.filter((dir) =>
     !stale.some((other) => other !== dir && dir.startsWith(`${other}/`))
@@ -194,7 +256,20 @@ export function libraryFileSecrets(text: string, relPath: string): Finding[] {
   }));
 }
 
-/** Findings in report order: by kind, then path, then line (pure). */
+/**
+ * Findings in report order: by kind, then path, then line (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { sortFindings } from "./lint_checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const f = (check: "stale-folder" | "duplicate-bullet", path: string, line?: number) =>
+ *   line === undefined ? { check, path, message: "", fix: "" } : { check, path, line, message: "", fix: "" };
+ * const sorted = sortFindings([f("duplicate-bullet", "b.md", 9), f("duplicate-bullet", "b.md", 2), f("stale-folder", "z")]);
+ * assert.deepEqual(sorted.map((x) => `${x.path}:${x.line ?? ""}`), ["z:", "b.md:2", "b.md:9"]);
+ * ```
+ */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   const rank = (f: Finding) => FINDING_KINDS.indexOf(f.check);
   return [...findings].sort((a, b) =>

@@ -17,7 +17,21 @@ export interface LocatedLibrary {
   envProblem?: string;
 }
 
-/** Why `LIBRARIAN_PATH` was ignored, or undefined when it is unset or usable. */
+/**
+ * Why `LIBRARIAN_PATH` was ignored, or undefined when it is unset or usable.
+ *
+ * @example Usage
+ * ```ts
+ * import { librarianPathProblem } from "./locate.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await librarianPathProblem(envFrom({})), undefined);
+ * assert.equal(await librarianPathProblem(envFrom({ LIBRARIAN_PATH: Deno.makeTempDirSync() })), undefined);
+ * assert.match((await librarianPathProblem(envFrom({ LIBRARIAN_PATH: "rel" })))!, /not an absolute path/);
+ * assert.match((await librarianPathProblem(envFrom({ LIBRARIAN_PATH: "/no/such" })))!, /does not exist/);
+ * ```
+ */
 export async function librarianPathProblem(env: EnvReader): Promise<string | undefined> {
   const configured = env("LIBRARIAN_PATH")?.trim();
   if (!configured) return undefined;
@@ -33,14 +47,41 @@ export async function librarianPathProblem(env: EnvReader): Promise<string | und
   }
 }
 
-/** Looks for the library as the hooks would for a session started in `cwd`. */
+/**
+ * Looks for the library as the hooks would for a session started in `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import { locateLibrary } from "./locate.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * const found = await locateLibrary(envFrom({}), project);
+ * assert.equal(found.library?.root, `${project}/_memory_library`);
+ * const missing = await locateLibrary(envFrom({ LIBRARIAN_PATH: "rel" }), Deno.makeTempDirSync());
+ * assert.equal(missing.library, null);
+ * assert.match(missing.envProblem!, /not an absolute path/);
+ * ```
+ */
 export async function locateLibrary(env: EnvReader, cwd: string): Promise<LocatedLibrary> {
   const library = await findLibraryForSession(cwd, env);
   const envProblem = await librarianPathProblem(env);
   return envProblem ? { library, envProblem } : { library };
 }
 
-/** What to tell a person when no library was found from `cwd`. */
+/**
+ * What to tell a person when no library was found from `cwd`.
+ *
+ * @example Usage
+ * ```ts
+ * import { noLibraryMessage } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(noLibraryMessage("/repo"), /^no memory library found: LIBRARIAN_PATH is not set, and there is no _memory_library\/ folder in \/repo or above/);
+ * ```
+ */
 export function noLibraryMessage(cwd: string, envProblem?: string): string {
   const why = envProblem ? `${envProblem}, and there` : "LIBRARIAN_PATH is not set, and there";
   return `no memory library found: ${why} is no ${LIBRARY_DIR_NAME}/ folder in ${cwd} or above. ` +
@@ -51,6 +92,18 @@ export function noLibraryMessage(cwd: string, envProblem?: string): string {
 /**
  * No library was found from `cwd`: exit 1, with {@link noLibraryMessage}; as JSON,
  * `{ "library": null, ... }` plus `details`.
+ *
+ * @example Usage
+ * ```ts
+ * import { noLibraryError } from "./locate.ts";
+ * import { LibrarianError } from "../core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = noLibraryError("/repo", undefined, { findings: [] });
+ * assert.ok(error instanceof LibrarianError);
+ * assert.equal(error.exitCode, 1);
+ * assert.deepEqual(error.details, { library: null, findings: [] });
+ * ```
  */
 export function noLibraryError(
   cwd: string,
@@ -62,7 +115,19 @@ export function noLibraryError(
   });
 }
 
-/** How a library was found, in words. */
+/**
+ * How a library was found, in words.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeFoundBy } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/r/_memory_library", projectRoot: "/r", foundBy: "cwd" as const };
+ * assert.equal(describeFoundBy(library), "above the current folder");
+ * assert.equal(describeFoundBy({ ...library, foundBy: "LIBRARIAN_PATH" }), "from LIBRARIAN_PATH");
+ * ```
+ */
 export function describeFoundBy(library: Library): string {
   switch (library.foundBy) {
     case "LIBRARIAN_PATH":
@@ -76,7 +141,19 @@ export function describeFoundBy(library: Library): string {
   }
 }
 
-/** The library as plain data for `--json`. */
+/**
+ * The library as plain data for `--json`.
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryJson } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const library = { root: "/r/_memory_library", projectRoot: "/r", foundBy: "file" as const };
+ * assert.deepEqual(libraryJson(library), library);
+ * assert.notEqual(libraryJson(library), library);
+ * ```
+ */
 export function libraryJson(library: Library): Record<string, string> {
   return { root: library.root, projectRoot: library.projectRoot, foundBy: library.foundBy };
 }

@@ -17,6 +17,19 @@ const TAIL_BYTES = 1024 * 1024 + 64 * 1024;
 /**
  * The log's last records, oldest first; `null` when the log file does not exist or is not a
  * regular file (opening a FIFO for reading would wait for a writer forever).
+ *
+ * @example Usage
+ * ```ts
+ * import { readLogTail } from "./log_tail.ts";
+ * import { appendLog } from "../core/log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/librarian.log`;
+ * assert.equal(await readLogTail(path, 10), null);
+ * for (const n of [1, 2, 3]) appendLog(path, "inject", { n });
+ * const records = await readLogTail(path, 2);
+ * assert.deepEqual(records?.map((r) => r.fields.n), ["2", "3"]);
+ * ```
  */
 export async function readLogTail(path: string, limit: number): Promise<LogRecord[] | null> {
   if (!isRegularFile(path)) return null;
@@ -71,7 +84,23 @@ export function isProjectRecord(record: LogRecord, projectRoot: string): boolean
   return at === root || at.startsWith(`${root}/`);
 }
 
-/** The last `limit` runs of the log at `path` for the project at `projectRoot`, oldest first. */
+/**
+ * The last `limit` runs of the log at `path` for the project at `projectRoot`, oldest first.
+ *
+ * @example Usage
+ * ```ts
+ * import { readProjectRuns } from "./log_tail.ts";
+ * import { appendLog } from "../core/log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/librarian.log`;
+ * appendLog(path, "stop", { project: "/a", n: 1 });
+ * appendLog(path, "stop", { project: "/b", n: 2 });
+ * appendLog(path, "stop", { project: "/a", n: 3 });
+ * const runs = await readProjectRuns(path, "/a", 10);
+ * assert.deepEqual(runs?.map((r) => r.fields.n), ["1", "3"]);
+ * ```
+ */
 export async function readProjectRuns(
   path: string,
   projectRoot: string,
@@ -98,7 +127,22 @@ export function safeText(text: string): string {
   return text.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** A log record as one line for people: time, command, event, result, milliseconds, file. */
+/**
+ * A log record as one line for people: time, command, event, result, milliseconds, file.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeRecord } from "./log_tail.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const record = {
+ *   time: "2026-11-30T06:40:00.123Z",
+ *   command: "inject",
+ *   fields: { event: "PreToolUse", tool: "Read", file: "src/a.ts", ms: "18.4" },
+ * };
+ * assert.equal(describeRecord(record), "2026-11-30 06:40:00Z  inject  PreToolUse  Read  src/a.ts  18.4 ms");
+ * ```
+ */
 export function describeRecord(record: LogRecord): string {
   const f = record.fields;
   const parts = [record.time.replace("T", " ").replace(/\.\d+Z$/, "Z"), record.command];
@@ -111,7 +155,20 @@ export function describeRecord(record: LogRecord): string {
   return safeText(parts.join("  "));
 }
 
-/** How long ago `time` was, in words (`12 s`, `5 min`, `3 h`, `2 days`). */
+/**
+ * How long ago `time` was, in words (`12 s`, `5 min`, `3 h`, `2 days`).
+ *
+ * @example Usage
+ * ```ts
+ * import { ageOf } from "./log_tail.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const now = new Date("2026-11-30T12:00:00Z");
+ * assert.equal(ageOf("2026-11-30T11:59:48Z", now), "12 s ago");
+ * assert.equal(ageOf("2026-11-30T11:55:00Z", now), "5 min ago");
+ * assert.equal(ageOf("2026-11-28T12:00:00Z", now), "2 days ago");
+ * ```
+ */
 export function ageOf(time: string, now: Date = new Date()): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(time)) / 1000));
   if (seconds < 90) return `${seconds} s ago`;

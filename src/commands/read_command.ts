@@ -26,6 +26,22 @@ export const NO_COMMAND_CONTEXT: Record<NoCommandContextReason, string> = {
 /**
  * The context a Bash tool call running `command` in folder `cwd` would be sent, ignoring what
  * the session was already sent.
+ *
+ * @example Usage
+ * ```ts
+ * import { commandReadContext } from "./read_command.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library/src`, { recursive: true });
+ * Deno.mkdirSync(`${project}/src`);
+ * Deno.writeTextFileSync(`${project}/src/a.ts`, "");
+ * Deno.writeTextFileSync(`${project}/_memory_library/src/notes.md`, "- src knowledge\n");
+ * const context = commandReadContext("cat src/a.ts", { env: envFrom({}), budget: 9000, cwd: project });
+ * assert.equal(context.kind, "context");
+ * assert.ok(JSON.stringify(context).includes("src knowledge"));
+ * ```
  */
 export function commandReadContext(
   command: string,

@@ -95,7 +95,20 @@ export interface KeptBlock {
   raw: string;
 }
 
-/** The kept blocks of scratch text and how many blocks will be filed (pure). */
+/**
+ * The kept blocks of scratch text and how many blocks will be filed (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { keptBlocks } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "## [TAG: global, type: tech]\n- a\n## [TAG: ../up, type: x]\n- b\n";
+ * const { kept, routable } = keptBlocks(text);
+ * assert.equal(routable, 1);
+ * assert.deepEqual(kept.map((k) => [k.n, k.line, k.tag]), [[1, 3, "## [TAG: ../up, type: x]"]]);
+ * ```
+ */
 export function keptBlocks(text: string): { kept: KeptBlock[]; routable: number } {
   const kept: KeptBlock[] = [];
   let routable = 0;

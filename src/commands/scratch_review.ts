@@ -18,7 +18,21 @@ export type BlockReview =
   | { kind: "empty"; line: number; tag: string }
   | { kind: "kept"; line: number; tag: string; code: KeepCode; reason: string };
 
-/** Reviews every block of scratch text (pure). Text before the first tag is not a block. */
+/**
+ * Reviews every block of scratch text (pure). Text before the first tag is not a block.
+ *
+ * @example Usage
+ * ```ts
+ * import { reviewScratch } from "./scratch_review.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "note\n## [TAG: src, type: x]\n- a\n## [TAG: global, type: y]\n";
+ * assert.deepEqual(reviewScratch(text), [
+ *   { kind: "routable", line: 2, tag: "## [TAG: src, type: x]", target: "src/x.md" },
+ *   { kind: "empty", line: 4, tag: "## [TAG: global, type: y]" },
+ * ]);
+ * ```
+ */
 export function reviewScratch(text: string): BlockReview[] {
   const reviews: BlockReview[] = [];
   for (const block of parseScratch(text).blocks) {
@@ -36,7 +50,21 @@ export function reviewScratch(text: string): BlockReview[] {
   return reviews;
 }
 
-/** Lint findings for the blocks that the stop hook will keep in scratch (pure). */
+/**
+ * Lint findings for the blocks that the stop hook will keep in scratch (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { scratchFindings } from "./scratch_review.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const findings = scratchFindings("## [TAG: ../up, type: x]\n- b\n", ".scratch.md");
+ * assert.equal(findings.length, 1);
+ * assert.equal(findings[0]?.line, 1);
+ * assert.match(findings[0]?.message ?? "", /stays in scratch/);
+ * assert.deepEqual(scratchFindings("## [TAG: global, type: x]\n- fine\n", ".scratch.md"), []);
+ * ```
+ */
 export function scratchFindings(text: string, relPath: string): Finding[] {
   const findings: Finding[] = [];
   for (const review of reviewScratch(text)) {

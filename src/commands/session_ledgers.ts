@@ -38,6 +38,23 @@ export interface SessionLedgers {
  * Where ledgers may be: the folder `LIBRARIAN_STATE_DIR` names; otherwise where the hooks keep
  * them ({@link windowStateDir}: `~/.claude/librarian`) and every plugin data folder of the
  * Librarian (`~/.claude/plugins/data/librarian-*`, where older versions kept them).
+ *
+ * @example Usage
+ * ```ts
+ * import { candidateStateDirs } from "./session_ledgers.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const state = Deno.makeTempDirSync();
+ * assert.deepEqual(candidateStateDirs(envFrom({ LIBRARIAN_STATE_DIR: state })), [state]);
+ * const home = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${home}/.claude/plugins/data/librarian-tools`, { recursive: true });
+ * Deno.mkdirSync(`${home}/.claude/librarian`);
+ * assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [
+ *   `${home}/.claude/librarian`,
+ *   `${home}/.claude/plugins/data/librarian-tools`,
+ * ]);
+ * ```
  */
 export function candidateStateDirs(env: EnvReader): string[] {
   const explicit = env("LIBRARIAN_STATE_DIR")?.trim();
@@ -121,7 +138,19 @@ function readSession(dir: string, session: string, state: string, libraryRoot: s
   } satisfies SessionLedgers;
 }
 
-/** Every session that was sent files of the library at `libraryRoot`, most recent first. */
+/**
+ * Every session that was sent files of the library at `libraryRoot`, most recent first.
+ *
+ * @example Usage
+ * ```ts
+ * import { projectSessions } from "./session_ledgers.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * assert.deepEqual(projectSessions(env, "/repo/_memory_library"), []);
+ * ```
+ */
 export function projectSessions(env: EnvReader, libraryRoot: string): SessionLedgers[] {
   const root = normalizePath(libraryRoot).replace(/\/+$/, "");
   const sessions: SessionLedgers[] = [];
@@ -148,6 +177,19 @@ export type VersionState = "current" | "changed" | "deleted";
 /**
  * Compares a ledger fingerprint's `<size>:<mtime-ms>` with the file now (pure apart from the
  * stat): the same stamp is `current`.
+ *
+ * @example Usage
+ * ```ts
+ * import { versionState } from "./session_ledgers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * const info = Deno.statSync(path);
+ * assert.equal(versionState(path, `5:${info.mtime?.getTime()}:hash`), "current");
+ * assert.equal(versionState(path, "4:0:hash"), "changed");
+ * assert.equal(versionState(`${path}.gone`, "5:0:hash"), "deleted");
+ * ```
  */
 export function versionState(path: string, fingerprint: string): VersionState {
   let info: Deno.FileInfo;

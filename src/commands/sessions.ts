@@ -40,7 +40,32 @@ export const SPEC: CommandSpec = {
   positionals: [],
 };
 
-/** A session as JSON: numbers as numbers, times as ISO strings. */
+/**
+ * A session as JSON: numbers as numbers, times as ISO strings.
+ *
+ * @example Usage
+ * ```ts
+ * import { sessionJson } from "./sessions.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const session = {
+ *   session: "abc",
+ *   stateDir: "/state",
+ *   lastActive: new Date(0),
+ *   windows: [
+ *     { window: "main", files: { "/l/a.md": "1:2:h" }, reminded: false, modified: null },
+ *     { window: "agent-1", files: { "/l/a.md": "1:2:h", "/l/b.md": "1:2:h" }, reminded: false, modified: null },
+ *   ],
+ * };
+ * assert.deepEqual(sessionJson(session), {
+ *   session: "abc",
+ *   lastActive: "1970-01-01T00:00:00.000Z",
+ *   windows: 2,
+ *   subagents: 1,
+ *   files: 2,
+ * });
+ * ```
+ */
 export function sessionJson(s: SessionLedgers): Record<string, unknown> {
   const files = new Set(s.windows.flatMap((w) => Object.keys(w.files)));
   return {

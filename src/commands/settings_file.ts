@@ -17,6 +17,20 @@ import { type Json, parseChecked, settingsProblems } from "./claude_json.ts";
  *
  * @throws {LibrarianError} when the file is not valid JSON of the shape Claude Code reads (the
  *   message names the problem and says to fix it first).
+ *
+ * @example Usage
+ * ```ts
+ * import { readSettings } from "./settings_file.ts";
+ * import { LibrarianError } from "../core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/settings.json`;
+ * assert.deepEqual(readSettings(path), { settings: {}, existed: false });
+ * Deno.writeTextFileSync(path, '{"env":{"A":"1"}}');
+ * assert.deepEqual(readSettings(path), { settings: { env: { A: "1" } }, existed: true });
+ * Deno.writeTextFileSync(path, "[1]");
+ * assert.throws(() => readSettings(path), LibrarianError);
+ * ```
  */
 export function readSettings(path: string): { settings: Json; existed: boolean } {
   const text = readTextIfExists(path);
@@ -40,7 +54,22 @@ function textOrEmpty(path: string): string {
   }
 }
 
-/** Keeps a new per-developer settings file out of git via `.git/info/exclude` (local only). */
+/**
+ * Keeps a new per-developer settings file out of git via `.git/info/exclude` (local only).
+ *
+ * @example Usage
+ * ```ts
+ * import { excludeFromGit } from "./settings_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * assert.equal(await excludeFromGit(project, false), false);
+ * Deno.mkdirSync(`${project}/.git/info`, { recursive: true });
+ * assert.equal(await excludeFromGit(project, false), true);
+ * assert.match(Deno.readTextFileSync(`${project}/.git/info/exclude`), /settings\.local\.json/);
+ * assert.equal(await excludeFromGit(project, false), false);
+ * ```
+ */
 export async function excludeFromGit(project: string, dryRun: boolean): Promise<boolean> {
   if (!isDirectory(joinPath(project, ".git"))) return false;
   const exclude = joinPath(project, ".git", "info", "exclude");

@@ -58,7 +58,19 @@ export const SPEC: CommandSpec = {
 /** How a pending block is counted. */
 export type BlockCategory = "routable" | "legacy" | "rejected" | "secret" | "empty";
 
-/** The category of a reviewed block (pure). */
+/**
+ * The category of a reviewed block (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { categoryOf } from "./status.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(categoryOf({ kind: "routable", line: 1, tag: "", target: "x.md" }), "routable");
+ * assert.equal(categoryOf({ kind: "kept", line: 1, tag: "", code: "secret", reason: "" }), "secret");
+ * assert.equal(categoryOf({ kind: "kept", line: 1, tag: "", code: "legacy", reason: "" }), "legacy");
+ * ```
+ */
 export function categoryOf(review: BlockReview): BlockCategory {
   if (review.kind !== "kept") return review.kind;
   if (review.code === "legacy") return "legacy";

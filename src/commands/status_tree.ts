@@ -46,7 +46,23 @@ export function compareFolderPaths(a: string, b: string): number {
   return as.length - bs.length;
 }
 
-/** The rows in natural tree order (a new array). */
+/**
+ * The rows in natural tree order (a new array).
+ *
+ * @example Usage
+ * ```ts
+ * import { naturalTreeOrder } from "./status_tree.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const rows = [
+ *   { path: "src/api", depth: 2, files: 1, bytes: 10 },
+ *   { path: "", depth: 0, files: 1, bytes: 10 },
+ *   { path: "src", depth: 1, files: 0, bytes: 0 },
+ * ];
+ * assert.deepEqual(naturalTreeOrder(rows).map((r) => r.path), ["", "src", "src/api"]);
+ * assert.equal(rows[0]?.path, "src/api");
+ * ```
+ */
 export function naturalTreeOrder(rows: readonly FolderRow[]): FolderRow[] {
   return [...rows].sort((x, y) => compareFolderPaths(x.path, y.path));
 }
