@@ -124,7 +124,34 @@ interface SetupRequest {
   dryRun: boolean;
 }
 
-/** Runs the setup; returns what it did. */
+/**
+ * Runs the setup; returns what it did.
+ *
+ * @example Usage
+ * ```ts
+ * import { setupHooks } from "./setup_hooks.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/bin`);
+ * Deno.writeTextFileSync(`${project}/bin/librarian`, "#!/bin/sh\n");
+ * const request = {
+ *   project,
+ *   user: false,
+ *   libraryPath: undefined,
+ *   envOnly: false,
+ *   shell: "sh" as const,
+ *   launcher: `${project}/bin/librarian`,
+ *   dryRun: false,
+ * };
+ * const report = await setupHooks(request, envFrom({ HOME: project }), project);
+ * assert.equal(report.settingsFile, `${project}/.claude/settings.local.json`);
+ * assert.ok(report.written && report.hooks.every((h) => h.action === "added"));
+ * const again = await setupHooks(request, envFrom({ HOME: project }), project);
+ * assert.equal(again.changed, false);
+ * ```
+ */
 export async function setupHooks(
   request: SetupRequest,
   env: EnvReader,
