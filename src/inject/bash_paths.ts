@@ -161,6 +161,24 @@ export function globRegex(segment: string): RegExp {
  * The project paths among `named`: every path that exists (or that the command creates), inside
  * a project with a library, outside the library itself. The project root as a folder (a listing
  * or search at the top) adds nothing.
+ *
+ * @example Usage
+ * ```ts
+ * import { projectTouchesOf } from "./bash_paths.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.mkdirSync(`${project}/src`);
+ * Deno.writeTextFileSync(`${project}/src/a.ts`, "");
+ * const named = [
+ *   { path: `${project}/src/a.ts`, role: "read" as const },
+ *   { path: `${project}/missing.ts`, role: "read" as const },
+ * ];
+ * const { touches } = projectTouchesOf(named, envFrom({}));
+ * assert.deepEqual(touches.map((t) => [t.relPath, t.folder]), [["src/a.ts", false]]);
+ * ```
  */
 export function projectTouchesOf(
   named: readonly ShellTouch[],
@@ -200,6 +218,20 @@ export function projectTouchesOf(
 /**
  * The project paths a Bash command line touches, run in folder `cwd` (see
  * {@link projectTouchesOf}).
+ *
+ * @example Usage
+ * ```ts
+ * import { projectTouchesOfCommand } from "./bash_paths.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.mkdirSync(`${project}/src`);
+ * const found = projectTouchesOfCommand("ls src", project, envFrom({}));
+ * assert.ok(found.ok);
+ * assert.deepEqual(found.touches.map((t) => [t.relPath, t.folder]), [["src", true]]);
+ * ```
  */
 export function projectTouchesOfCommand(
   command: string,
@@ -221,6 +253,25 @@ function depthOf(file: LibraryFile): number {
  * The library files that apply to several touched paths of one library: each path's walk-up,
  * merged most specific first (deeper folders first; among equals, in the order touched), each
  * file once; at most {@link MAX_FOLDERS} folders.
+ *
+ * @example Usage
+ * ```ts
+ * import { mergedLibraryFiles } from "./bash_paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.realPathSync(Deno.makeTempDirSync());
+ * const library = { root: `${project}/_memory_library`, projectRoot: project, foundBy: "cwd" as const };
+ * Deno.mkdirSync(`${library.root}/src/api`, { recursive: true });
+ * Deno.writeTextFileSync(`${library.root}/tech.md`, "");
+ * Deno.writeTextFileSync(`${library.root}/src/api/edge.md`, "");
+ * Deno.writeTextFileSync(`${library.root}/src/notes.md`, "");
+ * const touches = [
+ *   { library, relPath: "src/x.ts", folder: false },
+ *   { library, relPath: "src/api", folder: true },
+ * ];
+ * const files = mergedLibraryFiles(library, touches);
+ * assert.deepEqual(files.map((f) => f.relPath), ["src/api/edge.md", "src/notes.md", "tech.md"]);
+ * ```
  */
 export function mergedLibraryFiles(library: Library, touches: ProjectTouch[]): LibraryFile[] {
   const byPath = new Map<string, { file: LibraryFile; order: number }>();

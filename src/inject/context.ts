@@ -56,7 +56,19 @@ function sectionHead(label: string): string {
   return `\n\n--- [${label}] ---\n`;
 }
 
-/** Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
+/**
+ * Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair.
+ *
+ * @example Usage
+ * ```ts
+ * import { cutText } from "./context.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(cutText("abcdef", 4), "abcd");
+ * assert.equal(cutText("ab", 4), "ab");
+ * assert.equal(cutText("a😀b", 2), "a", "never half of a surrogate pair");
+ * ```
+ */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max);
@@ -106,6 +118,19 @@ function closingText(first: Pending[], total: number, budget: number, restFolder
  * The closing line naming files not shown whole (empty when there are none), at most `room`
  * characters long: at most twelve are named, and the folders of the rest given; when that does not
  * fit (a tiny budget, very long paths), fewer are named, and at last the rest only counted.
+ *
+ * @example Usage
+ * ```ts
+ * import { closingLine } from "./context.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pending = [{ readPath: "/lib/src/big.md", note: "first 900 characters shown" }];
+ * const line = closingLine(pending, 9000);
+ * assert.ok(line.startsWith("\n\n[Librarian] Not shown in full (context budget 9000 characters)"));
+ * assert.ok(line.endsWith(": /lib/src/big.md (first 900 characters shown)."));
+ * assert.equal(closingLine([], 9000), "");
+ * assert.ok(closingLine(pending, 9000, 120).length <= 120);
+ * ```
  */
 export function closingLine(pending: Pending[], budget: number, room = Infinity): string {
   for (let n = Math.min(MAX_NAMED, pending.length); n >= 0; n--) {
