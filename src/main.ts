@@ -263,6 +263,17 @@ export function closestCommand(name: string): string | null {
  * The process exit code for a command's result. Claude Code reads exit 2 from a hook as "block",
  * so a hook run (`inject`, `stop`) exits 0 whatever happened, even when this build does not know
  * the command (a hooks.json newer than an installed binary).
+ *
+ * @example Usage
+ * ```ts
+ * import { processExitCode } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(processExitCode("inject", 2), 0);
+ * assert.equal(processExitCode("stop", 1), 0);
+ * assert.equal(processExitCode("lint", 1), 1);
+ * assert.equal(processExitCode(undefined, 2), 2);
+ * ```
  */
 export function processExitCode(command: string | undefined, code: number): number {
   return HOOK_COMMANDS.has(command ?? "") ? 0 : code;

@@ -28,9 +28,18 @@ export interface LibraryFile {
 /**
  * The mirror folders for a project-relative folder, most specific first, root (`""`) last.
  *
- * @example
+ * @example Usage
  * ```ts
- * mirrorLevels("models/launch/btbi"); // ["models/launch/btbi", "models/launch", "models", ""]
+ * import { mirrorLevels } from "./walk.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(mirrorLevels("models/launch/btbi"), [
+ *   "models/launch/btbi",
+ *   "models/launch",
+ *   "models",
+ *   "",
+ * ]);
+ * assert.deepEqual(mirrorLevels(""), [""]);
  * ```
  */
 export function mirrorLevels(relDir: string): string[] {

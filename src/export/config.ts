@@ -72,6 +72,19 @@ export function validateConfig(value: unknown): LibraryConfig | string {
  * The library's settings; a missing file gives the defaults (no export).
  *
  * @throws {ConfigError} when the file is there but is not valid.
+ *
+ * @example Usage
+ * ```ts
+ * import { ConfigError, readLibraryConfig } from "./config.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * assert.deepEqual(readLibraryConfig(root), { version: 1, export: [] });
+ * Deno.writeTextFileSync(`${root}/.librarian.json`, '{"version":1,"export":["cursor"]}');
+ * assert.deepEqual(readLibraryConfig(root), { version: 1, export: ["cursor"] });
+ * Deno.writeTextFileSync(`${root}/.librarian.json`, '{"export":"all"}');
+ * assert.throws(() => readLibraryConfig(root), ConfigError);
+ * ```
  */
 export function readLibraryConfig(libraryRoot: string): LibraryConfig {
   const path = joinPath(libraryRoot, CONFIG_FILE_NAME);
@@ -96,7 +109,23 @@ export function readLibraryConfig(libraryRoot: string): LibraryConfig {
   return config;
 }
 
-/** Writes the library's settings (atomically, sorted, with a final newline). */
+/**
+ * Writes the library's settings (atomically, sorted, with a final newline).
+ *
+ * @example Usage
+ * ```ts
+ * import { readLibraryConfig, writeLibraryConfig } from "./config.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * writeLibraryConfig(root, { version: 1, export: ["cursor", "agents-md"] });
+ * assert.equal(
+ *   Deno.readTextFileSync(`${root}/.librarian.json`),
+ *   '{\n  "version": 1,\n  "export": [\n    "agents-md",\n    "cursor"\n  ]\n}\n',
+ * );
+ * assert.deepEqual(readLibraryConfig(root).export, ["agents-md", "cursor"]);
+ * ```
+ */
 export function writeLibraryConfig(libraryRoot: string, config: LibraryConfig): void {
   const formats = EXPORT_FORMATS.filter((f) => config.export.includes(f));
   const text = `${JSON.stringify({ version: 1, export: formats }, null, 2)}\n`;

@@ -229,10 +229,16 @@ export function fenceMap(contents: readonly string[]): { fenced: boolean[]; uncl
 /**
  * Parses scratch text into blocks.
  *
- * @example
+ * @example Usage
  * ```ts
- * const doc = parseScratch("## [TAG: src/api, type: patterns]\n- retry on 429\n");
- * doc.blocks[0]; // { kind: "tagged", path: "src/api", type: "patterns", body: "- retry on 429\n", ... }
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseScratch("note\n## [TAG: src/api, type: patterns]\n- retry on 429\n");
+ * assert.deepEqual(doc.blocks.map((b) => b.kind), ["preamble", "tagged"]);
+ * const block = doc.blocks[1];
+ * assert.ok(block?.kind === "tagged");
+ * assert.deepEqual([block.path, block.type, block.body], ["src/api", "patterns", "- retry on 429\n"]);
  * ```
  */
 export function parseScratch(text: string): ScratchDocument {

@@ -109,13 +109,16 @@ function checkSegment(segment: string, path: string): string | null {
 /**
  * Checks a tag path and returns its library-relative folder segments.
  *
- * @example
+ * @example Usage
  * ```ts
- * checkTagPath("src/api"); // { ok: true, value: ["src", "api"] }
- * checkTagPath("src/api/"); // { ok: true, value: ["src", "api"] }
- * checkTagPath("global"); // { ok: true, value: [] }
- * checkTagPath("./global"); // { ok: true, value: ["global"] } (a code folder named global)
- * checkTagPath("../x"); // { ok: false, reason: "path '../x' has a '..' segment" }
+ * import { checkTagPath } from "./tag_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(checkTagPath("src/api"), { ok: true, value: ["src", "api"] });
+ * assert.deepEqual(checkTagPath("src/api/"), { ok: true, value: ["src", "api"] });
+ * assert.deepEqual(checkTagPath("global"), { ok: true, value: [] });
+ * assert.deepEqual(checkTagPath("./global"), { ok: true, value: ["global"] });
+ * assert.deepEqual(checkTagPath("../x"), { ok: false, reason: "path '../x' has a '..' segment" });
  * ```
  */
 export function checkTagPath(tagPath: string): TagCheck<string[]> {
