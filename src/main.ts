@@ -26,6 +26,23 @@ export interface CommandModule {
  * The one place an error a person can act on ({@link LibrarianError}, usage errors included)
  * becomes output and an exit status: with `--json` a JSON object on stdout, else
  * `librarian <command>: <message>` on stderr (plus the usage line for a usage error).
+ *
+ * @example Usage
+ * ```ts
+ * import { reportError } from "./main.ts";
+ * import { LibrarianError } from "./core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const printed: string[] = [];
+ * const original = console.error;
+ * console.error = (text: string) => printed.push(text);
+ * try {
+ *   assert.equal(reportError("lint", [], new LibrarianError("no library", { exitCode: 3 })), 3);
+ * } finally {
+ *   console.error = original;
+ * }
+ * assert.deepEqual(printed, ["librarian lint: no library"]);
+ * ```
  */
 export function reportError(
   command: string,

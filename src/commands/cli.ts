@@ -326,7 +326,25 @@ export function pathArgument(value: string, cwd: string): string {
   return path;
 }
 
-/** Prints a value as indented JSON on stdout. */
+/**
+ * Prints a value as indented JSON on stdout.
+ *
+ * @example Usage
+ * ```ts
+ * import { printJson } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const printed: string[] = [];
+ * const original = console.log;
+ * console.log = (text: string) => printed.push(text);
+ * try {
+ *   printJson({ ok: true });
+ * } finally {
+ *   console.log = original;
+ * }
+ * assert.deepEqual(printed, ['{\n  "ok": true\n}']);
+ * ```
+ */
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
