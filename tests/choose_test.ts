@@ -1,0 +1,69 @@
+/**
+ * What a context window is sent (`src/inject/choose.ts`), in process: each library file once per
+ * window while it is unchanged, again when it changes, binary files named not sent, and links out
+ * of the library named once and never read.
+ */
+import assert from "node:assert/strict";
+import { chooseContext, type ChooseOptions, OUTSIDE_FINGERPRINT } from "../src/inject/choose.ts";
+import type { LibraryFile } from "../src/core/walk.ts";
+import { tempDir } from "./helpers.ts";
+
+function fileIn(root: string, relPath: string): LibraryFile {
+  return { relPath, label: relPath, absPath: `${root}/${relPath}` };
+}
+
+function options(alreadySent: Record<string, string> = {}): ChooseOptions {
+  return { budget: 9000, alreadySent, header: (hits) => `[header hits=${hits}]` };
+}
+
+Deno.test("files are sent most specific first, then not again while unchanged", async () => {
+  await using dir = await tempDir();
+  Deno.writeTextFileSync(`${dir.path}/edge.md`, "- specific");
+  Deno.writeTextFileSync(`${dir.path}/tech.md`, "- global");
+  const files = [fileIn(dir.path, "edge.md"), fileIn(dir.path, "tech.md")];
+  const first = chooseContext(files, options());
+  assert.ok(first.kind === "context");
+  assert.ok(first.rendered.text.startsWith("[header hits=0]"));
+  assert.ok(first.rendered.text.indexOf("- specific") < first.rendered.text.indexOf("- global"));
+  assert.deepEqual(Object.keys(first.delivered).sort(), files.map((f) => f.absPath).sort());
+  const again = chooseContext(files, options(first.delivered));
+  assert.deepEqual(again, { kind: "none", hits: 2, refreshed: {} });
+});
+
+Deno.test("a changed file is sent again, the unchanged one counted as a hit", async () => {
+  await using dir = await tempDir();
+  Deno.writeTextFileSync(`${dir.path}/a.md`, "- a");
+  Deno.writeTextFileSync(`${dir.path}/b.md`, "- b");
+  const files = [fileIn(dir.path, "a.md"), fileIn(dir.path, "b.md")];
+  const first = chooseContext(files, options());
+  assert.ok(first.kind === "context");
+  Deno.writeTextFileSync(`${dir.path}/a.md`, "- a, longer now");
+  const next = chooseContext(files, options(first.delivered));
+  assert.ok(next.kind === "context");
+  assert.equal(next.hits, 1);
+  assert.ok(next.rendered.text.includes("- a, longer now"));
+  assert.ok(!next.rendered.text.includes("- b"));
+});
+
+Deno.test("a binary file is named as skipped, not sent", async () => {
+  await using dir = await tempDir();
+  Deno.writeFileSync(`${dir.path}/img.md`, new Uint8Array([0x89, 0x50, 0, 1]));
+  const choice = chooseContext([fileIn(dir.path, "img.md")], options());
+  assert.ok(choice.kind === "context");
+  assert.deepEqual(choice.rendered.skipped, ["img.md"]);
+  assert.ok(choice.rendered.text.includes("binary file, skipped"));
+});
+
+Deno.test("an entry leading outside the library is named once and never read", async () => {
+  await using dir = await tempDir();
+  const outside = { ...fileIn(dir.path, "link.md"), outside: "file" as const };
+  const first = chooseContext([outside], options());
+  assert.ok(first.kind === "context");
+  assert.deepEqual(first.outside, [outside.absPath]);
+  assert.equal(first.delivered[outside.absPath], OUTSIDE_FINGERPRINT);
+  assert.deepEqual(chooseContext([outside], options(first.delivered)), {
+    kind: "none",
+    hits: 0,
+    refreshed: {},
+  });
+});
