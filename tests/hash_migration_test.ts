@@ -5,7 +5,6 @@
  * exactly once.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import * as hash from "../src/core/hash.ts";
 import { hashUtf8 } from "../src/core/hash.ts";
 import type { Library } from "../src/core/discover.ts";
@@ -19,6 +18,7 @@ import { rawHash } from "../src/filing/plan.ts";
 import { routeLocked, routeScratch } from "../src/filing/route.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { folderSlug } from "../src/export/formats.ts";
+import { isCaseInsensitiveOs, joinPath, normalizePath } from "../src/core/paths.ts";
 import { tempDir } from "./helpers.ts";
 import { makeProject, type Project } from "./stop_fixtures.ts";
 
@@ -46,7 +46,10 @@ Deno.test("every hash the product persists is XXH32's (hashUtf8); cyrb53 is gone
   await using dir = await tempDir();
   const p = await makeProject(dir.path);
   const paths = coordinationPaths(libraryOf(p), envFrom({ HOME: p.home }))!;
-  const key = hashUtf8(Deno.realPathSync(p.lib));
+  // The key is taken from the library's real path in the program's normal form (lower case where
+  // the file system ignores case).
+  const real = normalizePath(Deno.realPathSync(p.lib));
+  const key = hashUtf8(isCaseInsensitiveOs() ? real.toLowerCase() : real);
   assert.equal(paths.journal.endsWith(`/${key}.filed.json`), true, paths.journal);
   assert.equal(paths.lock.endsWith(`/${key}.lock`), true);
 });
@@ -77,10 +80,10 @@ async function crashedOldPass(p: Project, withOldJournal: boolean): Promise<stri
       "## [TAG: global, type: notes]\n- keep notes short\n",
   );
   await Deno.writeTextFile(
-    join(p.lib, "tech.md"),
+    joinPath(p.lib, "tech.md"),
     "# tech\n\n## Learnings (2026-11-30)\n\nDeno runs the build.\n- use deno\n",
   );
-  const locks = join(p.home, ".claude", "librarian", "locks");
+  const locks = joinPath(p.home, ".claude", "librarian", "locks");
   await Deno.mkdir(locks, { recursive: true });
   if (withOldJournal) {
     const old = {
@@ -88,9 +91,9 @@ async function crashedOldPass(p: Project, withOldJournal: boolean): Promise<stri
       filed: [[OLD_HASH, NOW.getTime() - 1000]],
       active: ["tech.md", "notes.md"],
     };
-    await Deno.writeTextFile(join(locks, `${OLD_KEY}.filed.json`), JSON.stringify(old));
+    await Deno.writeTextFile(joinPath(locks, `${OLD_KEY}.filed.json`), JSON.stringify(old));
   }
-  await Deno.writeTextFile(join(locks, `${OLD_KEY}.lock`), "");
+  await Deno.writeTextFile(joinPath(locks, `${OLD_KEY}.lock`), "");
   return locks;
 }
 
@@ -101,10 +104,10 @@ Deno.test("an old-format journal with a pass in progress, then the new code: eve
   const env = envFrom({ HOME: p.home });
   const report = await routeLocked(libraryOf(p), { env, now: NOW });
   assert.equal(report.status, "routed");
-  const tech = await Deno.readTextFile(join(p.lib, "tech.md"));
+  const tech = await Deno.readTextFile(joinPath(p.lib, "tech.md"));
   assert.equal(count(tech, "Deno runs the build."), 1, tech);
   assert.equal(count(tech, "- use deno"), 1, tech);
-  const notes = await Deno.readTextFile(join(p.lib, "notes.md"));
+  const notes = await Deno.readTextFile(joinPath(p.lib, "notes.md"));
   assert.equal(count(notes, "- keep notes short"), 1, notes);
   assert.equal((await Deno.readTextFile(p.scratch)).trim(), "");
   // The new journal (version 3) keeps the old one's window, so a later run is as careful.
@@ -132,7 +135,7 @@ Deno.test("without the old journal the paragraph would be filed twice (what the 
   const p = await makeProject(dir.path);
   await crashedOldPass(p, false);
   await routeLocked(libraryOf(p), { env: envFrom({ HOME: p.home }), now: NOW });
-  const tech = await Deno.readTextFile(join(p.lib, "tech.md"));
+  const tech = await Deno.readTextFile(joinPath(p.lib, "tech.md"));
   assert.equal(count(tech, "Deno runs the build."), 2, "the guard is needed");
 });
 
@@ -142,7 +145,7 @@ Deno.test("an old journal's window ends: after 30 days blocks are judged by the 
   await crashedOldPass(p, true);
   const later = new Date(NOW.getTime() + 31 * DAY);
   await routeLocked(libraryOf(p), { env: envFrom({ HOME: p.home }), now: later });
-  const tech = await Deno.readTextFile(join(p.lib, "tech.md"));
+  const tech = await Deno.readTextFile(joinPath(p.lib, "tech.md"));
   assert.equal(count(tech, "Deno runs the build."), 2, "the old window no longer applies");
 });
 
@@ -151,7 +154,7 @@ Deno.test("a left-over old lock, even held, and an old journal neither block nor
   const p = await makeProject(dir.path);
   const locks = await crashedOldPass(p, true);
   await Deno.writeTextFile(p.scratch, "## [TAG: global, type: tech]\n- use xxh32\n");
-  await using held = await acquireLock(join(locks, `${OLD_KEY}.lock`), { timeoutMs: 100 });
+  await using held = await acquireLock(joinPath(locks, `${OLD_KEY}.lock`), { timeoutMs: 100 });
   assert.ok(held.path);
   const report = await routeScratch(libraryOf(p), {
     env: envFrom({ HOME: p.home }),
@@ -159,10 +162,10 @@ Deno.test("a left-over old lock, even held, and an old journal neither block nor
     lockTimeoutMs: 200,
   });
   assert.equal(report.status, "routed");
-  const tech = await Deno.readTextFile(join(p.lib, "tech.md"));
+  const tech = await Deno.readTextFile(joinPath(p.lib, "tech.md"));
   assert.equal(count(tech, "- use xxh32"), 1);
   // The old journal is left as it was (it may belong to another library), never set aside as damaged.
-  const old = JSON.parse(await Deno.readTextFile(join(locks, `${OLD_KEY}.filed.json`)));
+  const old = JSON.parse(await Deno.readTextFile(joinPath(locks, `${OLD_KEY}.filed.json`)));
   assert.equal(old.version, 2);
 });
 
@@ -175,10 +178,10 @@ Deno.test("export: an ambiguous folder's rule-file suffix is XXH32's", () => {
 
 async function memorySetup(base: string) {
   const p = await makeProject(base);
-  const claude = join(base, "claude");
-  const memory = join(claude, "projects", encodeProjectDir(p.root), "memory");
+  const claude = joinPath(base, "claude");
+  const memory = joinPath(claude, "projects", encodeProjectDir(p.root), "memory");
   await Deno.mkdir(memory, { recursive: true });
-  const state = join(base, "state");
+  const state = joinPath(base, "state");
   const env = envFrom({ HOME: p.home, CLAUDE_CONFIG_DIR: claude, LIBRARIAN_STATE_DIR: state });
   return { p, memory, state, env, library: libraryOf(p) };
 }
@@ -193,15 +196,15 @@ Deno.test("auto memory after the switch: each memory read again once, nothing fi
   await using dir = await tempDir();
   const { p, memory, state, env, library } = await memorySetup(dir.path);
   await Deno.writeTextFile(
-    join(memory, "feedback_pnpm.md"),
+    joinPath(memory, "feedback_pnpm.md"),
     "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\nNever npm.\n\nNot even once.\n",
   );
   await Deno.writeTextFile(
-    join(memory, "feedback_a.md"),
+    joinPath(memory, "feedback_a.md"),
     "---\nname: a\ndescription: first\ntype: feedback\n---\n",
   );
   await syncAndRoute(library, env);
-  const filed = await Deno.readTextFile(join(p.lib, "patterns.md"));
+  const filed = await Deno.readTextFile(joinPath(p.lib, "patterns.md"));
 
   // Make it look as the version before the switch left it: the record under the old name, with
   // cyrb53 hashes inside.
@@ -211,21 +214,21 @@ Deno.test("auto memory after the switch: each memory read again once, nothing fi
     file.hash = OLD_HASH;
     file.entry = OLD_HASH;
   }
-  const old = join(state, "automemory", `${OLD_KEY}.json`);
+  const old = joinPath(state, "automemory", `${OLD_KEY}.json`);
   await Deno.writeTextFile(old, JSON.stringify(record));
   await Deno.remove(current);
   // Another memory folder's old record is not this one's to remove.
-  const other = join(state, "automemory", "00000000000000.json");
+  const other = joinPath(state, "automemory", "00000000000000.json");
   await Deno.writeTextFile(other, JSON.stringify({ ...record, dir: "/elsewhere" }));
   // A memory written after the upgrade.
   await Deno.writeTextFile(
-    join(memory, "feedback_b.md"),
+    joinPath(memory, "feedback_b.md"),
     "---\nname: b\ndescription: second\ntype: feedback\n---\n",
   );
 
   const again = await syncAndRoute(library, env);
   assert.deepEqual(again.synced.map((s) => s.name).sort(), ["a", "b", "pnpm"], "read again once");
-  const after = await Deno.readTextFile(join(p.lib, "patterns.md"));
+  const after = await Deno.readTextFile(joinPath(p.lib, "patterns.md"));
   for (const line of ["- pnpm: use pnpm", "  Never npm.", "  Not even once.", "- a: first"]) {
     assert.equal(count(after, line), 1, `${line} once:\n${after}`);
   }
