@@ -26,8 +26,8 @@ Deno.test("the project: --project, else CLAUDE_PROJECT_DIR, else the library's, 
   const env = envFrom({});
   assert.equal(await chooseProject("sub", env, project), `${project}/sub`);
   assert.equal(
-    await chooseProject(undefined, envFrom({ CLAUDE_PROJECT_DIR: "/p" }), project),
-    "/p",
+    await chooseProject(undefined, envFrom({ CLAUDE_PROJECT_DIR: "/proj" }), project),
+    "/proj",
   );
   assert.equal(await chooseProject(undefined, env, `${project}/src/deep`), project);
 });

@@ -20,12 +20,12 @@ const TARGET = "x86_64-unknown-linux-gnu";
 Deno.test("the plugin root: CLAUDE_PLUGIN_ROOT, else above a compiled binary, else above src/", () => {
   const runtime = currentRuntime();
   assert.equal(runtime.compiled, false, "the tests run from source");
-  assert.deepEqual(findPluginRoot(envFrom({ CLAUDE_PLUGIN_ROOT: " /p/lib " }), runtime), {
-    path: "/p/lib",
+  assert.deepEqual(findPluginRoot(envFrom({ CLAUDE_PLUGIN_ROOT: " /proj/lib " }), runtime), {
+    path: "/proj/lib",
     from: "CLAUDE_PLUGIN_ROOT",
   });
-  const compiled = { ...runtime, compiled: true, execPath: `/p/lib/bin/${binaryName(TARGET)}` };
-  assert.deepEqual(findPluginRoot(envFrom({}), compiled), { path: "/p/lib", from: "binary" });
+  const compiled = { ...runtime, compiled: true, execPath: `/proj/lib/bin/${binaryName(TARGET)}` };
+  assert.deepEqual(findPluginRoot(envFrom({}), compiled), { path: "/proj/lib", from: "binary" });
   assert.deepEqual(findPluginRoot(envFrom({}), runtime), {
     path: normalizePath(REPO_ROOT),
     from: "source",

@@ -48,10 +48,10 @@ Deno.test("the same prompt within SAME_EVENT_MS is one event; ids without a time
 });
 
 Deno.test("state folder and lock wait come from the environment", () => {
-  assert.equal(windowStateDir(envFrom({ HOME: "/h" })), "/h/.claude/librarian");
+  assert.equal(windowStateDir(envFrom({ HOME: "/home/me" })), "/home/me/.claude/librarian");
   assert.equal(
-    windowStateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data" })),
-    "/h/.claude/librarian",
+    windowStateDir(envFrom({ HOME: "/home/me", CLAUDE_PLUGIN_DATA: "/data" })),
+    "/home/me/.claude/librarian",
     "ledgers stay out of the plugin data folder while a home folder is known",
   );
   assert.equal(windowStateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), "/data");
