@@ -24,6 +24,8 @@ try {
 } catch (error) {
   console.log(`stop benchmark unavailable: ${error instanceof Error ? error.message : error}`);
 }
+console.log("lint: building a repository with history and timing...");
+rows.push(...await (await import("./bench_lint.ts")).benchLint());
 console.log("export: timing...");
 rows.push(...await (await import("./bench_export.ts")).benchExport());
 console.log(

@@ -4,7 +4,9 @@
  *
  * - routing: 2,000 scratch entries (6,000 bullets) into 150 existing files (50 folders × 3 types),
  *   the library and scratch reset before every run (untimed). Goal ≤ 20× a bare start (issue 11).
- * - idle turn: an empty scratch and no new auto memory, what almost every turn is.
+ * - idle turn: an empty scratch and no new auto memory, what almost every turn is. Its session
+ *   has a 2 MB transcript whose last turn only read and answered, so the stop nudge reads the
+ *   turn from the end of a real-sized transcript (as it does until the session's one nudge).
  *   Goal ≤ 1.2× a bare start (issue 11), also with 40 auto memories already synced.
  *
  * Run alone with `deno run -A scripts/bench_stop.ts`; `deno task bench` calls {@link benchStop}.
@@ -79,6 +81,44 @@ async function denoDir(): Promise<string> {
   return (JSON.parse(new TextDecoder().decode(out.stdout)) as { denoDir: string }).denoDir;
 }
 
+/** A 2 MB transcript: many earlier turns that wrote code, then a turn that only read. */
+export function benchTranscript(cwd: string): string {
+  const line = (type: string, content: unknown) =>
+    JSON.stringify({ type, isSidechain: false, message: { role: type, content }, cwd });
+  const lines: string[] = [];
+  let turn = 0;
+  const body = "x".repeat(2_000);
+  while (lines.join("\n").length < 2_000_000 && turn < 10_000) {
+    turn++;
+    const file = `${cwd}/src/mod${turn % 50}/file.ts`;
+    lines.push(line("user", `Prompt ${turn}.`));
+    lines.push(
+      line("assistant", [{
+        type: "tool_use",
+        id: `w${turn}`,
+        name: "Write",
+        input: { file_path: file, content: body },
+      }]),
+    );
+    lines.push(line("user", [{ type: "tool_result", tool_use_id: `w${turn}`, content: "ok" }]));
+    lines.push(line("assistant", [{ type: "text", text: `Turn ${turn} done.` }]));
+  }
+  lines.push(line("user", "What does the retry helper do?"));
+  lines.push(
+    line("assistant", [{
+      type: "tool_use",
+      id: "r",
+      name: "Read",
+      input: { file_path: `${cwd}/src/a.ts` },
+    }]),
+  );
+  lines.push(line("user", [{ type: "tool_result", tool_use_id: "r", content: body }]));
+  lines.push(line("assistant", [{ type: "text", text: LAST_MESSAGE }]));
+  return lines.join("\n") + "\n";
+}
+
+const LAST_MESSAGE = "Done. I tagged two learnings in the scratch file.";
+
 function stopEvent(cwd: string): string {
   return JSON.stringify({
     session_id: "bench-session",
@@ -87,7 +127,7 @@ function stopEvent(cwd: string): string {
     permission_mode: "default",
     hook_event_name: "Stop",
     stop_hook_active: false,
-    last_assistant_message: "Done. I tagged two learnings in the scratch file.",
+    last_assistant_message: LAST_MESSAGE,
   });
 }
 
@@ -143,13 +183,18 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
     const idle = join(tmp, "idle");
     await Deno.mkdir(join(idle, "_memory_library"), { recursive: true });
     await Deno.writeTextFile(join(idle, "_memory_library", ".scratch.md"), "");
+    await Deno.writeTextFile(join(idle, "transcript.jsonl"), benchTranscript(idle));
     const b = await compare(
       stopCommand(idle, env),
       baselineCommand(stopEvent(idle), env),
       runs.idle,
     );
     rows.push(
-      benchRow("stop, idle turn (empty scratch, no new auto memory)", b, STOP_GOALS.idle),
+      benchRow(
+        "stop, idle turn (empty scratch, no new auto memory; turn read from a 2 MB transcript)",
+        b,
+        STOP_GOALS.idle,
+      ),
     );
 
     // (c) an idle turn with 40 auto memories already synced (10 in team/): the scan only.

@@ -16,6 +16,7 @@ import { classifyBlock } from "../src/filing/classify.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 import { reviewScratch, scratchFindings } from "../src/commands/scratch_review.ts";
 import { joinPath } from "../src/core/paths.ts";
+import { stripProvenance } from "../src/core/provenance.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -60,8 +61,14 @@ Deno.test("scan and sync: each entry once, edits again, nothing read when nothin
   const report = await syncAutoMemory(library, env, scan);
   assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
   assert.deepEqual(report.skipped, [{ file: "user_me.md", why: "user" }]);
+  const synced = await Deno.readTextFile(scratch);
+  assert.match(
+    synced,
+    /^## \[TAG: global, type: patterns\]\n<!-- librarian: \d{4}-\d\d-\d\d from:auto-memory\/feedback_a\.md -->\n/m,
+    "the block says where it came from, under its tag line",
+  );
   assert.equal(
-    await Deno.readTextFile(scratch),
+    stripProvenance(synced),
     "notes without a final newline\n## [TAG: global, type: patterns]\n- a: first\n",
   );
   assert.deepEqual(scanAutoMemory(library, env).changed, [], "recorded: not even read again");
@@ -73,7 +80,7 @@ Deno.test("scan and sync: each entry once, edits again, nothing read when nothin
   const again = await syncAutoMemory(library, env, scanAutoMemory(library, env));
   assert.deepEqual(again.synced.map((s) => s.name), ["a"]);
   assert.match(
-    await Deno.readTextFile(scratch),
+    stripProvenance(await Deno.readTextFile(scratch)),
     /- a: first\n## \[TAG: global, type: patterns\]\n- a: second\n$/,
   );
 
@@ -97,7 +104,7 @@ Deno.test("team memory in a nested folder is synced", async () => {
     { file: "team/project_release.md", name: "release", type: "project", mapped: "product" },
   ]);
   assert.equal(
-    await Deno.readTextFile(scratch),
+    stripProvenance(await Deno.readTextFile(scratch)),
     "## [TAG: global, type: product]\n- release: release on Tuesdays\n  Never on Fridays.\n",
   );
 });
@@ -171,7 +178,7 @@ Deno.test("LIBRARIAN_AUTOMEMORY=review: entries arrive in scratch marked as awai
   await writeTree(memory, { "feedback_a.md": FEEDBACK_A });
   const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
   assert.equal(
-    await Deno.readTextFile(scratch),
+    stripProvenance(await Deno.readTextFile(scratch)),
     `## [TAG: global, type: patterns]\n${REVIEW_MARKER}\n- a: first\n`,
   );
   assert.deepEqual(syncMessages(report), [

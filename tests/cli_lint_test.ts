@@ -35,7 +35,7 @@ Deno.test("lint of a healthy library exits 0 and says so", async () => {
   const { code, report, findings } = await lint(dir.path);
   assert.equal(code, 0);
   assert.deepEqual(findings, []);
-  assert.deepEqual(report.checked, { folders: 3, files: 2, budget: 9000 });
+  assert.deepEqual(report.checked, { folders: 3, files: 2, budget: 9000, learnings: 0 });
   const text = await runLibrarian(["lint"], { cwd: dir.path });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^No problems in 2 files in 3 folders of /);
@@ -260,7 +260,10 @@ Deno.test("lint with bad arguments exits 2 with a usage line", async () => {
   for (const args of [["lint", "src"], ["lint", "--strict"]]) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian lint \[--json\]$/m);
+    assert.match(
+      result.stderr,
+      /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\]$/m,
+    );
   }
 });
 

@@ -59,7 +59,10 @@ Deno.test("every command answers --help with its usage line and exits 0", async 
 Deno.test("help <command> shows that command's help", async () => {
   const result = await runLibrarian(["help", "lint"]);
   assert.equal(result.code, 0);
-  assert.match(result.stdout, /^Usage: librarian lint \[--json\]$/m);
+  assert.match(
+    result.stdout,
+    /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\]$/m,
+  );
 });
 
 Deno.test("a hook's --help does not wait for an event on stdin", async () => {

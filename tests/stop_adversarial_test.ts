@@ -672,7 +672,7 @@ Deno.test("a scratch for more files than one turn writes: the rest waits for the
   for (let i = 0; i < count; i++) {
     assert.equal(
       await Deno.readTextFile(join(p.lib, `f${i}`, "t.md")),
-      `# t\n\n## Learnings (${TODAY})\n\n- l${i}\n`,
+      `# t\n\n## Learnings (${TODAY})\n\n<!-- librarian: ${TODAY} -->\n- l${i}\n`,
     );
   }
   assert.equal(await Deno.readTextFile(p.scratch), "");

@@ -86,13 +86,13 @@ Deno.test("tagged blocks are filed into <library>/<path>/<type>.md and the user 
   );
   assert.equal(
     await read(join(p.lib, "models/launch/btbi/patterns.md")),
-    "# patterns\n\n## Learnings (2026-11-30)\n\n" +
+    "# patterns\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n" +
       "- Legacy _fivetran_deleted filters are redundant\n" +
       "- Always use LEFT JOINs when removing export_builders_seed\n",
   );
   assert.equal(
     await read(join(p.lib, "tech.md")),
-    "# tech\n\n## Learnings (2026-11-30)\n\n- datetime_timezone_trunc needs Databricks syntax\n",
+    "# tech\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- datetime_timezone_trunc needs Databricks syntax\n",
   );
   assert.equal(await read(p.scratch), "");
 });
@@ -113,7 +113,7 @@ Deno.test("tag spelling variants all route", async () => {
   messageOf(await stop(p));
   assert.equal(
     await read(join(p.lib, "src/a/edge.md")),
-    "# edge\n\n## Learnings (2026-11-30)\n\n- one\n- two\n- three\n",
+    "# edge\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- one\n- two\n- three\n",
   );
 });
 
@@ -165,7 +165,7 @@ Deno.test("CRLF scratch with a BOM routes; the target gets LF lines", async () =
   messageOf(await stop(p));
   assert.equal(
     await read(join(p.lib, "tech.md")),
-    "# tech\n\n## Learnings (2026-11-30)\n\n- crlf one\n- crlf two\n",
+    "# tech\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- crlf one\n- crlf two\n",
   );
   assert.equal(
     await read(p.scratch),
@@ -189,7 +189,7 @@ Deno.test("a tag inside a code fence is part of the learning, not a new block", 
   assert.equal(messageOf(await stop(p)), "Librarian: 2 learnings → howto.md");
   assert.equal(
     await read(join(p.lib, "howto.md")),
-    `# howto\n\n## Learnings (2026-11-30)\n\n${body}\n`,
+    `# howto\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n${body}\n`,
   );
   assert.equal(await exists(join(p.lib, "src")), false);
 });
@@ -315,7 +315,10 @@ Deno.test("bullets already in the target are not appended again; a rerun changes
     "Librarian: 1 learning → tech.md; 1 bullet already in the library",
   );
   const after = await read(join(p.lib, "tech.md"));
-  assert.equal(after, before + "\n## Learnings (2026-11-30)\n\n- new one\n");
+  assert.equal(
+    after,
+    before + "\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- new one\n",
+  );
   assert.equal(messageOf(await stop(p)), null);
   assert.equal(await read(join(p.lib, "tech.md")), after);
   await Deno.writeTextFile(p.scratch, "## [TAG: global, type: tech]\n- new one\n");
@@ -338,7 +341,8 @@ Deno.test("one dated heading per day: reused the same day, a new one the next da
   }
   assert.equal(
     await read(file),
-    "# tech\n\n## Learnings (2026-11-30)\n\n- a\n- b\n\n## Learnings (2026-12-01)\n\n- c\n",
+    "# tech\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- a\n- b\n\n" +
+      "## Learnings (2026-12-01)\n\n<!-- librarian: 2026-12-01 -->\n- c\n",
   );
 });
 

@@ -17,10 +17,11 @@
  */
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, stateDir } from "../core/env.ts";
+import { type EnvReader, nowFrom, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
+import { formatProvenance, localDay } from "../core/provenance.ts";
 import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
 import {
@@ -163,6 +164,7 @@ async function syncDir(
   eol: string,
   review: boolean,
   report: SyncReport,
+  day: string,
 ): Promise<DirOutcome> {
   const blocks: string[] = [];
   for (const file of [...files].sort((a, b) => a.name < b.name ? -1 : 1)) {
@@ -201,7 +203,15 @@ async function syncDir(
       report.unchanged++;
       continue;
     }
-    const chosen = review ? reviewBlock(plain) : plain;
+    // Under its tag line, where the entry came from (the hash above stays that of the block
+    // without it, so entries synced before provenance existed are not synced again).
+    const origin = formatProvenance({
+      day,
+      origin: `auto-memory/${file.name}`,
+      files: [],
+    });
+    const marked = plain.replace("\n", `\n${origin}\n`);
+    const chosen = review ? reviewBlock(marked) : marked;
     blocks.push(eol === "\n" ? chosen : chosen.replaceAll("\n", eol));
     const { name, type, mapped } = parsed.entry;
     report.synced.push({ file: file.name, name, type, mapped });
@@ -274,6 +284,7 @@ export async function syncAutoMemory(
       target.eol,
       mode === "review",
       report,
+      localDay(nowFrom(env)),
     );
     // Scratch first, then the record: a crash in between re-syncs (and routing skips the
     // bullet already filed) rather than losing the entry.

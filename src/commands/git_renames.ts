@@ -8,6 +8,8 @@
  * @module
  */
 
+import { runGit } from "./git.ts";
+
 /** One renamed file, paths relative to the folder git ran in. */
 export interface Rename {
   from: string;
@@ -20,8 +22,6 @@ export interface GitRenames {
   renames: Rename[];
 }
 
-/** How long git may take before its answer is given up on. */
-const GIT_TIMEOUT_MS = 15_000;
 /** At most this many rename commits are read from history. */
 const MAX_COMMITS = 300;
 
@@ -49,18 +49,6 @@ export function parseRenames(output: string): Rename[] {
     }
   }
   return renames;
-}
-
-async function runGit(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  const output = await new Deno.Command("git", {
-    args: ["-c", "core.quotePath=false", ...args],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
-  }).output();
-  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   EXIT_OK,
   EXIT_PROBLEMS,
   flag,
+  intOption,
   makeStyle,
   plural,
   printJson,
@@ -21,6 +22,9 @@ import {
 } from "./cli.ts";
 import { gitRenames } from "./git_renames.ts";
 import { scanLibrary, type ScannedFolder } from "../core/library_scan.ts";
+import { applyFolderMoves, type FolderMove } from "./lint_fix.ts";
+import { type LibraryText, staleLearningFindings } from "./lint_staleness.ts";
+import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
 import {
   type BulletFile,
   bulletsOf,
@@ -39,16 +43,26 @@ import { isDirectory } from "../core/fs_probe.ts";
 /** The command line of `librarian lint`. */
 export const SPEC: CommandSpec = {
   name: "lint",
-  synopsis: "[--json]",
+  synopsis: "[--json] [--fix] [--change-threshold <percent>]",
   summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
   details: [
     "Finds library folders whose code folder no longer exists (with the likely new home when git",
     "shows a rename), files larger than the inject budget, the same bullet in a folder and its",
     "ancestor, merge-conflict markers, malformed or escaping tags and secrets in the scratch file,",
-    "and files that are not UTF-8. Exits 1 when anything is found, 0 when the library is clean.",
+    "and files that are not UTF-8. Learnings whose provenance comment names code files that were",
+    "deleted, renamed (git's rename detection gives the new path) or heavily changed since their",
+    "commit are reported too. --fix applies only safe actions: it moves a library folder whose code",
+    "folder git shows was renamed (git mv when tracked); it never deletes a learning.",
+    "Exits 1 when anything is found (after --fix: anything left), 0 when the library is clean.",
   ],
   options: {
     json: { type: "boolean", description: "print a JSON object instead of text" },
+    fix: { type: "boolean", description: "move library folders whose code folder was renamed" },
+    "change-threshold": {
+      type: "string",
+      valueName: "<percent>",
+      description: "share of a source's lines that must change to report it (default 50; 0: off)",
+    },
   },
   positionals: [],
 };
@@ -110,7 +124,7 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
 }
 
 /** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
-async function contentFindings(folders: ScannedFolder[], budget: number) {
+async function contentFindings(folders: ScannedFolder[], budget: number, texts: LibraryText[]) {
   const findings: Finding[] = [];
   const bulletFiles: BulletFile[] = [];
   for (const folder of folders) {
@@ -166,6 +180,7 @@ async function contentFindings(folders: ScannedFolder[], budget: number) {
           fix: "move learnings about one sub-folder into that folder's file, or trim it",
         });
       }
+      texts.push({ relPath: file.relPath, text: decoded.text });
       bulletFiles.push({
         relPath: file.relPath,
         relDir: folder.relDir,
@@ -210,12 +225,26 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const { library, envProblem } = await locateLibrary(env, cwd);
     if (!library) throw noLibraryError(cwd, envProblem, { findings: [] });
     const { budget } = readBudget(env);
-    const folders = await scanLibrary(library.root);
-    const stale = await staleFolderFindings(library, folders);
+    const changeRatio = intOption(parsed, "change-threshold", DEFAULT_CHANGE_RATIO * 100, 0, 100) /
+      100;
+    let folders = await scanLibrary(library.root);
+    let stale = await staleFolderFindings(library, folders);
+    let fixed: FolderMove[] = [];
+    if (flag(parsed, "fix")) {
+      fixed = await applyFolderMoves(library, stale.findings);
+      if (fixed.some((f) => f.how !== "skipped")) {
+        folders = await scanLibrary(library.root);
+        stale = await staleFolderFindings(library, folders);
+      }
+    }
+    const texts: LibraryText[] = [];
+    const content = await contentFindings(folders, budget, texts);
+    const learnings = await staleLearningFindings(library, texts, { changeRatio });
     const findings = sortFindings([
       ...stale.findings,
       ...outsideFindings(folders),
-      ...(await contentFindings(folders, budget)),
+      ...learnings.findings,
+      ...content,
     ]);
     const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);
     const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
@@ -223,14 +252,25 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       printJson({
         version: VERSION,
         library: libraryJson(library),
-        checked: { folders: folders.length, files, budget },
-        git: stale.git,
+        checked: { folders: folders.length, files, budget, learnings: learnings.learnings },
+        git: stale.git === "not-needed" ? learnings.git : stale.git,
+        ...(flag(parsed, "fix") ? { fixed } : {}),
         findings,
       });
       return exit;
     }
     const style = makeStyle(env);
     const libName = basenameOf(library.root);
+    for (const move of fixed) {
+      const verb = move.how === "skipped"
+        ? style.dim("not moved")
+        : style.green(`moved (${move.how})`);
+      console.log(
+        `${verb}  ${libName}/${move.from}/ → ${libName}/${move.to}/${
+          move.why ? ` (${move.why})` : ""
+        }`,
+      );
+    }
     const width = Math.max(0, ...findings.map((f) => f.check.length));
     for (const f of findings) {
       const where = `${libName}/${f.path}${f.line ? `:${f.line}` : ""}`;

@@ -14,6 +14,9 @@ import { findSecrets } from "../filing/secrets.ts";
 export const FINDING_KINDS = [
   "outside-library",
   "stale-folder",
+  "source-deleted",
+  "source-renamed",
+  "source-changed",
   "oversized",
   "duplicate-bullet",
   "conflict-marker",
@@ -40,6 +43,12 @@ export interface Finding {
   fix: string;
   /** For a stale folder: the code folder it most likely moved to. */
   movedTo?: string;
+  /** For a stale learning: the code file its provenance names. */
+  source?: string;
+  /** For a stale learning whose source was renamed: the file's path now. */
+  renamedTo?: string;
+  /** For a stale learning: the commit it was filed at (full hash when git knows it). */
+  commit?: string;
 }
 
 /** A Markdown bullet of a library file. */

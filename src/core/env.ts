@@ -222,3 +222,25 @@ export function restoreLauncherHome(): void {
     // no permission for these variables: leave the environment as it is
   }
 }
+
+/**
+ * The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, nowFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const now = nowFrom(envFrom({ LIBRARIAN_NOW: "2026-11-30T12:00:00Z" }));
+ * assert.equal(now.toISOString(), "2026-11-30T12:00:00.000Z");
+ * assert.ok(Math.abs(nowFrom(envFrom({ LIBRARIAN_NOW: "soon" })).getTime() - Date.now()) < 60_000);
+ * ```
+ */
+export function nowFrom(env: EnvReader): Date {
+  const raw = env("LIBRARIAN_NOW")?.trim();
+  if (raw) {
+    const date = new Date(raw);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  return new Date();
+}

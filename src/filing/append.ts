@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isProvenanceLine } from "../core/provenance.ts";
 import type { Item } from "./items.ts";
 import {
   analysisLines,
@@ -19,23 +20,8 @@ import {
 const DATED_HEADING =
   /^##[ \t]+(?:Session[ \t]+)?Learnings[ \t]+\((\d{4}-\d{2}-\d{2})\)[ \t]*#*[ \t]*$/;
 
-/**
- * The local calendar day of `date` as `YYYY-MM-DD`.
- *
- * @example Usage
- * ```ts
- * import { localDay } from "./append.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(localDay(new Date(2026, 10, 30, 12)), "2026-11-30");
- * ```
- */
-export function localDay(date: Date): string {
-  const y = String(date.getFullYear()).padStart(4, "0");
-  const m = String(date.getMonth() + 1).padStart(2, "0");
-  const d = String(date.getDate()).padStart(2, "0");
-  return `${y}-${m}-${d}`;
-}
+/** The local calendar day of a date as `YYYY-MM-DD` (where provenance comments get it). */
+export { localDay } from "../core/provenance.ts";
 
 /**
  * The dated section heading for `day`.
@@ -57,7 +43,8 @@ function renderItems(items: readonly Item[]): string[] {
   const out: string[] = [];
   items.forEach((item, i) => {
     const previous = items[i - 1];
-    if (previous && (item.gapBefore || !item.bullet || !previous.bullet)) out.push("");
+    const apart = item.gapBefore || !item.bullet || !previous?.bullet;
+    if (previous && !previous.attached && apart) out.push("");
     out.push(...item.lines);
   });
   return out;
@@ -109,4 +96,31 @@ export function appendLearnings(
     addition = ["", heading, "", ...rendered];
   }
   return trimmed + eol + addition.join(eol) + eol;
+}
+
+/**
+ * The last provenance comment line of `before` when its last section is `today`'s (trimmed), so
+ * that a block filed later the same day with the same provenance does not repeat the comment.
+ *
+ * @example Usage
+ * ```ts
+ * import { lastProvenanceToday } from "./append.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "# tech\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- a\n";
+ * assert.equal(lastProvenanceToday(text, "2026-11-30"), "<!-- librarian: 2026-11-30 -->");
+ * assert.equal(lastProvenanceToday(text, "2026-12-01"), undefined);
+ * ```
+ */
+export function lastProvenanceToday(before: string | null, today: string): string | undefined {
+  if (before === null) return undefined;
+  const lines = analysisLines(before);
+  const last = lastSectionHeading(lines);
+  if (!last || DATED_HEADING.exec(last)?.[1] !== today) return undefined;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (line === last) return undefined;
+    if (isProvenanceLine(line)) return line;
+  }
+  return undefined;
 }

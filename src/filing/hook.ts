@@ -4,21 +4,30 @@
  * 1. Auto-memory sync: new or edited Claude Code memories (not `user`) become scratch blocks.
  * 2. Routing: every tagged scratch block is filed into `_memory_library/<path>/<type>.md`.
  *
+ * 3. Provenance: each filed block gets a comment naming the day, `HEAD` and the code files the
+ *    turn changed (from the transcript).
+ * 4. The nudge: a turn that changed code but recorded no learning may be continued once with
+ *    `{"decision": "block", "reason": ...}` naming the folders and their tag lines (see
+ *    `nudge.ts` for the rules; `LIBRARIAN_NUDGE=session|turn|off`). This is the one time the
+ *    Librarian keeps the model working; it never does so when `stop_hook_active` is set.
+ *
  * Cheap when there is nothing to do (no scratch content, no changed memory file: a few `stat`
- * calls, no YAML parser, no lock). Safe when several run at once (one lock per library).
- * Prints at most one `{"systemMessage": ...}` line for the user, never a decision or context
- * that would continue the turn, and always exits 0.
+ * calls, no YAML parser, no lock; the transcript is read only when a nudge could be due).
+ * Safe when several run at once (one lock per library). Prints at most one JSON object (a
+ * `systemMessage` for the user, and the nudge's decision), and always exits 0.
  *
  * @module
  */
 
 import { loadLater } from "../core/load_later.ts";
 import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, logFile, processEnv } from "../core/env.ts";
+import { type EnvReader, logFile, nowFrom, processEnv } from "../core/env.ts";
 import {
+  type HookEvent,
   HookInputError,
   parseHookEvent,
   readStdinTextSync,
+  writeJsonLine,
   writeSystemMessage,
 } from "../core/hook_io.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
@@ -34,6 +43,7 @@ import {
   syncFields,
   type SyncOutcome,
 } from "./stop_summary.ts";
+import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -42,29 +52,6 @@ import {
 export const MAX_SCRATCH_BYTES = 4_000_000;
 /** The most target files one turn writes; blocks for further files wait for the next turn. */
 export const MAX_TARGETS_PER_TURN = 500;
-
-/**
- * The time of this run: `LIBRARIAN_NOW` (ISO time, for tests) when valid, else now.
- *
- * @example Usage
- * ```ts
- * import { nowFrom } from "./hook.ts";
- * import { envFrom } from "../core/env.ts";
- * import assert from "node:assert/strict";
- *
- * const now = nowFrom(envFrom({ LIBRARIAN_NOW: "2026-11-30T12:00:00Z" }));
- * assert.equal(now.toISOString(), "2026-11-30T12:00:00.000Z");
- * assert.ok(Math.abs(nowFrom(envFrom({ LIBRARIAN_NOW: "soon" })).getTime() - Date.now()) < 60_000);
- * ```
- */
-export function nowFrom(env: EnvReader): Date {
-  const raw = env("LIBRARIAN_NOW")?.trim();
-  if (raw) {
-    const date = new Date(raw);
-    if (!Number.isNaN(date.getTime())) return date;
-  }
-  return new Date();
-}
 
 /**
  * True when scratch exists and holds more than whitespace (read only when it is small).
@@ -109,25 +96,58 @@ function carryOverPending(library: Library, env: EnvReader): boolean {
   return hasPendingCarryOver(journal ? [carryPlaceOf(journal), scratch] : [scratch]);
 }
 
-async function onStop(
-  cwd: string | undefined,
-  env: EnvReader,
-): Promise<{ fields: Record<string, LogValue>; message: string }> {
-  const library = findLibraryForSession(cwd, env);
+/** What one Stop did: log fields, the user's message, and the nudge's reason if it nudges. */
+interface StopOutcome {
+  fields: Record<string, LogValue>;
+  message: string;
+  nudge?: string;
+}
+
+async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
+  const library = findLibraryForSession(event.cwd, env);
   if (!library) return { fields: { result: "no-library" }, message: "" };
+  const turn = turnSource(event, library);
+  const filed = await fileLearnings(library, env, turn);
+  const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);
+  const outcome: StopOutcome = {
+    fields: { ...filed.fields, ...nudge.fields, ...turn.fields() },
+    message: filed.message,
+  };
+  if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
+  return outcome;
+}
+
+async function fileLearnings(
+  library: Library,
+  env: EnvReader,
+  turn: TurnSource,
+): Promise<StopOutcome & { tagged?: boolean }> {
   const scan = scanAutoMemory(library, env);
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
-  if (!memoryWork && !scratchHasContent(library) && !carryOverPending(library, env)) {
+  const scratchWork = scratchHasContent(library);
+  if (!memoryWork && !scratchWork && !carryOverPending(library, env)) {
     return { fields: { result: "nothing-to-do", ...syncFields(scan, undefined) }, message: "" };
   }
+  // Read before the lock is taken: the transcript may need a moment to catch up.
+  const changed = scratchWork ? (await turn.changes())?.files : undefined;
   const [
     { acquireCoordination, CoordinationError },
     { routeLocked },
     { LockTimeoutError, lockTimeoutFrom },
+    { localDay },
+    { provenanceStamper },
+    { headCommit },
   ] = await Promise.all([
     loadLater<typeof import("./coordination.ts")>(new URL("./coordination.ts", import.meta.url)),
     loadLater<typeof import("./route.ts")>(new URL("./route.ts", import.meta.url)),
     loadLater<typeof import("./lock.ts")>(new URL("./lock.ts", import.meta.url)),
+    loadLater<typeof import("../core/provenance.ts")>(
+      new URL("../core/provenance.ts", import.meta.url),
+    ),
+    loadLater<typeof import("./provenance_stamp.ts")>(
+      new URL("./provenance_stamp.ts", import.meta.url),
+    ),
+    loadLater<typeof import("./git_head.ts")>(new URL("./git_head.ts", import.meta.url)),
   ]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   let coordination;
@@ -155,12 +175,14 @@ async function onStop(
       sync = { synced: [], skipped: [], unchanged: 0, error: errorText(error) };
     }
   }
+  const now = nowFrom(env);
   const report = await routeLocked(library, {
     env,
     journal: held.paths.journal,
-    now: nowFrom(env),
+    now,
     maxScratchBytes: MAX_SCRATCH_BYTES,
     maxTargets: MAX_TARGETS_PER_TURN,
+    provenanceFor: provenanceStamper(localDay(now), headCommit(library.projectRoot), changed),
   });
   report.lockWaitMs = held.lock.waitedMs;
   const fields: Record<string, LogValue> = {
@@ -181,7 +203,10 @@ async function onStop(
       message = message === "" ? `Librarian: ${exported.error}.` : `${message} ${exported.error}.`;
     }
   }
-  return { fields, message };
+  // The turn recorded something (or auto memory did): this Stop filed or newly kept a block.
+  const tagged = report.routed.length > 0 || report.kept.some((k) => k.newly) ||
+    (sync !== undefined && sync.synced.length > 0);
+  return { fields, message, tagged };
 }
 
 /** Runs the stop hook on the event read from stdin. Always resolves to exit code 0. */
@@ -195,13 +220,19 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     const event = parseHookEvent(readStdinTextSync());
     session = event.session_id?.slice(0, 8);
     project = env("CLAUDE_PROJECT_DIR") || event.cwd; // for `librarian status` and `doctor`
-    // Routing is idempotent, so a turn continued by another Stop hook is handled like any other;
-    // this hook never continues a turn itself (no decision, no additionalContext).
+    // Routing is idempotent, so a turn continued by a Stop hook is handled like any other; the
+    // nudge never continues a turn that is already continuing (stop_hook_active).
     active = event.stop_hook_active === true || undefined;
-    const outcome = await onStop(event.cwd, env);
+    const outcome = await onStop(event, env);
     fields = outcome.fields;
     told = true;
-    if (outcome.message) writeSystemMessage(outcome.message);
+    const output: Record<string, string> = {};
+    if (outcome.nudge !== undefined) {
+      output.decision = "block";
+      output.reason = outcome.nudge;
+    }
+    if (outcome.message) output.systemMessage = outcome.message;
+    if (Object.keys(output).length > 0) writeJsonLine(output);
   } catch (error) {
     const badInput = error instanceof HookInputError;
     const detail = badInput ? error.message : errorText(error);

@@ -18,6 +18,8 @@ export interface Item {
   bullet: boolean;
   /** True when a blank line preceded the item in its source. */
   gapBefore: boolean;
+  /** True for a line written right above the next item (a provenance comment); not a learning. */
+  attached?: boolean;
 }
 
 /**

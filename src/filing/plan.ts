@@ -15,7 +15,8 @@
  */
 
 import { hashUtf8 } from "../core/hash.ts";
-import { appendLearnings } from "./append.ts";
+import { parseProvenance, type Provenance } from "../core/provenance.ts";
+import { appendLearnings, lastProvenanceToday } from "./append.ts";
 import { type BlockDecision, classifyBlock, foldKey } from "./classify.ts";
 import {
   bodyLines,
@@ -30,7 +31,8 @@ import {
 } from "./items.ts";
 import { analysisLines } from "./markdown.ts";
 import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
-import { renderScratch, type ScratchDocument } from "./scratch.ts";
+import { renderScratch, type ScratchDocument, type TaggedBlock } from "./scratch.ts";
+import type { TagTarget } from "./tag_rules.ts";
 
 /** The current state of a target file, as read by the caller. */
 export type TargetState =
@@ -65,6 +67,21 @@ export interface PlanOptions {
   maxTargets?: number;
   /** File blocks awaiting review instead of keeping them (`librarian route --accept`). */
   acceptReview?: boolean;
+  /**
+   * The provenance comment line written above each filed block (none when absent or when it
+   * returns `undefined`). `own` is the provenance comment the block carries itself, if any (blocks
+   * synced from auto memory say where they came from).
+   */
+  provenanceFor?: (target: TagTarget, own: Provenance | undefined) => string | undefined;
+}
+
+/** The provenance comment a block carries in its body, if any (pure). */
+export function ownProvenance(block: TaggedBlock): Provenance | undefined {
+  for (const line of block.body.split("\n")) {
+    const found = parseProvenance(line);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The new content of one target file. */
@@ -148,6 +165,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     items: Item[];
     /** How many of `items` are not-a-secret markers (not learnings). */
     markers: number;
+    /** The provenance line written last for this target in this pass. */
+    provenance?: string;
   }
   const pending = new Map<string, Pending>();
   const decisions: BlockDecision[] = [];
@@ -198,6 +217,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
         items: [],
         markers: 0,
       };
+      const earlier = lastProvenanceToday(before, options.today);
+      if (earlier !== undefined) target.provenance = earlier;
       pending.set(key, target);
     }
     const items = splitItems(bodyLines(block.body));
@@ -222,6 +243,14 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       remember(item, target.present);
     });
     const added = fresh.length;
+    const provenance = added > 0
+      ? options.provenanceFor?.(cls.target, ownProvenance(block))
+      : undefined;
+    // One comment covers the items below it up to the next one: an identical one is not repeated.
+    if (provenance !== undefined && provenance !== target.provenance) {
+      target.items.push({ lines: [provenance], bullet: false, gapBefore: true, attached: true });
+      target.provenance = provenance;
+    }
     const marker = added > 0 ? vouchedMarkerItem(block.body) : null;
     if (marker && !isItemPresent(marker, target.present)) {
       target.items.push(marker);
@@ -234,13 +263,14 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
 
   const writes: TargetWrite[] = [];
   for (const target of pending.values()) {
-    if (target.items.length === 0) continue;
+    const added = target.items.filter((item) => !item.attached).length - target.markers;
+    if (added <= 0) continue;
     writes.push({
       relPath: target.relPath,
       name: target.name,
       before: target.before,
       after: appendLearnings(target.before, target.name, options.today, target.items),
-      added: target.items.length - target.markers,
+      added,
     });
   }
   writes.sort((a, b) => a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);

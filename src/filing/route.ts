@@ -47,7 +47,13 @@ import {
 } from "./journal.ts";
 import { sweepAfterCrash } from "./crash_sweep.ts";
 import { LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
-import { planRoute, rawHash, type TargetState, withFailedTargets } from "./plan.ts";
+import {
+  type PlanOptions,
+  planRoute,
+  rawHash,
+  type TargetState,
+  withFailedTargets,
+} from "./plan.ts";
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
 import { parseScratch } from "./scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
@@ -76,6 +82,8 @@ export interface RouteOptions {
    * preferred one for the environment.
    */
   journal?: string;
+  /** The provenance comment above each filed block (see `PlanOptions.provenanceFor`). */
+  provenanceFor?: PlanOptions["provenanceFor"];
 }
 
 function megabytes(bytes: number): string {
@@ -220,6 +228,7 @@ export async function routeLocked(
     assumeFiledBefore: (journal.legacyUntil ?? 0) > now.getTime(),
     maxTargets,
     acceptReview,
+    ...(options.provenanceFor ? { provenanceFor: options.provenanceFor } : {}),
   });
   if (options.dryRun || !journalPath) {
     return withNotices(reportOf("dry-run", scratchPath, doc, plan, plan.decisions, new Map()));

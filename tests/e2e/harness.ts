@@ -180,6 +180,9 @@ export async function createProject(
       DISABLE_AUTOUPDATER: "1",
       DISABLE_ERROR_REPORTING: "1",
       LIBRARIAN_LOG: logPath,
+      // The stop nudge would continue any turn that writes code and tags nothing; scenarios about
+      // the nudge turn it on with `env: { LIBRARIAN_NUDGE: "session" }`.
+      LIBRARIAN_NUDGE: "off",
       ...options.env,
     };
     const started = performance.now();

@@ -488,6 +488,89 @@ scenario(
   },
 );
 
+scenario(
+  "the stop nudge: a turn that writes code and tags nothing is continued once with its folder's tag line; the tag it then writes is filed with provenance naming the written file; the session is not nudged again",
+  async (open) => {
+    const { "_memory_library/.scratch.md": _draft, ...library } = LIBRARY;
+    const project = await open(library);
+    const scratch = project.path("_memory_library/.scratch.md");
+    const nudgeOn = { env: { LIBRARIAN_NUDGE: "session" } };
+    const learning = "- RETRY-LEARNING: the proxy replays POSTs, so only idempotent calls retry.";
+    const run = await project.run("Add a retry helper.", [
+      [toolUse("Write", {
+        file_path: project.path(`${HTTP_DIR}/retry.ts`),
+        content: "export const RETRY = 3;\n",
+      })],
+      [text("Added the helper.")],
+      [toolUse("Write", {
+        file_path: scratch,
+        content: `## [TAG: ${HTTP_DIR}, type: edge]\n${learning}\n`,
+      })],
+      [text("Recorded the learning.")],
+    ], nudgeOn);
+
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.unscripted, 0, "the model was asked for more turns than scripted");
+    const nudged = run.turns.findIndex((t) => stopFeedback(t.body).length > 0);
+    assert.equal(nudged, 2, "the nudge reached the model in the request after the turn ended");
+    const feedback = stopFeedback(run.turns[nudged]!.body);
+    assert.equal(feedback.length, 1);
+    assert.match(feedback[0]!, new RegExp(`changed code in ${HTTP_DIR} but recorded no learning`));
+    assert.ok(feedback[0]!.includes(`## [TAG: ${HTTP_DIR}, type: edge]`), feedback[0]);
+    assert.ok(feedback[0]!.includes(scratch), "the nudge names the real scratch path");
+
+    const filed = await project.read(`_memory_library/${HTTP_DIR}/edge.md`);
+    assert.ok(filed, "the learning written after the nudge was not filed");
+    assert.match(
+      filed,
+      new RegExp(
+        `\\n<!-- librarian: \\d{4}-\\d\\d-\\d\\d ${HTTP_DIR}/retry\\.ts -->\\n${learning}\\n`,
+      ),
+    );
+    const stops = (await project.log()).filter((r) => r.command === "stop");
+    assert.deepEqual(stops.map((r) => r.fields.nudge), ["sent", "stop-hook-active"]);
+
+    const later = await project.run("Add a socket.", [
+      [toolUse("Write", {
+        file_path: project.path(`${WS_DIR}/socket.ts`),
+        content: "export const WS = 1;\n",
+      })],
+      done,
+    ], { ...nudgeOn, continueSession: true });
+    assert.equal(later.code, 0, later.stderr);
+    assert.equal(later.unscripted, 0, "the second turn was continued");
+    assert.equal(
+      stopFeedback(lastBody(later)).length,
+      1,
+      "only the first turn's nudge is in history",
+    );
+    const last = (await project.log()).filter((r) => r.command === "stop").at(-1)!;
+    assert.equal(last.fields.nudge, "already-nudged");
+  },
+);
+
+scenario(
+  "never nudged: a turn with only Reads, and a turn that writes code with LIBRARIAN_NUDGE=off",
+  async (open) => {
+    const project = await open(LIBRARY);
+    const reads = await project.run("Look at the client.", [
+      [toolUse("Read", { file_path: project.path(`${HTTP_DIR}/client.ts`) })],
+      done,
+    ], { env: { LIBRARIAN_NUDGE: "session" } });
+    assertCompleted(reads);
+    const off = await project.run("Add a retry helper.", [
+      [toolUse("Write", {
+        file_path: project.path(`${HTTP_DIR}/retry.ts`),
+        content: "export const RETRY = 3;\n",
+      })],
+      done,
+    ], { env: { LIBRARIAN_NUDGE: "off" } });
+    assertCompleted(off);
+    const stops = (await project.log()).filter((r) => r.command === "stop");
+    assert.deepEqual(stops.map((r) => r.fields.nudge), ["no-code-changed", "off"]);
+  },
+);
+
 /** Lines `  <key> n=.. median=.. max=..`, one per key, sorted by key. */
 function groupBy<T>(items: T[], key: (item: T) => string, ms: (item: T) => number): string[] {
   const groups = new Map<string, number[]>();

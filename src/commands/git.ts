@@ -1,0 +1,38 @@
+/**
+ * Running `git`, the only subprocess the program may start (see `src/permissions.ts`): plain
+ * paths (`core.quotePath=false`), no prompts, a time limit, and stdin when a command takes a list.
+ *
+ * @module
+ */
+
+/** How long git may take before its answer is given up on. */
+export const GIT_TIMEOUT_MS = 15_000;
+
+/** What one git run printed. */
+export interface GitOutput {
+  code: number;
+  stdout: string;
+}
+
+/**
+ * Runs `git <args>` in `cwd`; `stdin` is written to it when given. Throws when git cannot be
+ * started or takes longer than {@link GIT_TIMEOUT_MS}; a failing git is a non-zero `code`.
+ */
+export async function runGit(cwd: string, args: string[], stdin?: string): Promise<GitOutput> {
+  const child = new Deno.Command("git", {
+    args: ["-c", "core.quotePath=false", ...args],
+    cwd,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "null",
+    env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+    signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+}

@@ -1,0 +1,167 @@
+/**
+ * The stop nudge (pure): whether a turn that changed code but recorded no learning gets one
+ * bounded continuation (`{"decision": "block", "reason": ...}`), and what the reason says.
+ *
+ * The rules, in the order they are checked (cheapest first, so that most turns never read the
+ * transcript): `LIBRARIAN_NUDGE=off`; `stop_hook_active` (the turn already continues because of a
+ * Stop hook); the turn tagged something (this Stop filed or kept a block); `session` mode and this
+ * session was nudged before; then, from the transcript: the turn wrote into the library (scratch
+ * or a library file, also through Bash naming `.scratch.md`); no code file changed (Edit, Write,
+ * MultiEdit, NotebookEdit that did not fail, inside the project, outside the library).
+ *
+ * @module
+ */
+
+import { type Library, placeFile, scratchPathOf } from "../core/discover.ts";
+import { dirnameOf, resolveLocalPath } from "../core/paths.ts";
+import { SCRATCH_FILE_NAME } from "../core/discover.ts";
+import { tagFolderOf, tagLineFor } from "./tag_folder.ts";
+import type { TurnActivity } from "./transcript.ts";
+
+/** `LIBRARIAN_NUDGE`: at most once per session (default), after every such turn, or never. */
+export type NudgeMode = "session" | "turn" | "off";
+
+/** The tools that change a file, and the input key naming it. */
+export const EDIT_TOOLS: Readonly<Record<string, string>> = {
+  Edit: "file_path",
+  Write: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+/** The mode `LIBRARIAN_NUDGE` asks for; anything unknown means the default, `session`. */
+export function nudgeModeOf(raw: string | undefined): NudgeMode {
+  const value = raw?.trim().toLowerCase();
+  if (value === "turn" || value === "off") return value;
+  if (value === "0" || value === "false" || value === "no" || value === "never") return "off";
+  return "session";
+}
+
+/** What a turn changed, as far as the transcript tells. */
+export interface TurnChanges {
+  /** Project-relative code files changed, sorted, each once. */
+  files: string[];
+  /** True when the turn wrote into the library (a learning was recorded). */
+  tagged: boolean;
+}
+
+/**
+ * The code files a turn changed and whether it wrote into the library.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const library = { root: "/r/_memory_library", projectRoot: "/r", foundBy: "cwd" as const };
+ * const changes = turnChanges({
+ *   complete: true,
+ *   toolUses: [
+ *     { name: "Read", input: { file_path: "/r/src/a.ts" }, failed: false },
+ *     { name: "Edit", input: { file_path: "/r/src/a.ts" }, failed: false },
+ *     { name: "Write", input: { file_path: "src/b.ts" }, failed: true },
+ *   ],
+ * }, library, "/r", "linux");
+ * assert.deepEqual(changes, { files: ["src/a.ts"], tagged: false });
+ * ```
+ */
+export function turnChanges(
+  activity: TurnActivity,
+  library: Library,
+  cwd: string | undefined,
+  os?: string,
+): TurnChanges {
+  const files = new Set<string>();
+  let tagged = false;
+  for (const use of activity.toolUses) {
+    if (use.failed) continue;
+    if (use.name === "Bash") {
+      const command = use.input.command;
+      if (typeof command === "string" && command.includes(SCRATCH_FILE_NAME)) tagged = true;
+      continue;
+    }
+    const key = EDIT_TOOLS[use.name];
+    const raw = key === undefined ? undefined : use.input[key];
+    if (typeof raw !== "string" || raw.trim() === "") continue;
+    const path = resolveLocalPath(raw, undefined, os) ??
+      resolveLocalPath(raw, cwd ?? library.projectRoot, os);
+    if (path === null) continue;
+    const placement = placeFile(path, library, os);
+    if (placement.kind === "in-library") tagged = true;
+    else if (placement.kind === "project") files.add(placement.relPath);
+  }
+  return { files: [...files].sort(), tagged };
+}
+
+/** Why a turn is not nudged. */
+export type NudgeSkip =
+  | "off"
+  | "stop-hook-active"
+  | "tagged"
+  | "already-nudged"
+  | "no-transcript"
+  | "no-code-changed";
+
+/** The facts known without reading the transcript. */
+export interface NudgeGateFacts {
+  mode: NudgeMode;
+  stopHookActive: boolean;
+  /** This Stop filed or kept at least one scratch block. */
+  taggedThisStop: boolean;
+  /** Asked only in `session` mode, and only when every cheaper check passed. */
+  nudgedBefore: () => boolean;
+}
+
+/** The checks that need no transcript, cheapest first; `undefined` when the turn may be nudged. */
+export function nudgeGate(facts: NudgeGateFacts): NudgeSkip | undefined {
+  if (facts.mode === "off") return "off";
+  if (facts.stopHookActive) return "stop-hook-active";
+  if (facts.taggedThisStop) return "tagged";
+  if (facts.mode === "session" && facts.nudgedBefore()) return "already-nudged";
+  return undefined;
+}
+
+/** The checks on what the transcript says; `undefined` when the turn is nudged. */
+export function nudgeSkipFor(changes: TurnChanges | undefined): NudgeSkip | undefined {
+  if (!changes) return "no-transcript";
+  if (changes.tagged) return "tagged";
+  if (changes.files.length === 0) return "no-code-changed";
+  return undefined;
+}
+
+/** At most this many folders get their own tag line in the reason. */
+export const MAX_NUDGE_FOLDERS = 6;
+
+/** The tag folders of changed files, in first-seen order, each once (pure). */
+export function changedTagFolders(files: readonly string[]): string[] {
+  return [...new Set(files.map((file) => tagFolderOf(dirnameOf(file))))];
+}
+
+/**
+ * The reason the model continues with: the folders it changed, ready tag lines, the scratch path,
+ * and what to answer when there is nothing worth recording.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const library = { root: "/r/_memory_library", projectRoot: "/r", foundBy: "cwd" as const };
+ * const reason = nudgeReason(["src/api/billing/invoice.ts"], library);
+ * assert.match(reason, /## \[TAG: src\/api\/billing, type: edge\]/);
+ * assert.match(reason, /\/r\/_memory_library\/\.scratch\.md/);
+ * ```
+ */
+export function nudgeReason(files: readonly string[], library: Library): string {
+  const folders = changedTagFolders(files);
+  const shown = folders.slice(0, MAX_NUDGE_FOLDERS);
+  const more = folders.length - shown.length;
+  const where = shown.map((f) => f === "global" ? "the project root" : f).join(", ") +
+    (more > 0 ? ` and ${more} more folder${more === 1 ? "" : "s"}` : "");
+  return [
+    `[Librarian] This turn changed code in ${where} but recorded no learning.`,
+    `If you learned something a teammate would need there (a gotcha, a constraint, a decision and`,
+    `its reason; not what the code already says), append it to ${scratchPathOf(library)}:`,
+    ...shown.map((folder) => tagLineFor(folder)),
+    `- <one learning per bullet>`,
+    `(type is the library file it goes to: edge for gotchas, patterns for conventions, tech for`,
+    `stack and commands.) If there is nothing worth recording, reply only that there is nothing`,
+    `worth recording this time.`,
+  ].join("\n");
+}

@@ -1,0 +1,139 @@
+/**
+ * The stop nudge's effects: read the turn from the transcript (once, shared with provenance),
+ * remember which sessions were nudged, and decide with the pure rules of `nudge.ts`.
+ *
+ * A session's nudge is recorded as `<state>/nudged/<session>`, created exclusively, so that two
+ * Stop hooks running at once (plugin and settings) nudge once between them. Records older than
+ * {@link NUDGE_RECORD_MAX_AGE_MS} are pruned when a new one is written.
+ *
+ * @module
+ */
+
+import type { Library } from "../core/discover.ts";
+import { type EnvReader, stateDir } from "../core/env.ts";
+import { hashUtf8 } from "../core/hash.ts";
+import type { HookEvent } from "../core/hook_io.ts";
+import type { LogValue } from "../core/log.ts";
+import { joinPath } from "../core/paths.ts";
+import {
+  nudgeGate,
+  nudgeModeOf,
+  nudgeReason,
+  type NudgeSkip,
+  nudgeSkipFor,
+  type TurnChanges,
+  turnChanges,
+} from "./nudge.ts";
+import { readTurn, type TurnRead } from "./transcript.ts";
+
+/** Nudge records older than this are pruned. */
+export const NUDGE_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The turn's changes from the transcript, read at most once per hook run. */
+export interface TurnSource {
+  /** The changes, or `undefined` when the transcript is missing, unreadable or unknown. */
+  changes(): Promise<TurnChanges | undefined>;
+  /** How the read went, for the log (`undefined` until read). */
+  fields(): Record<string, LogValue>;
+}
+
+/** A {@link TurnSource} for a Stop event. */
+export function turnSource(event: HookEvent, library: Library): TurnSource {
+  let read: Promise<TurnRead> | undefined;
+  let done: TurnRead | undefined;
+  let changes: TurnChanges | undefined;
+  return {
+    async changes() {
+      read ??= readTurn(event.transcript_path, {
+        lastAssistantMessage: event.last_assistant_message,
+      });
+      done = await read;
+      if (!done.activity) return undefined;
+      changes ??= turnChanges(done.activity, library, event.cwd);
+      return changes;
+    },
+    fields() {
+      if (!done) return {};
+      return {
+        transcript: done.status,
+        transcript_wait_ms: done.waitedMs || undefined,
+        changed: changes?.files.length,
+      };
+    },
+  };
+}
+
+function recordPath(state: string, sessionId: string): string {
+  const safe = /^[A-Za-z0-9_-]{1,120}$/.test(sessionId) ? sessionId : hashUtf8(sessionId);
+  return joinPath(state, "nudged", safe);
+}
+
+function wasNudged(state: string | undefined, sessionId: string | undefined): boolean {
+  // Without a session or a place to remember it, "once per session" cannot be kept: no nudge.
+  if (!state || !sessionId) return true;
+  try {
+    Deno.statSync(recordPath(state, sessionId));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Records the nudge; false when another run recorded it first (that run nudges). */
+function claimNudge(state: string, sessionId: string, now: number): boolean {
+  const path = recordPath(state, sessionId);
+  try {
+    Deno.mkdirSync(joinPath(state, "nudged"), { recursive: true });
+    Deno.writeTextFileSync(path, "", { createNew: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    return false; // cannot remember it: no nudge rather than one on every turn
+  }
+  try {
+    for (const entry of Deno.readDirSync(joinPath(state, "nudged"))) {
+      const old = joinPath(state, "nudged", entry.name);
+      const mtime = Deno.statSync(old).mtime?.getTime() ?? now;
+      if (now - mtime > NUDGE_RECORD_MAX_AGE_MS) Deno.removeSync(old);
+    }
+  } catch {
+    // pruning is housekeeping only
+  }
+  return true;
+}
+
+/** The nudge decision for one Stop. */
+export interface NudgeDecision {
+  /** The reason to continue with, or `undefined` when the turn ends normally. */
+  reason?: string;
+  fields: Record<string, LogValue>;
+}
+
+/**
+ * Decides whether this Stop nudges: cheap checks first, the transcript only when the turn could
+ * need it, and in `session` mode an exclusive record so the session is nudged once.
+ */
+export async function decideStopNudge(
+  event: HookEvent,
+  library: Library,
+  env: EnvReader,
+  taggedThisStop: boolean,
+  turn: TurnSource,
+): Promise<NudgeDecision> {
+  const mode = nudgeModeOf(env("LIBRARIAN_NUDGE"));
+  const state = stateDir(env);
+  const skip = (why: NudgeSkip): NudgeDecision => ({ fields: { nudge: why } });
+  const gate = nudgeGate({
+    mode,
+    stopHookActive: event.stop_hook_active === true,
+    taggedThisStop,
+    nudgedBefore: () => wasNudged(state, event.session_id),
+  });
+  if (gate) return skip(gate);
+  const changes = await turn.changes();
+  const why = nudgeSkipFor(changes);
+  if (why || !changes) return skip(why ?? "no-transcript");
+  if (mode === "session" && !claimNudge(state!, event.session_id!, Date.now())) {
+    return skip("already-nudged");
+  }
+  return { reason: nudgeReason(changes.files, library), fields: { nudge: "sent" } };
+}

@@ -1,0 +1,271 @@
+/**
+ * What the current turn did, read from Claude Code's session transcript (`transcript_path`).
+ *
+ * The transcript is JSONL, one entry per line, and can be many megabytes. It is read from the end,
+ * in chunks, only back to the turn's user prompt (or a byte bound). Claude Code 2.1.197 writes:
+ * - `user` entries: a prompt (`message.content` a string, or a list without `tool_result`), tool
+ *   results (a list of `tool_result` blocks, `is_error` on failure), or hook feedback such as
+ *   "Stop hook feedback:" (`isMeta: true`, part of the same turn);
+ * - `assistant` entries: one per content block, `tool_use` (`id`, `name`, `input`) or `text`;
+ * - others (`attachment`, `queue-operation`, `last-prompt`, ...), and `isSidechain` entries of
+ *   subagents: not part of the main turn's record here.
+ *
+ * Anything of another shape is skipped ("nothing known"), a missing or unreadable transcript is
+ * `undefined`, and nothing here throws. Claude Code flushes the transcript a little after the Stop
+ * hook starts (up to about 100 ms was seen): {@link readTurn} waits, within a bound, until the
+ * newest assistant text is the `last_assistant_message` the Stop event carries.
+ *
+ * @module
+ */
+
+import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
+
+/** One tool call the model made in the turn. */
+export interface TurnToolUse {
+  /** The `tool_use` id, when the entry had one. */
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** True when its result was an error (refused, or the tool failed). */
+  failed: boolean;
+}
+
+/** What the transcript says the current turn did. */
+export interface TurnActivity {
+  /** True when the turn's prompt was found: every tool use of the turn is listed. */
+  complete: boolean;
+  /** The turn's tool calls, oldest first. */
+  toolUses: TurnToolUse[];
+  /**
+   * The text of the newest assistant entry (`""` when it holds no text), or `undefined` when the
+   * turn has no assistant entry yet: tells whether the transcript has caught up with the turn.
+   */
+  newestAssistantText?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function objectOrNull(value: unknown): Json | null {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Json
+    : null;
+}
+
+function parseLine(line: string): Json | null {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return null;
+  try {
+    return objectOrNull(JSON.parse(trimmed));
+  } catch {
+    return null; // a line being written, or not JSON
+  }
+}
+
+/** Collects a turn from transcript lines given newest first; {@link feed} says when it is done. */
+export class TurnScanner {
+  #uses: TurnToolUse[] = [];
+  #failed = new Set<string>();
+  #newestText: string | undefined;
+  #complete = false;
+
+  /** Takes the next older line; returns true once the turn's prompt has been reached. */
+  feed(line: string): boolean {
+    if (this.#complete) return true;
+    const entry = parseLine(line);
+    if (!entry || entry.isSidechain === true) return false;
+    const message = objectOrNull(entry.message);
+    const content = message?.content;
+    if (entry.type === "assistant" && Array.isArray(content)) {
+      const texts: string[] = [];
+      for (let i = content.length - 1; i >= 0; i--) {
+        const block = objectOrNull(content[i]);
+        if (block?.type === "text" && typeof block.text === "string") texts.unshift(block.text);
+        const input = objectOrNull(block?.input);
+        if (block?.type === "tool_use" && typeof block.name === "string" && input) {
+          const use: TurnToolUse = { name: block.name, input, failed: false };
+          if (typeof block.id === "string") use.id = block.id;
+          this.#uses.push(use);
+        }
+      }
+      this.#newestText ??= texts.join("\n");
+      return false;
+    }
+    if (entry.type !== "user" || entry.isMeta === true) return false;
+    if (typeof content === "string") return this.#done();
+    if (!Array.isArray(content)) return false;
+    let results = 0;
+    for (const item of content) {
+      const block = objectOrNull(item);
+      if (block?.type !== "tool_result") continue;
+      results++;
+      if (block.is_error === true && typeof block.tool_use_id === "string") {
+        this.#failed.add(block.tool_use_id);
+      }
+    }
+    return results === 0 && content.length > 0 ? this.#done() : false;
+  }
+
+  #done(): boolean {
+    this.#complete = true;
+    return true;
+  }
+
+  /** The turn as seen so far. */
+  result(): TurnActivity {
+    const toolUses = [...this.#uses].reverse().map((use) => ({
+      ...use,
+      failed: use.id !== undefined && this.#failed.has(use.id),
+    }));
+    const activity: TurnActivity = { complete: this.#complete, toolUses };
+    if (this.#newestText !== undefined) activity.newestAssistantText = this.#newestText;
+    return activity;
+  }
+}
+
+/**
+ * The current turn of a transcript given as text (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const text = [
+ *   '{"type":"user","message":{"role":"user","content":"Fix it."}}',
+ *   '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/r/a.ts"}}]}}',
+ *   '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}',
+ *   '{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}',
+ * ].join("\n");
+ * const turn = turnOfText(text);
+ * assert.equal(turn.complete, true);
+ * assert.deepEqual(turn.toolUses.map((u) => u.name), ["Write"]);
+ * assert.equal(turn.newestAssistantText, "Done.");
+ * ```
+ */
+export function turnOfText(text: string): TurnActivity {
+  const scanner = new TurnScanner();
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) if (scanner.feed(lines[i]!)) break;
+  return scanner.result();
+}
+
+/** The most bytes read back from the end of a transcript for one turn. */
+export const MAX_TURN_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** Feeds the lines of an open file to `scanner`, newest first; returns whether the bound was hit. */
+function scanFromEnd(file: Deno.FsFile, size: number, scanner: TurnScanner, maxBytes: number) {
+  const decoder = new TextDecoder();
+  let position = size;
+  let carry = new Uint8Array(0);
+  while (position > 0) {
+    if (size - position >= maxBytes) return true;
+    const start = Math.max(0, position - CHUNK_BYTES);
+    const chunk = new Uint8Array(position - start + carry.length);
+    file.seekSync(start, Deno.SeekMode.Start);
+    let read = 0;
+    while (read < position - start) {
+      const n = file.readSync(chunk.subarray(read, position - start));
+      if (n === null || n === 0) break;
+      read += n;
+    }
+    chunk.set(carry, position - start);
+    position = start;
+    let end = chunk.length;
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      if (chunk[i] !== NEWLINE) continue;
+      if (i + 1 < end && scanner.feed(decoder.decode(chunk.subarray(i + 1, end)))) return false;
+      end = i;
+    }
+    carry = chunk.slice(0, end);
+  }
+  if (carry.length > 0) scanner.feed(decoder.decode(carry));
+  return false;
+}
+
+/** What {@link readTurnOnce} and {@link readTurn} found. */
+export interface TurnRead {
+  /** The turn, or `undefined` when there is no usable transcript. */
+  activity?: TurnActivity;
+  /**
+   * - `ok`: read back to the turn's prompt;
+   * - `truncated`: the byte bound came first (the turn's older tool uses are not listed);
+   * - `lagging`: the transcript never showed the turn's last message within the wait;
+   * - `missing` / `unreadable`: no transcript to read (not a file, not an absolute path, ...).
+   */
+  status: "ok" | "truncated" | "lagging" | "missing" | "unreadable";
+  /** Milliseconds spent waiting for the transcript to catch up. */
+  waitedMs: number;
+  /** The transcript's size when it was read. */
+  size?: number;
+}
+
+/** Reads the current turn from the transcript at `path` once. Never throws. */
+export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead {
+  if (typeof path !== "string" || path.trim() === "") return { status: "missing", waitedMs: 0 };
+  const normal = normalizePath(path);
+  if (!isLocalAbsolutePath(normal)) return { status: "missing", waitedMs: 0 };
+  let file: Deno.FsFile;
+  try {
+    // stat first: opening a FIFO for reading would block until something writes to it
+    if (!Deno.statSync(normal).isFile) return { status: "unreadable", waitedMs: 0 };
+    file = Deno.openSync(normal, { read: true });
+  } catch (error) {
+    const missing = error instanceof Deno.errors.NotFound;
+    return { status: missing ? "missing" : "unreadable", waitedMs: 0 };
+  }
+  try {
+    const info = file.statSync();
+    if (!info.isFile) return { status: "unreadable", waitedMs: 0 };
+    const scanner = new TurnScanner();
+    const truncated = scanFromEnd(file, info.size, scanner, maxBytes);
+    const activity = scanner.result();
+    const status = activity.complete ? "ok" : truncated ? "truncated" : "ok";
+    return { activity, status, waitedMs: 0, size: info.size };
+  } catch {
+    return { status: "unreadable", waitedMs: 0 };
+  } finally {
+    file.close();
+  }
+}
+
+/** Whether the transcript shows the turn's final assistant message (pure). */
+export function caughtUp(activity: TurnActivity, lastAssistantMessage: unknown): boolean {
+  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return true;
+  const newest = activity.newestAssistantText;
+  return newest !== undefined && newest.trim() === lastAssistantMessage.trim();
+}
+
+/** Options for {@link readTurn}. */
+export interface ReadTurnOptions {
+  /** The Stop event's `last_assistant_message`, to tell when the transcript has caught up. */
+  lastAssistantMessage?: unknown;
+  /** The longest wait for the transcript to catch up (default 400 ms). */
+  maxWaitMs?: number;
+  maxBytes?: number;
+}
+
+/** The poll interval while waiting for the transcript to catch up. */
+const POLL_MS = 15;
+
+/**
+ * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
+ * turn's last assistant message; a transcript that grows is read again. Never throws.
+ */
+export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
+  const maxWait = options.maxWaitMs ?? 400;
+  const started = performance.now();
+  let read = readTurnOnce(path, options.maxBytes);
+  while (read.activity && !caughtUp(read.activity, options.lastAssistantMessage)) {
+    const waited = performance.now() - started;
+    if (waited >= maxWait) return { ...read, status: "lagging", waitedMs: Math.round(waited) };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    let size: number | undefined;
+    try {
+      size = Deno.statSync(path as string).size;
+    } catch {
+      size = undefined;
+    }
+    if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
+  }
+  return { ...read, waitedMs: Math.round(performance.now() - started) };
+}

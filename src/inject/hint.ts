@@ -1,0 +1,73 @@
+/**
+ * The just-in-time tagging hint (pure): when a file is first edited in a folder during a context
+ * window, the injected context ends with one line giving the exact tag for that folder, so the
+ * model can record a learning without recalling the reminder it saw at the start.
+ *
+ * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per folder per context window
+ * (the ledger remembers the folders), inside the budget, and also when the folder has no library
+ * files yet (then the hint is the whole output). `LIBRARIAN_HINT=off` turns it off.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "../core/env.ts";
+import { dirnameOf } from "../core/paths.ts";
+import { GLOBAL_PATH } from "../filing/tag_rules.ts";
+import { tagFolderOf, tagLineFor } from "../filing/tag_folder.ts";
+
+/** The tools whose first use in a folder gets the hint (reads do not). */
+export const HINT_TOOLS: ReadonlySet<string> = new Set([
+  "Edit",
+  "Write",
+  "MultiEdit",
+  "NotebookEdit",
+]);
+
+/** Whether hints are on (`LIBRARIAN_HINT=off`, `0`, `false` or `no` turns them off). */
+export function hintEnabled(env: EnvReader): boolean {
+  const value = env("LIBRARIAN_HINT")?.trim().toLowerCase();
+  return !(value === "off" || value === "0" || value === "false" || value === "no");
+}
+
+/** The tag folder a project-relative file's hint is about (its folder, or the nearest taggable). */
+export function hintFolderOf(relPath: string): string {
+  return tagFolderOf(dirnameOf(relPath));
+}
+
+/**
+ * The hint for a tag folder.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   hintText("src/api/billing", "/r/_memory_library/.scratch.md"),
+ *   "[Librarian] Learned something non-obvious about src/api/billing? Add to " +
+ *     "/r/_memory_library/.scratch.md:\n## [TAG: src/api/billing, type: edge]",
+ * );
+ * ```
+ */
+export function hintText(folder: string, scratchPath: string): string {
+  const about = folder === GLOBAL_PATH ? "the project root" : folder;
+  return `[Librarian] Learned something non-obvious about ${about}? Add to ${scratchPath}:\n` +
+    tagLineFor(folder);
+}
+
+/** The characters the hint takes at the end of a context (a blank line, then the hint). */
+export function hintCost(hint: string): number {
+  return hint.length + 2;
+}
+
+/**
+ * The context with the hint at its end, or the hint alone when there is no context.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(withHint(undefined, "H"), "H");
+ * assert.equal(withHint("C", "H"), "C\n\nH");
+ * ```
+ */
+export function withHint(context: string | undefined, hint: string): string {
+  return context === undefined || context === "" ? hint : `${context}\n\n${hint}`;
+}

@@ -1,0 +1,185 @@
+/**
+ * The Stop hook's capture, as a process: the nudge (its one bounded continuation) and provenance
+ * on filed blocks, with transcripts shaped like Claude Code 2.1.197's.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
+import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
+import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+
+const NOW = "2026-11-30T12:00:00";
+
+function entry(type: string, content: unknown, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    type,
+    isSidechain: false,
+    message: { role: type, content },
+    sessionId: "sess-1234abcd",
+    ...extra,
+  });
+}
+const prompt = (text: string) => entry("user", text, { promptId: "p1" });
+let ids = 0;
+function tool(name: string, input: Record<string, unknown>, error = false): string[] {
+  const id = `toolu_${++ids}`;
+  return [
+    entry("assistant", [{ type: "tool_use", id, name, input }]),
+    entry("user", [{ type: "tool_result", tool_use_id: id, content: "ok", is_error: error }]),
+  ];
+}
+const say = (text: string) => entry("assistant", [{ type: "text", text }]);
+
+async function writeTranscript(p: Project, lines: string[]): Promise<string> {
+  const path = join(p.base, "transcript.jsonl");
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  return path;
+}
+
+async function stop(
+  p: Project,
+  transcript: string,
+  event: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const result = await runLibrarian(["stop"], {
+    stdin: stopEvent(p.root, {
+      transcript_path: transcript,
+      last_assistant_message: "Done.",
+      ...event,
+    }),
+    home: p.home,
+    cwd: p.root,
+    env: { LIBRARIAN_NOW: NOW, ...env },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  return result;
+}
+
+function output(result: RunResult): Record<string, unknown> {
+  return parseHookStdout(result.stdout) ?? {};
+}
+
+function writeTurn(p: Project, ...files: string[]): string[] {
+  return [
+    prompt("Change the billing code."),
+    ...tool("Read", { file_path: join(p.root, "src/api/billing/invoice.ts") }),
+    ...files.flatMap((f) => tool("Write", { file_path: join(p.root, f), content: "x\n" })),
+    say("Done."),
+  ];
+}
+
+Deno.test("a turn that changed code and tagged nothing is nudged once: folders, tag lines, scratch path", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const transcript = await writeTranscript(
+    p,
+    writeTurn(p, "src/api/billing/invoice.ts", "src/api/billing/tax.ts", "src/web/app.ts"),
+  );
+  const first = output(await stop(p, transcript));
+  assert.deepEqual(Object.keys(first), ["decision", "reason"]);
+  assert.equal(first.decision, "block");
+  const reason = first.reason as string;
+  assert.match(reason, /changed code in src\/api\/billing, src\/web but recorded no learning/);
+  assert.ok(
+    reason.includes("## [TAG: src/api/billing, type: edge]\n## [TAG: src/web, type: edge]"),
+  );
+  assert.ok(reason.includes(p.scratch), "the real scratch path");
+  assert.match(reason, /nothing worth recording/);
+
+  assert.deepEqual(
+    output(await stop(p, transcript, { stop_hook_active: true })),
+    {},
+    "the continued turn's Stop",
+  );
+  assert.deepEqual(output(await stop(p, transcript)), {}, "once per session by default");
+  assert.equal(output(await stop(p, transcript, { session_id: "another" })).decision, "block");
+});
+
+Deno.test("never nudged: only Reads, failed edits, a turn that tagged, LIBRARIAN_NUDGE=off, no transcript", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const cases: [string, string[], Record<string, string>][] = [
+    ["reads only", [
+      prompt("Look."),
+      ...tool("Read", { file_path: join(p.root, "src/a.ts") }),
+      say("Done."),
+    ], {}],
+    ["failed edit", [
+      prompt("Fix."),
+      ...tool("Edit", { file_path: join(p.root, "src/a.ts") }, true),
+      say("Done."),
+    ], {}],
+    ["wrote scratch", [...writeTurn(p, "src/a.ts"), ...tool("Edit", { file_path: p.scratch })], {}],
+    ["off", writeTurn(p, "src/a.ts"), { LIBRARIAN_NUDGE: "off" }],
+  ];
+  for (const [name, lines, env] of cases) {
+    const transcript = await writeTranscript(p, [...lines, say("Done.")]);
+    assert.deepEqual(
+      output(await stop(p, transcript, { session_id: name.replace(" ", "-") }, env)),
+      {},
+      name,
+    );
+  }
+  assert.deepEqual(output(await stop(p, join(p.base, "missing.jsonl"))), {});
+  await Deno.writeTextFile(join(p.base, "garbage.jsonl"), "\u0000\u0001 not json\n{]\n");
+  assert.deepEqual(output(await stop(p, join(p.base, "garbage.jsonl"))), {});
+});
+
+Deno.test("LIBRARIAN_NUDGE=turn nudges every such turn of a session", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const transcript = await writeTranscript(p, writeTurn(p, "lib/x.ts"));
+  for (let i = 0; i < 2; i++) {
+    const out = output(await stop(p, transcript, {}, { LIBRARIAN_NUDGE: "turn" }));
+    assert.equal(out.decision, "block");
+    assert.match(out.reason as string, /## \[TAG: lib, type: edge\]/);
+  }
+});
+
+Deno.test("a filed block carries provenance: day, HEAD, the turn's files under its tag folder; no nudge", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, {
+    "src/api/billing/invoice.ts": "export {};\n",
+    "_memory_library/.scratch.md": "",
+  });
+  await gitInit(p.root);
+  await commitAll(p.root, "first");
+  const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+  await Deno.writeTextFile(
+    p.scratch,
+    "## [TAG: src/api/billing, type: edge]\n- Rounding happens once, at invoice total.\n\n" +
+      "## [TAG: global, type: tech]\n- Money is integer cents.\n",
+  );
+  const transcript = await writeTranscript(p, [
+    ...writeTurn(p, "src/api/billing/invoice.ts", "src/web/app.ts"),
+    ...tool("Write", { file_path: p.scratch }),
+    say("Done."),
+  ]);
+  const result = await stop(p, transcript);
+  assert.deepEqual(Object.keys(output(result)), ["systemMessage"], "filed, so not nudged");
+  assert.equal(
+    await Deno.readTextFile(join(p.lib, "src/api/billing/edge.md")),
+    "# edge\n\n## Learnings (2026-11-30)\n\n" +
+      `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts -->\n` +
+      "- Rounding happens once, at invoice total.\n",
+  );
+  assert.equal(
+    await Deno.readTextFile(join(p.lib, "tech.md")),
+    "# tech\n\n## Learnings (2026-11-30)\n\n" +
+      `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts src/web/app.ts -->\n` +
+      "- Money is integer cents.\n",
+  );
+});
+
+Deno.test("outside git the commit is left out; without a transcript the files are", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, {
+    "_memory_library/.scratch.md": "## [TAG: src, type: edge]\n- A learning.\n",
+  });
+  await stop(p, join(p.base, "missing.jsonl"));
+  assert.equal(
+    await Deno.readTextFile(join(p.lib, "src/edge.md")),
+    "# edge\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- A learning.\n",
+  );
+});

@@ -1,0 +1,158 @@
+/**
+ * Reading the current turn from a Claude Code transcript. The fixture is a real session written by
+ * Claude Code 2.1.197 (paths rewritten to /repo/project): a prompt whose turn Reads, Writes and
+ * Edits, is continued once by a Stop hook ("Stop hook feedback:", isMeta) and Writes again; then a
+ * second prompt whose turn has a failing Edit, a Bash command, a Read and a failing NotebookEdit,
+ * and ends with two text blocks.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  caughtUp,
+  MAX_TURN_BYTES,
+  readTurn,
+  readTurnOnce,
+  turnOfText,
+} from "../src/filing/transcript.ts";
+import { REPO_ROOT, tempDir } from "./helpers.ts";
+
+const FIXTURE = join(REPO_ROOT, "tests", "fixtures", "transcript_cc_2.1.197.jsonl");
+const P = "/repo/project";
+const fixture = Deno.readTextFileSync(FIXTURE);
+const lines = fixture.split("\n").filter((l) => l.trim() !== "");
+/** The first session's lines up to (not including) the second prompt's queue operations. */
+const firstTurnEnd = lines.findIndex((l) => l.includes('"type":"last-prompt"'));
+const firstSession = lines.slice(0, firstTurnEnd).join("\n");
+
+Deno.test("the last turn of a real 2.1.197 transcript: every tool use since the prompt, failures marked", () => {
+  const turn = turnOfText(fixture);
+  assert.equal(turn.complete, true);
+  assert.deepEqual(turn.toolUses.map((u) => [u.name, u.failed]), [
+    ["Edit", true],
+    ["Bash", false],
+    ["Read", false],
+    ["NotebookEdit", true],
+  ]);
+  assert.equal(turn.toolUses[1]!.input.command, "echo hi > src/c.ts");
+  assert.equal(turn.newestAssistantText, "b");
+});
+
+Deno.test("a turn continued by a Stop hook is one turn: the feedback line (isMeta) is not a prompt", () => {
+  const turn = turnOfText(firstSession);
+  assert.equal(turn.complete, true);
+  assert.deepEqual(turn.toolUses.map((u) => u.name), ["Read", "Write", "Edit", "Write"]);
+  assert.deepEqual(
+    turn.toolUses.filter((u) => u.name !== "Read").map((u) => u.input.file_path),
+    [`${P}/src/b/new.ts`, `${P}/src/a.ts`, `${P}/notes.md`],
+  );
+  assert.equal(turn.newestAssistantText, "Nothing worth recording.");
+});
+
+Deno.test("a transcript cut off mid-turn (not flushed yet) lists what it has and the newest text", () => {
+  const cut = lines.slice(0, 8).join("\n"); // up to the Write's tool_use, as seen by a real Stop hook
+  const turn = turnOfText(cut);
+  assert.deepEqual(turn.toolUses.map((u) => u.name), ["Read", "Write"]);
+  assert.equal(turn.newestAssistantText, "");
+  assert.equal(caughtUp(turn, "Done first."), false);
+  assert.equal(caughtUp(turnOfText(firstSession), "Nothing worth recording."), true);
+  assert.equal(
+    caughtUp(turn, undefined),
+    true,
+    "without last_assistant_message there is nothing to wait for",
+  );
+});
+
+Deno.test("unknown shapes are nothing known: garbage, half lines, other types, subagent lines", () => {
+  const text = [
+    '{"type":"user","message":{"content":"Prompt."}}',
+    "not json at all",
+    '{"type":"assistant","message":{"content":"a string, not a list"}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Write"}]}}',
+    '{"type":"assistant","isSidechain":true,"message":{"content":[{"type":"tool_use","id":"s","name":"Write","input":{"file_path":"/x"}}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Edit","input":{"file_path":"/y"}}]}}',
+    "[1,2,3]",
+    '{"type":"assistant","message":{"content":[{"type":"text","te',
+  ].join("\n");
+  const turn = turnOfText(text);
+  assert.equal(turn.complete, true);
+  assert.deepEqual(turn.toolUses.map((u) => u.input.file_path), ["/y"]);
+  assert.deepEqual(turnOfText(""), { complete: false, toolUses: [] });
+});
+
+Deno.test("a prompt given as a list of text blocks (no tool_result) ends the turn", () => {
+  const text = [
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Write","input":{"file_path":"/old"}}]}}',
+    '{"type":"user","message":{"content":[{"type":"text","text":"look"},{"type":"image"}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b","name":"Write","input":{"file_path":"/new"}}]}}',
+  ].join("\n");
+  assert.deepEqual(turnOfText(text).toolUses.map((u) => u.input.file_path), ["/new"]);
+});
+
+Deno.test("the file is read from the end only back to the prompt, across chunk boundaries", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "t.jsonl");
+  const filler = JSON.stringify({
+    type: "user",
+    message: { content: [{ type: "tool_result", tool_use_id: "x", content: "é".repeat(50_000) }] },
+  });
+  // an older turn with a Write, then this turn with a big result between its two tool uses
+  const text = [
+    '{"type":"user","message":{"content":"Old prompt."}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"o","name":"Write","input":{"file_path":"/old"}}]}}',
+    '{"type":"user","message":{"content":"New prompt."}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Write","input":{"file_path":"/a"}}]}}',
+    ...Array.from({ length: 4 }, () => filler),
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b","name":"Édit","input":{"file_path":"/b"}}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}',
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(path, text);
+  const read = readTurnOnce(path);
+  assert.equal(read.status, "ok");
+  assert.deepEqual(read.activity!.toolUses.map((u) => u.input.file_path), ["/a", "/b"]);
+  assert.equal(read.activity!.toolUses[1]!.name, "Édit", "a multi-byte character split by a chunk");
+
+  const bounded = readTurnOnce(path, 100_000);
+  assert.equal(bounded.status, "truncated");
+  assert.deepEqual(bounded.activity!.toolUses.map((u) => u.input.file_path), ["/b"]);
+  assert.ok(MAX_TURN_BYTES >= 1_000_000);
+});
+
+Deno.test("a missing, relative, folder or FIFO transcript path is no transcript, never an error", async () => {
+  await using dir = await tempDir();
+  assert.equal(readTurnOnce(join(dir.path, "missing.jsonl")).status, "missing");
+  assert.equal(readTurnOnce("relative.jsonl").status, "missing");
+  assert.equal(readTurnOnce(undefined).status, "missing");
+  assert.equal(readTurnOnce(42).status, "missing");
+  assert.equal(readTurnOnce(dir.path).status, "unreadable");
+  if (Deno.build.os !== "windows") {
+    const fifo = join(dir.path, "fifo");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    if (made.success) assert.equal(readTurnOnce(fifo).status, "unreadable");
+  }
+});
+
+Deno.test("readTurn waits for a transcript that has not caught up, and gives up after the bound", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "t.jsonl");
+  const start = '{"type":"user","message":{"content":"P."}}\n' +
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Write","input":{"file_path":"/a"}}]}}\n';
+  await Deno.writeTextFile(path, start);
+  const late = setTimeout(() => {
+    Deno.writeTextFileSync(
+      path,
+      '{"type":"assistant","message":{"content":[{"type":"text","text":"All done."}]}}\n',
+      { append: true },
+    );
+  }, 60);
+  const read = await readTurn(path, { lastAssistantMessage: "All done.", maxWaitMs: 2_000 });
+  clearTimeout(late);
+  assert.equal(read.status, "ok");
+  assert.equal(read.activity!.newestAssistantText, "All done.");
+  assert.ok(read.waitedMs >= 40, `waited ${read.waitedMs} ms`);
+
+  const never = await readTurn(path, { lastAssistantMessage: "Something else.", maxWaitMs: 50 });
+  assert.equal(never.status, "lagging");
+  assert.deepEqual(never.activity!.toolUses.map((u) => u.input.file_path), ["/a"]);
+});
