@@ -242,10 +242,14 @@ async function syncDir(
  * const memory = `${home}/.claude/projects/${encodeProjectDir(library.projectRoot)}/memory`;
  * Deno.mkdirSync(memory, { recursive: true });
  * Deno.writeTextFileSync(`${memory}/feedback_a.md`, "---\nname: a\ndescription: b\ntype: feedback\n---\n");
- * const env = (name: string) => name === "HOME" ? home : undefined;
+ * const env = (name: string) =>
+ *   name === "HOME" ? home : name === "LIBRARIAN_NOW" ? "2026-11-30T12:00:00" : undefined;
  * const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
  * assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
- * assert.equal(Deno.readTextFileSync(`${library.root}/.scratch.md`), "## [TAG: global, type: patterns]\n- a: b\n");
+ * assert.equal(
+ *   Deno.readTextFileSync(`${library.root}/.scratch.md`),
+ *   "## [TAG: global, type: patterns]\n<!-- librarian: 2026-11-30 from:auto-memory/feedback_a.md -->\n- a: b\n",
+ * );
  * ```
  */
 export async function syncAutoMemory(
