@@ -13,6 +13,7 @@ import {
   type StalenessInput,
 } from "../src/commands/staleness.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 
 const h = (n: number) => String(n).repeat(40).slice(0, 40);
@@ -194,149 +195,163 @@ async function lintJson(cwd: string, ...args: string[]) {
   return { code: result.code, report: JSON.parse(result.stdout) };
 }
 
-Deno.test("lint on a real repository: deleted, renamed (with the new path), heavily changed, untouched", async () => {
-  await using dir = await tempDir();
-  const root = dir.path;
-  await gitInit(root);
-  await writeTree(root, {
-    "src/api/heavy.ts": lines(40, "v1"),
-    "src/api/light.ts": lines(40, "v1"),
-    "src/api/gone.ts": "export {};\n",
-    "src/api/moves.ts": lines(10, "m"),
-    "_memory_library/.scratch.md": "",
-  });
-  await commitAll(root, "code");
-  const commit = (await gitOk(root, "rev-parse", "--short=7", "HEAD")).trim();
-  const prov = (files: string) => `<!-- librarian: 2026-11-30 ${commit} ${files} -->`;
-  await writeTree(root, {
-    "_memory_library/src/api/edge.md": [
-      "# edge",
-      "",
-      "## Learnings (2026-11-30)",
-      "",
-      prov("src/api/heavy.ts"),
-      "- HEAVY: about the heavy file.",
-      prov("src/api/light.ts"),
-      "- LIGHT: about a file barely touched.",
-      prov("src/api/gone.ts src/api/moves.ts"),
-      "- GONE-AND-MOVED: about two files.",
-      "",
-    ].join("\n"),
-  });
-  await commitAll(root, "learnings");
-  await Deno.writeTextFile(join(root, "src/api/heavy.ts"), lines(40, "v2"));
-  await Deno.writeTextFile(join(root, "src/api/light.ts"), lines(39, "v1") + "// changed\n");
-  await gitOk(root, "rm", "-q", "src/api/gone.ts");
-  await Deno.mkdir(join(root, "src/core"));
-  await gitOk(root, "mv", "src/api/moves.ts", "src/core/moved.ts");
-  await commitAll(root, "refactor");
+Deno.test({
+  name:
+    "lint on a real repository: deleted, renamed (with the new path), heavily changed, untouched",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const root = dir.path;
+    await gitInit(root);
+    await writeTree(root, {
+      "src/api/heavy.ts": lines(40, "v1"),
+      "src/api/light.ts": lines(40, "v1"),
+      "src/api/gone.ts": "export {};\n",
+      "src/api/moves.ts": lines(10, "m"),
+      "_memory_library/.scratch.md": "",
+    });
+    await commitAll(root, "code");
+    const commit = (await gitOk(root, "rev-parse", "--short=7", "HEAD")).trim();
+    const prov = (files: string) => `<!-- librarian: 2026-11-30 ${commit} ${files} -->`;
+    await writeTree(root, {
+      "_memory_library/src/api/edge.md": [
+        "# edge",
+        "",
+        "## Learnings (2026-11-30)",
+        "",
+        prov("src/api/heavy.ts"),
+        "- HEAVY: about the heavy file.",
+        prov("src/api/light.ts"),
+        "- LIGHT: about a file barely touched.",
+        prov("src/api/gone.ts src/api/moves.ts"),
+        "- GONE-AND-MOVED: about two files.",
+        "",
+      ].join("\n"),
+    });
+    await commitAll(root, "learnings");
+    await Deno.writeTextFile(join(root, "src/api/heavy.ts"), lines(40, "v2"));
+    await Deno.writeTextFile(join(root, "src/api/light.ts"), lines(39, "v1") + "// changed\n");
+    await gitOk(root, "rm", "-q", "src/api/gone.ts");
+    await Deno.mkdir(join(root, "src/core"));
+    await gitOk(root, "mv", "src/api/moves.ts", "src/core/moved.ts");
+    await commitAll(root, "refactor");
 
-  const { code, report } = await lintJson(root);
-  assert.equal(code, 1);
-  assert.equal(report.git, "ok");
-  assert.equal(report.checked.learnings, 3);
-  const found = report.findings.map((
-    f: Record<string, unknown>,
-  ) => [f.check, f.path, f.line, f.source, f.renamedTo]);
-  assert.deepEqual(found, [
-    ["source-deleted", "src/api/edge.md", 10, "src/api/gone.ts", undefined],
-    ["source-renamed", "src/api/edge.md", 10, "src/api/moves.ts", "src/core/moved.ts"],
-    ["source-changed", "src/api/edge.md", 6, "src/api/heavy.ts", undefined],
-  ]);
-  for (const f of report.findings) {
-    assert.ok(f.commit?.startsWith(commit), "the finding names the learning's commit");
-    assert.ok(f.message.includes(commit));
-  }
-  const text = await runLibrarian(["lint"], { cwd: root });
-  assert.match(
-    text.stdout,
-    /source-renamed\s+_memory_library\/src\/api\/edge\.md:10 is about src\/api\/moves\.ts, which was renamed to src\/core\/moved\.ts since/,
-  );
-  const relaxed = await lintJson(root, "--change-threshold", "0");
-  assert.deepEqual(relaxed.report.findings.map((f: { check: string }) => f.check), [
-    "source-deleted",
-    "source-renamed",
-  ]);
-  const bad = await runLibrarian(["lint", "--change-threshold", "150"], { cwd: root });
-  assert.equal(bad.code, 2);
+    const { code, report } = await lintJson(root);
+    assert.equal(code, 1);
+    assert.equal(report.git, "ok");
+    assert.equal(report.checked.learnings, 3);
+    const found = report.findings.map((
+      f: Record<string, unknown>,
+    ) => [f.check, f.path, f.line, f.source, f.renamedTo]);
+    assert.deepEqual(found, [
+      ["source-deleted", "src/api/edge.md", 10, "src/api/gone.ts", undefined],
+      ["source-renamed", "src/api/edge.md", 10, "src/api/moves.ts", "src/core/moved.ts"],
+      ["source-changed", "src/api/edge.md", 6, "src/api/heavy.ts", undefined],
+    ]);
+    for (const f of report.findings) {
+      assert.ok(f.commit?.startsWith(commit), "the finding names the learning's commit");
+      assert.ok(f.message.includes(commit));
+    }
+    const text = await runLibrarian(["lint"], { cwd: root });
+    assert.match(
+      text.stdout,
+      /source-renamed\s+_memory_library\/src\/api\/edge\.md:10 is about src\/api\/moves\.ts, which was renamed to src\/core\/moved\.ts since/,
+    );
+    const relaxed = await lintJson(root, "--change-threshold", "0");
+    assert.deepEqual(relaxed.report.findings.map((f: { check: string }) => f.check), [
+      "source-deleted",
+      "source-renamed",
+    ]);
+    const bad = await runLibrarian(["lint", "--change-threshold", "150"], { cwd: root });
+    assert.equal(bad.code, 2);
+  },
 });
 
-Deno.test("uncommitted deletions count, and outside git a missing source is still reported", async () => {
-  await using dir = await tempDir();
-  const root = dir.path;
-  await writeTree(root, {
-    "src/a.ts": "export {};\n",
-    "_memory_library/src/edge.md":
-      "<!-- librarian: 2026-11-30 src/a.ts src/never.ts -->\n- A learning.\n",
-  });
-  const plain = await lintJson(root);
-  assert.equal(plain.report.git, "not-a-repository");
-  assert.deepEqual(
-    plain.report.findings.map((f: { check: string; source: string }) => [f.check, f.source]),
-    [
-      ["source-deleted", "src/never.ts"],
-    ],
-  );
-  await gitInit(root);
-  await commitAll(root, "all");
-  await Deno.remove(join(root, "src/a.ts"));
-  const git = await lintJson(root);
-  assert.deepEqual(
-    git.report.findings.map((f: { check: string; source: string }) => [f.check, f.source]),
-    [
-      ["source-deleted", "src/a.ts"],
-      ["source-deleted", "src/never.ts"],
-    ],
-  );
+Deno.test({
+  name: "uncommitted deletions count, and outside git a missing source is still reported",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const root = dir.path;
+    await writeTree(root, {
+      "src/a.ts": "export {};\n",
+      "_memory_library/src/edge.md":
+        "<!-- librarian: 2026-11-30 src/a.ts src/never.ts -->\n- A learning.\n",
+    });
+    const plain = await lintJson(root);
+    assert.equal(plain.report.git, "not-a-repository");
+    assert.deepEqual(
+      plain.report.findings.map((f: { check: string; source: string }) => [f.check, f.source]),
+      [
+        ["source-deleted", "src/never.ts"],
+      ],
+    );
+    await gitInit(root);
+    await commitAll(root, "all");
+    await Deno.remove(join(root, "src/a.ts"));
+    const git = await lintJson(root);
+    assert.deepEqual(
+      git.report.findings.map((f: { check: string; source: string }) => [f.check, f.source]),
+      [
+        ["source-deleted", "src/a.ts"],
+        ["source-deleted", "src/never.ts"],
+      ],
+    );
+  },
 });
 
-Deno.test("lint --fix moves a library folder after its code folder was renamed (git mv), never deletes", async () => {
-  await using dir = await tempDir();
-  const root = dir.path;
-  await gitInit(root);
-  await writeTree(root, {
-    "src/billing/invoice.ts": lines(12, "invoice"),
-    "src/billing/tax.ts": lines(12, "tax"),
-    "src/keep/a.ts": "export {};\n",
-    "src/taken/b.ts": "export {};\n",
-    "_memory_library/src/billing/edge.md": "# edge\n- BILLING-LEARNING: rounding once.\n",
-    "_memory_library/src/taken/edge.md": "# edge\n- TAKEN-LEARNING\n",
-    "_memory_library/src/payments/edge.md": "# edge\n- ALREADY-THERE\n",
-  });
-  await commitAll(root, "code");
-  await gitOk(root, "mv", "src/billing", "src/money");
-  await gitOk(root, "mv", "src/taken", "src/payments");
-  await commitAll(root, "rename");
+Deno.test({
+  name:
+    "lint --fix moves a library folder after its code folder was renamed (git mv), never deletes",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const root = dir.path;
+    await gitInit(root);
+    await writeTree(root, {
+      "src/billing/invoice.ts": lines(12, "invoice"),
+      "src/billing/tax.ts": lines(12, "tax"),
+      "src/keep/a.ts": "export {};\n",
+      "src/taken/b.ts": "export {};\n",
+      "_memory_library/src/billing/edge.md": "# edge\n- BILLING-LEARNING: rounding once.\n",
+      "_memory_library/src/taken/edge.md": "# edge\n- TAKEN-LEARNING\n",
+      "_memory_library/src/payments/edge.md": "# edge\n- ALREADY-THERE\n",
+    });
+    await commitAll(root, "code");
+    await gitOk(root, "mv", "src/billing", "src/money");
+    await gitOk(root, "mv", "src/taken", "src/payments");
+    await commitAll(root, "rename");
 
-  const before = await lintJson(root);
-  assert.deepEqual(
-    before.report.findings.filter((f: { check: string }) => f.check === "stale-folder").map((
-      f: { path: string; movedTo: string },
-    ) => [f.path, f.movedTo]),
-    [["src/billing/", "src/money"], ["src/taken/", "src/payments"]],
-  );
-  const { code, report } = await lintJson(root, "--fix");
-  assert.deepEqual(report.fixed, [
-    { from: "src/billing", to: "src/money", how: "git mv" },
-    {
-      from: "src/taken",
-      to: "src/payments",
-      how: "skipped",
-      why: "src/payments/ already exists: merge the files by hand",
-    },
-  ]);
-  assert.equal(code, 1, "the folder that could not be moved is still reported");
-  assert.deepEqual(report.findings.map((f: { path: string }) => f.path), ["src/taken/"]);
-  assert.equal(
-    await Deno.readTextFile(join(root, "_memory_library/src/money/edge.md")),
-    "# edge\n- BILLING-LEARNING: rounding once.\n",
-  );
-  assert.match(
-    await gitOk(root, "status", "--porcelain"),
-    /^R {2}_memory_library\/src\/billing\/edge\.md -> _memory_library\/src\/money\/edge\.md$/m,
-  );
-  assert.equal(
-    await Deno.readTextFile(join(root, "_memory_library/src/taken/edge.md")),
-    "# edge\n- TAKEN-LEARNING\n",
-  );
+    const before = await lintJson(root);
+    assert.deepEqual(
+      before.report.findings.filter((f: { check: string }) => f.check === "stale-folder").map((
+        f: { path: string; movedTo: string },
+      ) => [f.path, f.movedTo]),
+      [["src/billing/", "src/money"], ["src/taken/", "src/payments"]],
+    );
+    const { code, report } = await lintJson(root, "--fix");
+    assert.deepEqual(report.fixed, [
+      { from: "src/billing", to: "src/money", how: "git mv" },
+      {
+        from: "src/taken",
+        to: "src/payments",
+        how: "skipped",
+        why: "src/payments/ already exists: merge the files by hand",
+      },
+    ]);
+    assert.equal(code, 1, "the folder that could not be moved is still reported");
+    assert.deepEqual(report.findings.map((f: { path: string }) => f.path), ["src/taken/"]);
+    assert.equal(
+      await Deno.readTextFile(join(root, "_memory_library/src/money/edge.md")),
+      "# edge\n- BILLING-LEARNING: rounding once.\n",
+    );
+    assert.match(
+      await gitOk(root, "status", "--porcelain"),
+      /^R {2}_memory_library\/src\/billing\/edge\.md -> _memory_library\/src\/money\/edge\.md$/m,
+    );
+    assert.equal(
+      await Deno.readTextFile(join(root, "_memory_library/src/taken/edge.md")),
+      "# edge\n- TAKEN-LEARNING\n",
+    );
+  },
 });

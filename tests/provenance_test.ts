@@ -13,6 +13,7 @@ import {
 } from "../src/core/provenance.ts";
 import { gitDirAbove, headCommit, packedRef } from "../src/filing/git_head.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("the format: day, short commit, then the code files", () => {
@@ -113,35 +114,40 @@ Deno.test("stripping removes provenance lines only, outside code fences, and kee
   ]);
 });
 
-Deno.test("the commit: none outside git; HEAD of a real repository, a worktree, packed and detached refs", async () => {
-  await using dir = await tempDir();
-  const plain = join(dir.path, "plain");
-  await Deno.mkdir(join(plain, "deep", "er"), { recursive: true });
-  assert.equal(
-    headCommit(join(plain, "deep", "er")),
-    gitDirAbove(plain) === null ? undefined : headCommit(plain),
-  );
-  const repo = join(dir.path, "repo");
-  await Deno.mkdir(join(repo, "src"), { recursive: true });
-  await gitInit(repo);
-  await Deno.writeTextFile(join(repo, "src", "a.ts"), "export {};\n");
-  await commitAll(repo, "first");
-  const head = (await gitOk(repo, "rev-parse", "HEAD")).trim();
-  assert.equal(headCommit(join(repo, "src")), head.slice(0, 7));
+Deno.test({
+  name:
+    "the commit: none outside git; HEAD of a real repository, a worktree, packed and detached refs",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const plain = join(dir.path, "plain");
+    await Deno.mkdir(join(plain, "deep", "er"), { recursive: true });
+    assert.equal(
+      headCommit(join(plain, "deep", "er")),
+      gitDirAbove(plain) === null ? undefined : headCommit(plain),
+    );
+    const repo = join(dir.path, "repo");
+    await Deno.mkdir(join(repo, "src"), { recursive: true });
+    await gitInit(repo);
+    await Deno.writeTextFile(join(repo, "src", "a.ts"), "export {};\n");
+    await commitAll(repo, "first");
+    const head = (await gitOk(repo, "rev-parse", "HEAD")).trim();
+    assert.equal(headCommit(join(repo, "src")), head.slice(0, 7));
 
-  await gitOk(repo, "pack-refs", "--all");
-  assert.equal(headCommit(repo), head.slice(0, 7), "packed refs");
+    await gitOk(repo, "pack-refs", "--all");
+    assert.equal(headCommit(repo), head.slice(0, 7), "packed refs");
 
-  const worktree = join(dir.path, "wt");
-  await gitOk(repo, "worktree", "add", "-q", "-b", "side", worktree);
-  await Deno.writeTextFile(join(worktree, "b.ts"), "export {};\n");
-  await commitAll(worktree, "second");
-  const side = (await gitOk(worktree, "rev-parse", "HEAD")).trim();
-  assert.notEqual(side, head);
-  assert.equal(headCommit(worktree), side.slice(0, 7), "a worktree's own HEAD");
+    const worktree = join(dir.path, "wt");
+    await gitOk(repo, "worktree", "add", "-q", "-b", "side", worktree);
+    await Deno.writeTextFile(join(worktree, "b.ts"), "export {};\n");
+    await commitAll(worktree, "second");
+    const side = (await gitOk(worktree, "rev-parse", "HEAD")).trim();
+    assert.notEqual(side, head);
+    assert.equal(headCommit(worktree), side.slice(0, 7), "a worktree's own HEAD");
 
-  await gitOk(repo, "checkout", "-q", "--detach", head);
-  assert.equal(headCommit(repo), head.slice(0, 7), "detached HEAD");
+    await gitOk(repo, "checkout", "-q", "--detach", head);
+    assert.equal(headCommit(repo), head.slice(0, 7), "detached HEAD");
+  },
 });
 
 Deno.test("packed-refs lines are matched by exact ref name", () => {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 
@@ -137,39 +138,44 @@ Deno.test("LIBRARIAN_NUDGE=turn nudges every such turn of a session", async () =
   }
 });
 
-Deno.test("a filed block carries provenance: day, HEAD, the turn's files under its tag folder; no nudge", async () => {
-  await using dir = await tempDir();
-  const p = await makeProject(dir.path, {
-    "src/api/billing/invoice.ts": "export {};\n",
-    "_memory_library/.scratch.md": "",
-  });
-  await gitInit(p.root);
-  await commitAll(p.root, "first");
-  const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
-  await Deno.writeTextFile(
-    p.scratch,
-    "## [TAG: src/api/billing, type: edge]\n- Rounding happens once, at invoice total.\n\n" +
-      "## [TAG: global, type: tech]\n- Money is integer cents.\n",
-  );
-  const transcript = await writeTranscript(p, [
-    ...writeTurn(p, "src/api/billing/invoice.ts", "src/web/app.ts"),
-    ...tool("Write", { file_path: p.scratch }),
-    say("Done."),
-  ]);
-  const result = await stop(p, transcript);
-  assert.deepEqual(Object.keys(output(result)), ["systemMessage"], "filed, so not nudged");
-  assert.equal(
-    await Deno.readTextFile(join(p.lib, "src/api/billing/edge.md")),
-    "# edge\n\n## Learnings (2026-11-30)\n\n" +
-      `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts -->\n` +
-      "- Rounding happens once, at invoice total.\n",
-  );
-  assert.equal(
-    await Deno.readTextFile(join(p.lib, "tech.md")),
-    "# tech\n\n## Learnings (2026-11-30)\n\n" +
-      `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts src/web/app.ts -->\n` +
-      "- Money is integer cents.\n",
-  );
+Deno.test({
+  name:
+    "a filed block carries provenance: day, HEAD, the turn's files under its tag folder; no nudge",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const p = await makeProject(dir.path, {
+      "src/api/billing/invoice.ts": "export {};\n",
+      "_memory_library/.scratch.md": "",
+    });
+    await gitInit(p.root);
+    await commitAll(p.root, "first");
+    const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+    await Deno.writeTextFile(
+      p.scratch,
+      "## [TAG: src/api/billing, type: edge]\n- Rounding happens once, at invoice total.\n\n" +
+        "## [TAG: global, type: tech]\n- Money is integer cents.\n",
+    );
+    const transcript = await writeTranscript(p, [
+      ...writeTurn(p, "src/api/billing/invoice.ts", "src/web/app.ts"),
+      ...tool("Write", { file_path: p.scratch }),
+      say("Done."),
+    ]);
+    const result = await stop(p, transcript);
+    assert.deepEqual(Object.keys(output(result)), ["systemMessage"], "filed, so not nudged");
+    assert.equal(
+      await Deno.readTextFile(join(p.lib, "src/api/billing/edge.md")),
+      "# edge\n\n## Learnings (2026-11-30)\n\n" +
+        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts -->\n` +
+        "- Rounding happens once, at invoice total.\n",
+    );
+    assert.equal(
+      await Deno.readTextFile(join(p.lib, "tech.md")),
+      "# tech\n\n## Learnings (2026-11-30)\n\n" +
+        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts src/web/app.ts -->\n` +
+        "- Money is integer cents.\n",
+    );
+  },
 });
 
 Deno.test("outside git the commit is left out; without a transcript the files are", async () => {
