@@ -246,7 +246,7 @@ Deno.test("after an upgrade, entries synced as one line are synced again with th
   assert.deepEqual(again.synced.map((s) => s.name), ["pnpm"], "only the entry whose block changed");
   assert.equal(again.unchanged, 1);
   assert.equal(
-    await Deno.readTextFile(scratch),
+    stripProvenance(await Deno.readTextFile(scratch)),
     "## [TAG: global, type: patterns]\n- pnpm: use pnpm\n  Never npm.\n",
   );
   assert.deepEqual(scanAutoMemory(library, env).changed, [], "once");

@@ -183,7 +183,10 @@ Deno.test("read with bad arguments exits 2 with a usage line", async () => {
   ) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian read <path> \[--json\] \| --command/m);
+    assert.match(
+      result.stderr,
+      /^Usage: librarian read <path> \[--json\] \[--provenance\] \| --command/m,
+    );
     assert.equal(result.stdout, "");
   }
 });
@@ -191,7 +194,10 @@ Deno.test("read with bad arguments exits 2 with a usage line", async () => {
 Deno.test("read --help describes the command and exits 0", async () => {
   const result = await runLibrarian(["read", "--help"]);
   assert.equal(result.code, 0);
-  assert.match(result.stdout, /^Usage: librarian read <path> \[--json\] \| --command/m);
+  assert.match(
+    result.stdout,
+    /^Usage: librarian read <path> \[--json\] \[--provenance\] \| --command/m,
+  );
   assert.match(result.stdout, /--json/);
   assert.match(result.stdout, /--command <shell command>/);
 });

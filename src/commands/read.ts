@@ -32,7 +32,7 @@ import { describeFoundBy, librarianPathProblem, libraryJson, noLibraryMessage } 
 /** The command line of `librarian read`. */
 export const SPEC: CommandSpec = {
   name: "read",
-  synopsis: "<path> [--json] | --command '<shell command>' [--json]",
+  synopsis: "<path> [--json] [--provenance] | --command '<shell command>' [--json]",
   summary: "show exactly what the model is sent before a tool touches <path>",
   details: [
     "Prints the context the inject hook would send for <path> (a code file, relative to the",
@@ -42,9 +42,12 @@ export const SPEC: CommandSpec = {
     "(LIBRARIAN_BUDGET), and what was cut or left out. Exits 1 when no library is found.",
     "With --command, the same for a Bash tool call running that command line in the current",
     "folder: the files and folders it names (read, written, searched) merged into one context.",
+    "With --provenance, each learning's provenance comment (day, commit, code files) is shown too;",
+    "the model is never sent those lines.",
   ],
   options: {
     json: { type: "boolean", description: "print a JSON object instead of text" },
+    provenance: { type: "boolean", description: "show the provenance comments too" },
     command: {
       type: "string",
       valueName: "<shell command>",
@@ -102,7 +105,13 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     // for from the folder itself and the header says what the context is for.
     const target = folder ? joinPath(resolved ?? cwd, "*") : path;
     const context = command === undefined
-      ? buildFileContext(target, { env, budget, alreadySent: {}, cwd })
+      ? buildFileContext(target, {
+        env,
+        budget,
+        alreadySent: {},
+        cwd,
+        keepProvenance: flag(parsed, "provenance"),
+      })
       : commandReadContext(command, { env, budget, cwd });
     const exit = context.kind === "none" && context.reason === "no-library"
       ? EXIT_PROBLEMS

@@ -17,6 +17,7 @@ import {
   type RenderedContext,
 } from "./context.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
+import { stripProvenance } from "../core/provenance.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import type { LibraryFile } from "../core/walk.ts";
 
@@ -86,6 +87,8 @@ export interface ChooseOptions {
   alreadySent: Record<string, string>;
   /** The header line, given how many files were already sent. */
   header: (hits: number) => string;
+  /** Keep provenance comments (`librarian read --provenance`); the model never gets them. */
+  keepProvenance?: boolean;
 }
 
 /** Chooses and renders what of `files` (most specific first) the context window still needs. *
@@ -163,11 +166,12 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     }
     if (text.kind === "text") {
       fingerprints[file.absPath] = fingerprint;
-      charsRead += text.text.length + file.label.length + SECTION_FRAME;
+      const body = options.keepProvenance ? text.text : stripProvenance(text.text);
+      charsRead += body.length + file.label.length + SECTION_FRAME;
       sections.push({
         label: file.label,
         readPath: file.absPath,
-        body: text.text,
+        body,
         partial: text.partial,
       });
     } else {

@@ -66,6 +66,8 @@ export interface FileContextOptions {
    * an absolute path, the process's working folder.
    */
   cwd?: string | undefined;
+  /** Keep provenance comments in the text (`librarian read --provenance`). */
+  keepProvenance?: boolean;
 }
 
 /** At most this much of the file's path is shown in the header (its end, after `…`). */
@@ -163,11 +165,13 @@ export function decideFileContext(
   location: FileLocation & { kind: "located" },
   budget: number,
   alreadySent: Record<string, string>,
+  keepProvenance = false,
 ): FileContext {
   const { library, relPath, files } = location;
   const choice = chooseContext(files, {
     budget,
     alreadySent,
+    keepProvenance,
     header: (hits) => contextHeader(relPath, hits),
   });
   if (choice.kind === "none") {
@@ -197,5 +201,10 @@ export function decideFileContext(
 export function buildFileContext(rawPath: string, options: FileContextOptions): FileContext {
   const location = locateFileContext(rawPath, options);
   if (location.kind === "none") return { ...location, hits: 0 };
-  return decideFileContext(location, options.budget, options.alreadySent ?? {});
+  return decideFileContext(
+    location,
+    options.budget,
+    options.alreadySent ?? {},
+    options.keepProvenance ?? false,
+  );
 }

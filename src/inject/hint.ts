@@ -10,10 +10,12 @@
  * @module
  */
 
+import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
 import { GLOBAL_PATH } from "../filing/tag_rules.ts";
 import { tagFolderOf, tagLineFor } from "../filing/tag_folder.ts";
+import type { FileLocation } from "./file_context.ts";
 
 /** The tools whose first use in a folder gets the hint (reads do not). */
 export const HINT_TOOLS: ReadonlySet<string> = new Set([
@@ -59,15 +61,39 @@ export function hintCost(hint: string): number {
 }
 
 /**
- * The context with the hint at its end, or the hint alone when there is no context.
+ * The context with the hint at its end (the hint alone when there is no context; the context as
+ * it is when there is no hint).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * assert.equal(withHint(undefined, "H"), "H");
  * assert.equal(withHint("C", "H"), "C\n\nH");
+ * assert.equal(withHint("C", undefined), "C");
  * ```
  */
-export function withHint(context: string | undefined, hint: string): string {
+export function withHint(context: string | undefined, hint: string | undefined): string {
+  if (hint === undefined) return context ?? "";
   return context === undefined || context === "" ? hint : `${context}\n\n${hint}`;
+}
+
+/** The folder a hint would be about, and the scratch file it names. */
+export interface HintTarget {
+  folder: string;
+  scratchPath: string;
+}
+
+/**
+ * Where a tool's touch could get a hint: an edit tool, hints on, and a file in a project with a
+ * library (whether or not its folder has library files); `undefined` otherwise.
+ */
+export function hintTarget(
+  tool: string,
+  location: FileLocation,
+  env: EnvReader,
+): HintTarget | undefined {
+  if (!HINT_TOOLS.has(tool) || !hintEnabled(env)) return undefined;
+  const usable = location.kind === "located" || location.reason === "no-library-files";
+  if (!usable || !location.library || location.relPath === undefined) return undefined;
+  return { folder: hintFolderOf(location.relPath), scratchPath: scratchPathOf(location.library) };
 }

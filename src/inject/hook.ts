@@ -31,6 +31,7 @@ import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
 import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
+import { HINT_TOOLS, hintCost, hintTarget, hintText, withHint } from "./hint.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -75,7 +76,7 @@ const COMMAND_TOOLS = new Set(["Bash", "Grep", "Glob"]);
 async function locate(
   event: HookEvent,
   env: EnvReader,
-): Promise<{ location: FileLocation & { kind: "located" }; base: Outcome } | { none: Outcome }> {
+): Promise<{ location: FileLocation; base: Outcome } | { none: Outcome }> {
   const tool = event.tool_name ?? "";
   const key = FILE_TOOLS[tool];
   if (key) {
@@ -85,7 +86,10 @@ async function locate(
     }
     const location = locateFileContext(rawPath, { env, cwd: event.cwd });
     const base = { tool, file: location.relPath ?? rawPath };
-    return location.kind === "none"
+    // A folder without library files still gets an edit's tagging hint (hint.ts).
+    const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&
+      location.reason === "no-library-files";
+    return location.kind === "none" && !hintable
       ? { none: { ...base, result: location.reason } }
       : { location, base };
   }
@@ -109,18 +113,34 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const { location } = located;
   const { budget, warning } = readBudget(env);
   const base: Outcome = { ...located.base, warning };
+  // An edit's first touch of a folder in a context window gets the tagging hint (hint.ts).
+  const target = hintTarget(event.tool_name ?? "", location, env);
+  if (location.kind === "none" && !target) return { ...base, result: location.reason };
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
-    const context = decideFileContext(location, budget, ledger.files);
+    const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
+    const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
+    const hinted = due ? { hinted: [due.folder] } : {};
+    const room = budget - (hint ? hintCost(hint) : 0);
+    const context = location.kind === "located"
+      ? decideFileContext(location, room, ledger.files)
+      : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
     if (context.kind === "none") {
       const refreshed = context.refreshed ?? {};
+      if (hint) {
+        writeAdditionalContext("PreToolUse", hint);
+        return {
+          outcome: { result: "hinted", hint: due?.folder, hits: context.hits, chars: hint.length },
+          record: { files: refreshed, ...hinted },
+        };
+      }
       return {
         outcome: { result: context.reason, hits: context.hits },
         ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
       };
     }
-    writeAdditionalContext("PreToolUse", context.rendered.text);
+    writeAdditionalContext("PreToolUse", withHint(context.rendered.text, hint));
     const { shown, cut, left, skipped } = context.rendered;
     const paths = relPathsOf(context.files);
     return {
@@ -130,11 +150,12 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         cut: paths(cut),
         left_out: paths(left),
         skipped: paths(skipped),
-        chars: context.rendered.text.length,
+        chars: context.rendered.text.length + (hint ? hintCost(hint) : 0),
         hits: context.hits,
+        hint: due?.folder,
         ledger: state && ledgerKey ? "on" : "off",
       },
-      record: { files: context.delivered },
+      record: { files: context.delivered, ...hinted },
     };
   });
   return { ...base, ...outcome };

@@ -18,7 +18,13 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { type HeldSyncLock, INJECT_LOCK_TIMEOUT_MS, lockSync } from "./lock.ts";
-import { type Ledger, LEDGER_FORMAT, MAX_EVENTS, parseLedger } from "./ledger_format.ts";
+import {
+  type Ledger,
+  LEDGER_FORMAT,
+  MAX_EVENTS,
+  MAX_HINTED,
+  parseLedger,
+} from "./ledger_format.ts";
 
 export {
   emptyLedger,
@@ -166,6 +172,8 @@ export interface LedgerUpdate {
   reminded?: boolean;
   /** The event handled (a tool use id, a prompt), so a second run of it sends nothing. */
   event?: string;
+  /** Tag folders whose tagging hint was given. */
+  hinted?: string[];
 }
 
 /** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. *
@@ -186,11 +194,14 @@ export function mergeLedger(
   const events = update.event === undefined || ledger.events.includes(update.event)
     ? ledger.events
     : [...ledger.events, update.event].slice(-maxEvents);
-  return {
+  const merged: Ledger = {
     files: update.files ? { ...ledger.files, ...update.files } : ledger.files,
     reminded: ledger.reminded || update.reminded === true,
     events,
   };
+  const hinted = [...new Set([...(ledger.hinted ?? []), ...(update.hinted ?? [])])];
+  if (hinted.length > 0) merged.hinted = hinted.slice(0, MAX_HINTED);
+  return merged;
 }
 
 /** Writes `ledger` to its file, replacing it atomically. *

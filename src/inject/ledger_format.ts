@@ -29,7 +29,12 @@ export interface Ledger {
   reminded: boolean;
   /** Events already handled (`tool:<tool_use_id>`, `prompt:<hash>`), oldest first. */
   events: string[];
+  /** Tag folders whose tagging hint this context window was given (absent: none yet). */
+  hinted?: string[];
 }
+
+/** How many hinted folders a ledger remembers (more are not recorded: hints may repeat). */
+export const MAX_HINTED = 256;
 
 /** An empty ledger. *
  * @example Usage
@@ -133,7 +138,7 @@ export function parseLedger(text: string): ParsedLedger {
     return invalid(`format version ${JSON.stringify(value.version)}, not ${LEDGER_FORMAT}`);
   }
   for (const key of Object.keys(value)) {
-    if (!["version", "files", "reminded", "events"].includes(key)) {
+    if (!["version", "files", "reminded", "events", "hinted"].includes(key)) {
       return invalid(`unknown key ${JSON.stringify(key.slice(0, 40))}`);
     }
   }
@@ -157,5 +162,16 @@ export function parseLedger(text: string): ParsedLedger {
     if (typeof event !== "string" || !EVENT.test(event)) return invalid("an event is malformed");
     events.push(event);
   }
-  return { ledger: { files, reminded: value.reminded, events } };
+  if (value.hinted === undefined) return { ledger: { files, reminded: value.reminded, events } };
+  if (!Array.isArray(value.hinted) || value.hinted.length > MAX_HINTED) {
+    return invalid(`hinted is not a list of at most ${MAX_HINTED}`);
+  }
+  const hinted: string[] = [];
+  for (const folder of value.hinted) {
+    if (typeof folder !== "string" || folder === "" || folder.length > MAX_PATH_LENGTH) {
+      return invalid("a hinted folder is malformed");
+    }
+    hinted.push(folder);
+  }
+  return { ledger: { files, reminded: value.reminded, events, hinted } };
 }

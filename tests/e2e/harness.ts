@@ -180,9 +180,11 @@ export async function createProject(
       DISABLE_AUTOUPDATER: "1",
       DISABLE_ERROR_REPORTING: "1",
       LIBRARIAN_LOG: logPath,
-      // The stop nudge would continue any turn that writes code and tags nothing; scenarios about
-      // the nudge turn it on with `env: { LIBRARIAN_NUDGE: "session" }`.
+      // The stop nudge would continue any turn that writes code and tags nothing, and the tagging
+      // hint would end every first edit's context; scenarios about capture turn them on with
+      // `env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HINT: "on" }`.
       LIBRARIAN_NUDGE: "off",
+      LIBRARIAN_HINT: "off",
       ...options.env,
     };
     const started = performance.now();

@@ -494,7 +494,7 @@ scenario(
     const { "_memory_library/.scratch.md": _draft, ...library } = LIBRARY;
     const project = await open(library);
     const scratch = project.path("_memory_library/.scratch.md");
-    const nudgeOn = { env: { LIBRARIAN_NUDGE: "session" } };
+    const nudgeOn = { env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HINT: "on" } };
     const learning = "- RETRY-LEARNING: the proxy replays POSTs, so only idempotent calls retry.";
     const run = await project.run("Add a retry helper.", [
       [toolUse("Write", {
@@ -511,6 +511,13 @@ scenario(
 
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.unscripted, 0, "the model was asked for more turns than scripted");
+    const write = onlyContext(run, 0, "Write");
+    assert.ok(
+      write.text.endsWith(
+        `Add to ${scratch}:\n## [TAG: ${HTTP_DIR}, type: edge]`,
+      ),
+      `the first edit's context does not end with the folder's tag: ${write.text.slice(-300)}`,
+    );
     const nudged = run.turns.findIndex((t) => stopFeedback(t.body).length > 0);
     assert.equal(nudged, 2, "the nudge reached the model in the request after the turn ended");
     const feedback = stopFeedback(run.turns[nudged]!.body);
