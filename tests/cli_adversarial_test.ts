@@ -170,7 +170,8 @@ Deno.test("read prints exactly what the hook sends, for every way of naming the 
   ];
   for (const budget of ["9000", "1500"]) {
     for (const [cwd, path] of cases) {
-      const env = { LIBRARIAN_BUDGET: budget };
+      // (an edit's first touch of a folder also gets the tagging hint, which read leaves out)
+      const env = { LIBRARIAN_BUDGET: budget, LIBRARIAN_HINT: "off" };
       const hook = await runLibrarian(["inject"], {
         cwd,
         env,

@@ -90,6 +90,11 @@ Deno.test("the hint fits inside the budget, and LIBRARIAN_HINT=off turns it off"
   assert.ok(budgeted);
   assert.ok(budgeted.length <= 1000, `${budgeted.length} characters`);
   assert.ok(budgeted.endsWith(hintFor(p, "src/api")));
+  assert.match(
+    budgeted,
+    /\(context budget 1000 characters\)/,
+    "the closing line names the real budget",
+  );
 
   const off = await inject(p, event(p, "Edit", "src/web/app.ts"), { LIBRARIAN_HINT: "off" });
   assert.ok(off, "the root file the budget left out before is sent now");

@@ -89,6 +89,8 @@ export interface ChooseOptions {
   header: (hits: number) => string;
   /** Keep provenance comments (`librarian read --provenance`); the model never gets them. */
   keepProvenance?: boolean;
+  /** Text put at the very end, inside the budget (the tagging hint). */
+  ending?: string;
 }
 
 /** Chooses and renders what of `files` (most specific first) the context window still needs. *
@@ -182,14 +184,15 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   if (sections.length === 0 && skips.length === 0 && outside.length === 0) {
     return { kind: "none", hits, refreshed: touched };
   }
-  const trailer = outsideNotice(outside);
+  const notice = outsideNotice(outside);
+  const trailer = notice + (options.ending ?? "");
   const rendered = renderContext(options.header(hits), sections, skips, options.budget, trailer);
   const delivered: Record<string, string> = { ...touched };
   for (const path of rendered.delivered) {
     const fingerprint = fingerprints[path];
     if (fingerprint !== undefined) delivered[path] = fingerprint;
   }
-  if (trailer !== "") {
+  if (notice !== "") {
     for (const file of files) {
       if (file.outside && fingerprints[file.absPath]) delivered[file.absPath] = OUTSIDE_FINGERPRINT;
     }

@@ -9,7 +9,7 @@
  */
 
 import type { RenderedContext } from "./context.ts";
-import { chooseContext } from "./choose.ts";
+import { chooseContext, type ChooseOptions } from "./choose.ts";
 import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
@@ -165,13 +165,13 @@ export function decideFileContext(
   location: FileLocation & { kind: "located" },
   budget: number,
   alreadySent: Record<string, string>,
-  keepProvenance = false,
+  extra: Pick<ChooseOptions, "keepProvenance" | "ending"> = {},
 ): FileContext {
   const { library, relPath, files } = location;
   const choice = chooseContext(files, {
     budget,
     alreadySent,
-    keepProvenance,
+    ...extra,
     header: (hits) => contextHeader(relPath, hits),
   });
   if (choice.kind === "none") {
@@ -205,6 +205,6 @@ export function buildFileContext(rawPath: string, options: FileContextOptions): 
     location,
     options.budget,
     options.alreadySent ?? {},
-    options.keepProvenance ?? false,
+    { keepProvenance: options.keepProvenance ?? false },
   );
 }

@@ -55,26 +55,19 @@ export function hintText(folder: string, scratchPath: string): string {
     tagLineFor(folder);
 }
 
-/** The characters the hint takes at the end of a context (a blank line, then the hint). */
-export function hintCost(hint: string): number {
-  return hint.length + 2;
-}
-
 /**
- * The context with the hint at its end (the hint alone when there is no context; the context as
- * it is when there is no hint).
+ * The text a context ends with for `hint` (a blank line, then the hint; nothing without one). It
+ * is rendered inside the budget, after the line naming what did not fit.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * assert.equal(withHint(undefined, "H"), "H");
- * assert.equal(withHint("C", "H"), "C\n\nH");
- * assert.equal(withHint("C", undefined), "C");
+ * assert.equal(hintEnding("H"), "\n\nH");
+ * assert.equal(hintEnding(undefined), "");
  * ```
  */
-export function withHint(context: string | undefined, hint: string | undefined): string {
-  if (hint === undefined) return context ?? "";
-  return context === undefined || context === "" ? hint : `${context}\n\n${hint}`;
+export function hintEnding(hint: string | undefined): string {
+  return hint === undefined ? "" : `\n\n${hint}`;
 }
 
 /** The folder a hint would be about, and the scratch file it names. */

@@ -31,7 +31,7 @@ import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
 import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
-import { HINT_TOOLS, hintCost, hintTarget, hintText, withHint } from "./hint.ts";
+import { HINT_TOOLS, hintEnding, hintTarget, hintText } from "./hint.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -122,9 +122,8 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
     const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
     const hinted = due ? { hinted: [due.folder] } : {};
-    const room = budget - (hint ? hintCost(hint) : 0);
     const context = location.kind === "located"
-      ? decideFileContext(location, room, ledger.files)
+      ? decideFileContext(location, budget, ledger.files, { ending: hintEnding(hint) })
       : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
     if (context.kind === "none") {
       const refreshed = context.refreshed ?? {};
@@ -140,7 +139,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
       };
     }
-    writeAdditionalContext("PreToolUse", withHint(context.rendered.text, hint));
+    writeAdditionalContext("PreToolUse", context.rendered.text);
     const { shown, cut, left, skipped } = context.rendered;
     const paths = relPathsOf(context.files);
     return {
@@ -150,7 +149,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         cut: paths(cut),
         left_out: paths(left),
         skipped: paths(skipped),
-        chars: context.rendered.text.length + (hint ? hintCost(hint) : 0),
+        chars: context.rendered.text.length,
         hits: context.hits,
         hint: due?.folder,
         ledger: state && ledgerKey ? "on" : "off",
