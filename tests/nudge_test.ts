@@ -145,7 +145,11 @@ Deno.test("many folders: six tag lines and a count of the rest", () => {
 Deno.test("tag folders: a folder filing would refuse becomes its nearest taggable ancestor", () => {
   assert.equal(tagFolderOf(".github/workflows"), "global");
   assert.equal(tagFolderOf("src/.cache/gen"), "src");
-  assert.equal(tagFolderOf("global"), "global", "a code folder named global is the root's tag");
+  assert.equal(tagFolderOf("global"), "./global", "a code folder named global, not the root");
+  assert.match(
+    nudgeReason(["global/x.ts", "y.ts"], LIB),
+    /## \[TAG: \.\/global, type: edge\]\n## \[TAG: global, type: edge\]/,
+  );
   assert.equal(tagLineFor("src/api", "patterns"), "## [TAG: src/api, type: patterns]");
   assert.deepEqual(changedTagFolders(["a/x.ts", "a/y.ts", "b/z.ts", "top.ts"]), [
     "a",

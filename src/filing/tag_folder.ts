@@ -14,7 +14,8 @@ export const SUGGESTED_TYPE = "edge";
 /**
  * The tag path for a project-relative code folder: the folder itself when filing accepts it, else
  * its nearest ancestor that filing accepts (a folder such as `.github/workflows` cannot be a tag:
- * segments starting with `.` are refused), else `global`.
+ * segments starting with `.` are refused), else `global`. A code folder named `global` at the
+ * project root is `./global` (`global` alone is the library root).
  *
  * @example Usage
  * ```ts
@@ -22,26 +23,29 @@ export const SUGGESTED_TYPE = "edge";
  * assert.equal(tagFolderOf("src/api/billing"), "src/api/billing");
  * assert.equal(tagFolderOf(""), "global");
  * assert.equal(tagFolderOf("src/.generated/x"), "src");
+ * assert.equal(tagFolderOf("global"), "./global");
  * ```
  */
 export function tagFolderOf(relDir: string): string {
   const segments = relDir.split("/").filter((s) => s !== "");
   for (let n = segments.length; n > 0; n--) {
-    const path = segments.slice(0, n).join("/");
-    if (path !== GLOBAL_PATH && checkTagPath(path).ok) return path;
+    const joined = segments.slice(0, n).join("/");
+    const path = joined === GLOBAL_PATH ? `./${GLOBAL_PATH}` : joined;
+    if (checkTagPath(path).ok) return path;
   }
   return GLOBAL_PATH;
 }
 
 /**
- * The tag line for a code folder.
+ * The tag line for a tag folder (as {@link tagFolderOf} gives it).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * assert.equal(tagLineFor("src/api"), "## [TAG: src/api, type: edge]");
+ * assert.equal(tagLineFor(tagFolderOf("")), "## [TAG: global, type: edge]");
  * ```
  */
-export function tagLineFor(relDir: string, type: string = SUGGESTED_TYPE): string {
-  return `## [TAG: ${tagFolderOf(relDir)}, type: ${type}]`;
+export function tagLineFor(tagFolder: string, type: string = SUGGESTED_TYPE): string {
+  return `## [TAG: ${tagFolder}, type: ${type}]`;
 }
