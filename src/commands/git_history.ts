@@ -27,7 +27,16 @@ export interface GitFacts {
   uncommitted: FileChange[];
 }
 
-/** Undoes git's C-style quoting of a path (`"a\tb"`), when it is quoted (pure). */
+/**
+ * Undoes git's C-style quoting of a path (`"a\tb"`), when it is quoted (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(unquotePath('"a\\tb.ts"'), "a\tb.ts");
+ * assert.equal(unquotePath("plain.ts"), "plain.ts");
+ * ```
+ */
 export function unquotePath(path: string): string {
   if (!path.startsWith('"') || !path.endsWith('"') || path.length < 2) return path;
   const body = path.slice(1, -1);

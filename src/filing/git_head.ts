@@ -52,7 +52,17 @@ export function gitDirAbove(dir: string): string | null {
   return null;
 }
 
-/** The full hash a ref names in `packed-refs` text, or `null` (pure). */
+/**
+ * The full hash a ref names in `packed-refs` text, or `null` (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const packed = `# pack-refs\n${"a".repeat(40)} refs/heads/main\n`;
+ * assert.equal(packedRef(packed, "refs/heads/main"), "a".repeat(40));
+ * assert.equal(packedRef(packed, "refs/heads/other"), null);
+ * ```
+ */
 export function packedRef(packed: string, ref: string): string | null {
   for (const line of packed.split("\n")) {
     const [hash, name] = line.trim().split(" ");

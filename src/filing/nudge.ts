@@ -29,7 +29,17 @@ export const EDIT_TOOLS: Readonly<Record<string, string>> = {
   NotebookEdit: "notebook_path",
 };
 
-/** The mode `LIBRARIAN_NUDGE` asks for; anything unknown means the default, `session`. */
+/**
+ * The mode `LIBRARIAN_NUDGE` asks for; anything unknown means the default, `session`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(nudgeModeOf(undefined), "session");
+ * assert.equal(nudgeModeOf("Turn"), "turn");
+ * assert.equal(nudgeModeOf("0"), "off");
+ * ```
+ */
 export function nudgeModeOf(raw: string | undefined): NudgeMode {
   const value = raw?.trim().toLowerCase();
   if (value === "turn" || value === "off") return value;
@@ -110,7 +120,18 @@ export interface NudgeGateFacts {
   nudgedBefore: () => boolean;
 }
 
-/** The checks that need no transcript, cheapest first; `undefined` when the turn may be nudged. */
+/**
+ * The checks that need no transcript, cheapest first; `undefined` when the turn may be nudged.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const facts = { mode: "session" as const, stopHookActive: false, taggedThisStop: false };
+ * assert.equal(nudgeGate({ ...facts, nudgedBefore: () => false }), undefined);
+ * assert.equal(nudgeGate({ ...facts, stopHookActive: true, nudgedBefore: () => false }), "stop-hook-active");
+ * assert.equal(nudgeGate({ ...facts, nudgedBefore: () => true }), "already-nudged");
+ * ```
+ */
 export function nudgeGate(facts: NudgeGateFacts): NudgeSkip | undefined {
   if (facts.mode === "off") return "off";
   if (facts.stopHookActive) return "stop-hook-active";

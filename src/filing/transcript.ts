@@ -228,7 +228,18 @@ export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead
   }
 }
 
-/** Whether the transcript shows the turn's final assistant message (pure). */
+/**
+ * Whether the transcript shows the turn's final assistant message (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const turn = { complete: true, toolUses: [], newestAssistantText: "Done." };
+ * assert.equal(caughtUp(turn, "Done."), true);
+ * assert.equal(caughtUp(turn, "Something else."), false);
+ * assert.equal(caughtUp(turn, undefined), true);
+ * ```
+ */
 export function caughtUp(activity: TurnActivity, lastAssistantMessage: unknown): boolean {
   if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return true;
   const newest = activity.newestAssistantText;
