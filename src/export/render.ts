@@ -1,11 +1,13 @@
 /**
  * One library folder's knowledge as the text of an exported file (pure): the folder's library
  * files in the order the inject hook sends them (by name), each under the same `--- [path] ---`
- * head, with the Librarian's own comments (provenance) left out, cut to the format's limit with a
- * closing line that names what to read instead.
+ * head, with provenance comments left out as the inject hook leaves them out, cut to the format's
+ * limit with a closing line that names what to read instead.
  *
  * @module
  */
+
+import { stripProvenance } from "../core/provenance.ts";
 
 /** A library file of one folder, read. */
 export interface FolderFile {
@@ -24,29 +26,8 @@ export interface RenderedFolder {
   skipped: string[];
 }
 
-const LIBRARIAN_COMMENT = /^[ \t]*<!-- librarian:[^\n]*-->[ \t]*\n?/gm;
-
-/**
- * `text` without the Librarian's own one-line comments (`<!-- librarian: ... -->`: provenance,
- * markers), which carry no knowledge for a model.
- *
- * @example Usage
- * ```ts
- * import { stripLibrarianComments } from "./render.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(
- *   stripLibrarianComments("- use zod\n<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->\n- b\n"),
- *   "- use zod\n- b\n",
- * );
- * ```
- */
-export function stripLibrarianComments(text: string): string {
-  return text.replace(LIBRARIAN_COMMENT, "");
-}
-
 function sectionOf(relPath: string, text: string): string {
-  const body = stripLibrarianComments(text).trim();
+  const body = stripProvenance(text).trim();
   return `--- [${relPath}] ---\n${body}\n`;
 }
 
