@@ -76,6 +76,16 @@ export function unquotePath(path: string): string {
 /**
  * Parses the `--raw --numstat` lines of one commit (or of `git diff`) into changes: raw lines give
  * status and paths, numstat lines (in the same order) the changed lines (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseRawNumstat } from "./git_history.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(
+ *   parseRawNumstat([":100644 100644 abc def R090\told.ts\tnew.ts", "3\t1\told.ts => new.ts"]),
+ *   [{ status: "R", from: "old.ts", path: "new.ts", lines: 4 }],
+ * );
+ * ```
  */
 export function parseRawNumstat(lines: readonly string[]): FileChange[] {
   const changes: FileChange[] = [];
@@ -105,7 +115,20 @@ export function parseRawNumstat(lines: readonly string[]): FileChange[] {
   return changes;
 }
 
-/** Parses `git log --format=%x1e%H %P --raw --numstat` output (pure). */
+/**
+ * Parses `git log --format=%x1e%H %P --raw --numstat` output (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseHistory } from "./git_history.ts";
+ * import assert from "node:assert/strict";
+ * const [a, b] = ["a".repeat(40), "b".repeat(40)];
+ * const output = `\x1e${a} ${b}\n\n:100644 100644 1 2 M\tsrc/x.ts\n2\t0\tsrc/x.ts\n`;
+ * assert.deepEqual(parseHistory(output), [
+ *   { hash: a, parents: [b], changes: [{ status: "M", path: "src/x.ts", lines: 2 }] },
+ * ]);
+ * ```
+ */
 export function parseHistory(output: string): HistoryCommit[] {
   const commits: HistoryCommit[] = [];
   for (const record of output.split("\x1e")) {

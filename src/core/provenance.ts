@@ -112,7 +112,18 @@ export function parseProvenance(line: string): Provenance | null {
   return provenance;
 }
 
-/** True when the line is a provenance comment. */
+/**
+ * True when the line is a provenance comment.
+ *
+ * @example Usage
+ * ```ts
+ * import { isProvenanceLine } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isProvenanceLine("<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->"), true);
+ * assert.equal(isProvenanceLine("<!-- librarian: not-a-secret -->"), false);
+ * assert.equal(isProvenanceLine("- a learning"), false);
+ * ```
+ */
 export function isProvenanceLine(line: string): boolean {
   return parseProvenance(line) !== null;
 }
@@ -154,7 +165,20 @@ export interface ProvenanceAt {
   provenance: Provenance;
 }
 
-/** Every provenance line of a text, with its 1-based line number (outside code fences). */
+/**
+ * Every provenance line of a text, with its 1-based line number (outside code fences).
+ *
+ * @example Usage
+ * ```ts
+ * import { provenanceLines } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ * const line = "<!-- librarian: 2026-11-30 src/a.ts -->";
+ * const text = `# edge\n${line}\n- a\n\`\`\`\n${line}\n\`\`\`\n`;
+ * assert.deepEqual(provenanceLines(text), [
+ *   { line: 2, provenance: { day: "2026-11-30", files: ["src/a.ts"] } },
+ * ]);
+ * ```
+ */
 export function provenanceLines(text: string): ProvenanceAt[] {
   if (!text.includes("librarian:")) return [];
   const found: ProvenanceAt[] = [];

@@ -26,7 +26,20 @@ function readSmall(path: string): string | null {
   }
 }
 
-/** The git folder of the repository holding `dir` (walking up), or `null`. */
+/**
+ * The git folder of the repository holding `dir` (walking up), or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { gitDirAbove } from "./git_head.ts";
+ * import assert from "node:assert/strict";
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(gitDirAbove(dir), null);
+ * Deno.mkdirSync(`${dir}/.git`);
+ * Deno.mkdirSync(`${dir}/src/api`, { recursive: true });
+ * assert.equal(gitDirAbove(`${dir}/src/api`), `${dir}/.git`);
+ * ```
+ */
 export function gitDirAbove(dir: string): string | null {
   let current = normalizePath(dir);
   if (!isLocalAbsolutePath(current)) return null;
@@ -71,7 +84,21 @@ export function packedRef(packed: string, ref: string): string | null {
   return null;
 }
 
-/** The full hash of `HEAD` in the git folder `gitDir`, or `null`. */
+/**
+ * The full hash of `HEAD` in the git folder `gitDir`, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { headOf } from "./git_head.ts";
+ * import assert from "node:assert/strict";
+ * const gitDir = `${Deno.makeTempDirSync()}/.git`;
+ * Deno.mkdirSync(`${gitDir}/refs/heads`, { recursive: true });
+ * Deno.writeTextFileSync(`${gitDir}/HEAD`, "ref: refs/heads/main\n");
+ * assert.equal(headOf(gitDir), null);
+ * Deno.writeTextFileSync(`${gitDir}/refs/heads/main`, `${"a1b2c3d4".repeat(5)}\n`);
+ * assert.equal(headOf(gitDir), "a1b2c3d4".repeat(5));
+ * ```
+ */
 export function headOf(gitDir: string): string | null {
   const head = readSmall(joinPath(gitDir, "HEAD"))?.trim();
   if (!head) return null;

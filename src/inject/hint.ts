@@ -25,13 +25,35 @@ export const HINT_TOOLS: ReadonlySet<string> = new Set([
   "NotebookEdit",
 ]);
 
-/** Whether hints are on (`LIBRARIAN_HINT=off`, `0`, `false` or `no` turns them off). */
+/**
+ * Whether hints are on (`LIBRARIAN_HINT=off`, `0`, `false` or `no` turns them off).
+ *
+ * @example Usage
+ * ```ts
+ * import { hintEnabled } from "./hint.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(hintEnabled(envFrom({})), true);
+ * assert.equal(hintEnabled(envFrom({ LIBRARIAN_HINT: " OFF " })), false);
+ * assert.equal(hintEnabled(envFrom({ LIBRARIAN_HINT: "no" })), false);
+ * ```
+ */
 export function hintEnabled(env: EnvReader): boolean {
   const value = env("LIBRARIAN_HINT")?.trim().toLowerCase();
   return !(value === "off" || value === "0" || value === "false" || value === "no");
 }
 
-/** The tag folder a project-relative file's hint is about (its folder, or the nearest taggable). */
+/**
+ * The tag folder a project-relative file's hint is about (its folder, or the nearest taggable).
+ *
+ * @example Usage
+ * ```ts
+ * import { hintFolderOf } from "./hint.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(hintFolderOf("src/api/billing/invoice.ts"), "src/api/billing");
+ * assert.equal(hintFolderOf("README.md"), "global");
+ * ```
+ */
 export function hintFolderOf(relPath: string): string {
   return tagFolderOf(dirnameOf(relPath));
 }
@@ -79,6 +101,20 @@ export interface HintTarget {
 /**
  * Where a tool's touch could get a hint: an edit tool, hints on, and a file in a project with a
  * library (whether or not its folder has library files); `undefined` otherwise.
+ *
+ * @example Usage
+ * ```ts
+ * import { hintTarget } from "./hint.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import { locateFileContext } from "./file_context.ts";
+ * import assert from "node:assert/strict";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library`);
+ * const location = locateFileContext(`${p}/src/a.ts`, { env: envFrom({}) });
+ * const scratchPath = `${p}/_memory_library/.scratch.md`;
+ * assert.deepEqual(hintTarget("Edit", location, envFrom({})), { folder: "src", scratchPath });
+ * assert.equal(hintTarget("Read", location, envFrom({})), undefined);
+ * ```
  */
 export function hintTarget(
   tool: string,
