@@ -140,7 +140,19 @@ export function nudgeGate(facts: NudgeGateFacts): NudgeSkip | undefined {
   return undefined;
 }
 
-/** The checks on what the transcript says; `undefined` when the turn is nudged. */
+/**
+ * The checks on what the transcript says; `undefined` when the turn is nudged.
+ *
+ * @example Usage
+ * ```ts
+ * import { nudgeSkipFor } from "./nudge.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(nudgeSkipFor(undefined), "no-transcript");
+ * assert.equal(nudgeSkipFor({ files: ["src/a.ts"], tagged: true }), "tagged");
+ * assert.equal(nudgeSkipFor({ files: [], tagged: false }), "no-code-changed");
+ * assert.equal(nudgeSkipFor({ files: ["src/a.ts"], tagged: false }), undefined);
+ * ```
+ */
 export function nudgeSkipFor(changes: TurnChanges | undefined): NudgeSkip | undefined {
   if (!changes) return "no-transcript";
   if (changes.tagged) return "tagged";
@@ -151,7 +163,17 @@ export function nudgeSkipFor(changes: TurnChanges | undefined): NudgeSkip | unde
 /** At most this many folders get their own tag line in the reason. */
 export const MAX_NUDGE_FOLDERS = 6;
 
-/** The tag folders of changed files, in first-seen order, each once (pure). */
+/**
+ * The tag folders of changed files, in first-seen order, each once (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { changedTagFolders } from "./nudge.ts";
+ * import assert from "node:assert/strict";
+ * const files = ["src/api/b.ts", "README.md", "src/api/a.ts", "src/ui/c.ts"];
+ * assert.deepEqual(changedTagFolders(files), ["src/api", "global", "src/ui"]);
+ * ```
+ */
 export function changedTagFolders(files: readonly string[]): string[] {
   return [...new Set(files.map((file) => tagFolderOf(dirnameOf(file))))];
 }

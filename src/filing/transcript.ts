@@ -199,7 +199,25 @@ export interface TurnRead {
   size?: number;
 }
 
-/** Reads the current turn from the transcript at `path` once. Never throws. */
+/**
+ * Reads the current turn from the transcript at `path` once. Never throws.
+ *
+ * @example Usage
+ * ```ts
+ * import { readTurnOnce } from "./transcript.ts";
+ * import assert from "node:assert/strict";
+ * const path = `${Deno.makeTempDirSync()}/t.jsonl`;
+ * const edit = { type: "tool_use", id: "t1", name: "Edit", input: { file_path: "/p/a.ts" } };
+ * const lines = ["fix it", [edit], [{ type: "text", text: "Done." }]].map((content, i) =>
+ *   JSON.stringify({ type: i === 0 ? "user" : "assistant", message: { content } }));
+ * Deno.writeTextFileSync(path, lines.join("\n"));
+ * const { status, activity } = readTurnOnce(path);
+ * assert.equal(status, "ok");
+ * assert.deepEqual(activity?.toolUses.map((u) => [u.name, u.failed]), [["Edit", false]]);
+ * assert.equal(activity?.newestAssistantText, "Done.");
+ * assert.equal(readTurnOnce(`${path}.missing`).status, "missing");
+ * ```
+ */
 export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead {
   if (typeof path !== "string" || path.trim() === "") return { status: "missing", waitedMs: 0 };
   const normal = normalizePath(path);
