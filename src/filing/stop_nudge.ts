@@ -37,7 +37,24 @@ export interface TurnSource {
   fields(): Record<string, LogValue>;
 }
 
-/** A {@link TurnSource} for a Stop event. */
+/**
+ * A {@link TurnSource} for a Stop event.
+ *
+ * @example Usage
+ * ```ts
+ * import { turnSource } from "./stop_nudge.ts";
+ * import assert from "node:assert/strict";
+ * const p = Deno.makeTempDirSync();
+ * const library = { root: `${p}/_memory_library`, projectRoot: p, foundBy: "cwd" as const };
+ * const edit = { type: "tool_use", name: "Write", input: { file_path: `${p}/src/a.ts` } };
+ * const said = { type: "assistant", message: { content: [edit] } };
+ * const transcript_path = `${p}/t.jsonl`;
+ * Deno.writeTextFileSync(transcript_path, JSON.stringify(said));
+ * const source = turnSource({ hook_event_name: "Stop", transcript_path }, library);
+ * assert.deepEqual(await source.changes(), { files: ["src/a.ts"], tagged: false });
+ * assert.equal(source.fields().transcript, "ok");
+ * ```
+ */
 export function turnSource(event: HookEvent, library: Library): TurnSource {
   let read: Promise<TurnRead> | undefined;
   let done: TurnRead | undefined;
