@@ -4,14 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import {
-  colorEnabled,
-  type CommandSpec,
-  helpText,
-  makeStyle,
-  parseCommandArgs,
-  UsageError,
-} from "../src/commands/cli.ts";
+import { parseCommandArgs, UsageError } from "../src/commands/cli.ts";
+import { colorEnabled, makeStyle } from "../src/commands/cli_output.ts";
+import { type CommandSpec, helpText } from "../src/commands/cli_help.ts";
 import { parseRenames } from "../src/commands/git_renames.ts";
 import { installedPlugin, librarianHookEvents } from "../src/commands/hooks_wiring.ts";
 import { kebabCase, mapSource, orderSources, planImport } from "../src/commands/import_plan.ts";

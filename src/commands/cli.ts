@@ -1,6 +1,7 @@
 /**
- * What every human command shares: argument parsing (`node:util` `parseArgs`), `--help`, usage
- * errors (exit 2 with a usage line on stderr), `--json` output and terminal colour.
+ * What every human command shares: argument parsing (`node:util` `parseArgs`), the `--help` front
+ * end, usage errors (exit 2 with a usage line on stderr) and option values. The spec and its help
+ * text live in `cli_help.ts`; `--json` output and terminal colour in `cli_output.ts`.
  *
  * Exit codes: 0 fine, 1 problems found, 2 usage error.
  *
@@ -8,9 +9,9 @@
  */
 
 import { parseArgs } from "node:util";
-import type { EnvReader } from "../core/env.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
 import { resolveLocalPath } from "../core/paths.ts";
+import { type CommandSpec, HELP_OPTION, helpText, usageLine } from "./cli_help.ts";
 
 /** Everything went as asked, nothing to report. */
 export const EXIT_OK = 0;
@@ -18,30 +19,6 @@ export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 /** The command line was wrong. */
 export const EXIT_USAGE = 2;
-
-/** One option a command accepts. */
-export interface OptionSpec {
-  type: "boolean" | "string";
-  short?: string;
-  /** Shown in `--help` after the option name, for string options (`<n>`). */
-  valueName?: string;
-  description: string;
-}
-
-/** A command's command line, for parsing and for `--help`. */
-export interface CommandSpec {
-  name: string;
-  /** What follows `librarian <name>` in the usage line, e.g. `<path> [--json]`. */
-  synopsis: string;
-  summary: string;
-  /** More lines for `--help`. */
-  details?: readonly string[];
-  options: Readonly<Record<string, OptionSpec>>;
-  /** Names of the positional arguments, in order. */
-  positionals: readonly string[];
-  /** How many positionals are required (default: all of them). */
-  requiredPositionals?: number;
-}
 
 /** A parsed command line. */
 export interface ParsedArgs {
@@ -73,66 +50,6 @@ export class UsageError extends LibrarianError {
     this.name = "UsageError";
     this.usage = options.usage;
   }
-}
-
-/**
- * The one-line usage of a command.
- *
- * @example Usage
- * ```ts
- * import { usageLine } from "./cli.ts";
- * import assert from "node:assert/strict";
- *
- * const spec = { name: "read", synopsis: "<path> [--json]", summary: "", options: {}, positionals: ["path"] };
- * assert.equal(usageLine(spec), "Usage: librarian read <path> [--json]");
- * ```
- */
-export function usageLine(spec: CommandSpec): string {
-  return `Usage: librarian ${spec.name} ${spec.synopsis}`.trimEnd();
-}
-
-const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "show this help" };
-
-/**
- * The full `--help` text of a command.
- *
- * @example Usage
- * ```ts
- * import { helpText } from "./cli.ts";
- * import assert from "node:assert/strict";
- *
- * const spec = {
- *   name: "read",
- *   synopsis: "<path>",
- *   summary: "what a file would be sent",
- *   options: { json: { type: "boolean" as const, description: "print JSON" } },
- *   positionals: ["path"],
- * };
- * const text = helpText(spec);
- * assert.ok(text.startsWith("librarian read: what a file would be sent\n\nUsage: librarian read <path>"));
- * assert.match(text, /--json +print JSON/);
- * assert.match(text, /-h, --help/);
- * ```
- */
-export function helpText(spec: CommandSpec): string {
-  const options = { ...spec.options, help: HELP_OPTION };
-  const names = Object.entries(options).map(([name, o]) => {
-    const short = o.short ? `-${o.short}, ` : "    ";
-    const value = o.type === "string" ? ` ${o.valueName ?? "<value>"}` : "";
-    return { left: `${short}--${name}${value}`, description: o.description };
-  });
-  const width = Math.max(...names.map((n) => n.left.length));
-  return [
-    `librarian ${spec.name}: ${spec.summary}`,
-    "",
-    usageLine(spec),
-    ...(spec.details?.length ? ["", ...spec.details] : []),
-    "",
-    "Options:",
-    ...names.map((n) => `  ${n.left.padEnd(width)}  ${n.description}`),
-    "",
-    "Exit codes: 0 fine, 1 problems found, 2 usage error.",
-  ].join("\n");
 }
 
 /**
@@ -325,109 +242,3 @@ export function pathArgument(value: string, cwd: string): string {
   if (path === null) throw new UsageError(`'${value}' is not a path on this machine`);
   return path;
 }
-
-/**
- * Prints a value as indented JSON on stdout.
- *
- * @example Usage
- * ```ts
- * import { printJson } from "./cli.ts";
- * import assert from "node:assert/strict";
- *
- * const printed: string[] = [];
- * const original = console.log;
- * console.log = (text: string) => printed.push(text);
- * try {
- *   printJson({ ok: true });
- * } finally {
- *   console.log = original;
- * }
- * assert.deepEqual(printed, ['{\n  "ok": true\n}']);
- * ```
- */
-export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
-}
-
-/** Text styles; each is the identity when colour is off. */
-export interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
-}
-
-/**
- * True when colour may be used: stdout is a terminal, `NO_COLOR` is unset or empty, not `TERM=dumb`.
- *
- * @example Usage
- * ```ts
- * import { colorEnabled } from "./cli.ts";
- * import { envFrom } from "../core/env.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(colorEnabled(envFrom({}), true), true);
- * assert.equal(colorEnabled(envFrom({}), false), false);
- * assert.equal(colorEnabled(envFrom({ NO_COLOR: "1" }), true), false);
- * assert.equal(colorEnabled(envFrom({ TERM: "dumb" }), true), false);
- * ```
- */
-export function colorEnabled(
-  env: EnvReader,
-  isTerminal: boolean = Deno.stdout.isTerminal(),
-): boolean {
-  if (!isTerminal) return false;
-  if ((env("NO_COLOR") ?? "") !== "") return false;
-  return env("TERM") !== "dumb";
-}
-
-/**
- * The styles for this process (plain text unless {@link colorEnabled}).
- *
- * @example Usage
- * ```ts
- * import { makeStyle } from "./cli.ts";
- * import { envFrom } from "../core/env.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(makeStyle(envFrom({}), true).red("x"), "\x1b[31mx\x1b[39m");
- * assert.equal(makeStyle(envFrom({}), false).red("x"), "x");
- * ```
- */
-export function makeStyle(env: EnvReader, isTerminal?: boolean): Style {
-  const on = colorEnabled(env, isTerminal);
-  const sgr = (open: number, close: number) => (text: string) =>
-    on ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-  return {
-    bold: sgr(1, 22),
-    dim: sgr(2, 22),
-    red: sgr(31, 39),
-    green: sgr(32, 39),
-    yellow: sgr(33, 39),
-    cyan: sgr(36, 39),
-  };
-}
-
-/**
- * A byte count for people: `812 B`, `4.2 KB`, `1.3 MB`.
- *
- * @example Usage
- * ```ts
- * import { formatBytes } from "./cli.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(formatBytes(812), "812 B");
- * assert.equal(formatBytes(4300), "4.2 KB");
- * assert.equal(formatBytes(1_363_149), "1.3 MB");
- * ```
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** `1 file`, `2 files` (one definition, shared with the Stop hook). */
-export { plural } from "../core/words.ts";

@@ -8,15 +8,9 @@
 import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  EXIT_PROBLEMS,
-  flag,
-  makeStyle,
-  printJson,
-  runCommand,
-} from "./cli.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
 import { type Check, runChecks } from "./doctor_checks.ts";
 
 /** The command line of `librarian doctor`. */

@@ -12,18 +12,17 @@ import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "
 import { isRegularFile } from "../core/read_text.ts";
 import { listSources, type SourceListing, whyIgnored } from "./import_sources.ts";
 import {
-  type CommandSpec,
   EXIT_OK,
   EXIT_PROBLEMS,
   flag,
-  makeStyle,
   pathArgument,
-  plural,
-  printJson,
   runCommand,
   stringOption,
   UsageError,
 } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { parseOnly, runMoves } from "./import_moves.ts";
 import { VERSION } from "../version.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";

@@ -15,7 +15,9 @@ import { joinPath } from "../core/paths.ts";
 import { isServedName } from "../core/walk.ts";
 import { lockLibrary } from "../filing/coordination.ts";
 import { VERSION } from "../version.ts";
-import { EXIT_OK, makeStyle, plural, printJson, UsageError } from "./cli.ts";
+import { EXIT_OK, UsageError } from "./cli.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { safeText } from "./log_tail.ts";
 import {
   type PathKind,

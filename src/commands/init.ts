@@ -16,16 +16,9 @@ import { LibrarianError } from "../core/errors.ts";
 import { isDirectory, isFile, readTextIfExists } from "../core/fs_probe.ts";
 import { gitRootAbove } from "./git_root.ts";
 import { VERSION } from "../version.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  makeStyle,
-  pathArgument,
-  printJson,
-  runCommand,
-  stringOption,
-} from "./cli.ts";
+import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
 import { parseFormats } from "./export.ts";
 import { recordExportFormats } from "../export/record.ts";
 

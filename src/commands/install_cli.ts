@@ -11,15 +11,9 @@ import { type EnvReader, processEnv } from "../core/env.ts";
 import { LibrarianError } from "../core/errors.ts";
 import { isFile } from "../core/fs_probe.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  pathArgument,
-  printJson,
-  runCommand,
-  stringOption,
-} from "./cli.ts";
+import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { printJson } from "./cli_output.ts";
 import { currentRuntime, findPluginRoot } from "./install_check.ts";
 import { VERSION } from "../version.ts";
 

@@ -9,17 +9,10 @@ import { type Library, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
 import { basenameOf, joinPath, normalizePath } from "../core/paths.ts";
 import { decodeLibraryBytes } from "../core/read_text.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  EXIT_PROBLEMS,
-  flag,
-  intOption,
-  makeStyle,
-  plural,
-  printJson,
-  runCommand,
-} from "./cli.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, intOption, runCommand } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { gitRenames } from "./git_renames.ts";
 import { scanLibrary, type ScannedFolder } from "../core/library_scan.ts";
 import { applyFolderMoves, type FolderMove } from "./lint_fix.ts";

@@ -13,17 +13,9 @@ import {
   type FileContext,
   type NoContextReason,
 } from "../inject/file_context.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  EXIT_PROBLEMS,
-  flag,
-  makeStyle,
-  printJson,
-  runCommand,
-  stringOption,
-  UsageError,
-} from "./cli.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand, stringOption, UsageError } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
 import { VERSION } from "../version.ts";
 import { commandReadContext, NO_COMMAND_CONTEXT } from "./read_command.ts";
 import type { NoCommandContextReason } from "../inject/command_context.ts";

@@ -10,17 +10,10 @@ import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import type { RouteReport } from "../filing/report.ts";
 import { routeScratch } from "../filing/route.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  EXIT_PROBLEMS,
-  flag,
-  makeStyle,
-  plural,
-  printJson,
-  runCommand,
-  type Style,
-} from "./cli.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson, type Style } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { reexportFiled } from "../export/after_filing.ts";
 import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
 

@@ -18,18 +18,10 @@ import { tagLineFix } from "../filing/near_miss.ts";
 import { parseScratch } from "../filing/scratch.ts";
 import { rewriteScratch } from "../filing/scratch_rewrite.ts";
 import { VERSION } from "../version.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  intOption,
-  makeStyle,
-  plural,
-  printJson,
-  runCommand,
-  stringOption,
-  UsageError,
-} from "./cli.ts";
+import { EXIT_OK, flag, intOption, runCommand, stringOption, UsageError } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { safeText } from "./log_tail.ts";
 import { locateLibrary, noLibraryError } from "./locate.ts";
 

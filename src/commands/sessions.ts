@@ -8,16 +8,10 @@
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import { VERSION } from "../version.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  intOption,
-  makeStyle,
-  plural,
-  printJson,
-  runCommand,
-} from "./cli.ts";
+import { EXIT_OK, flag, intOption, runCommand } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { ageOf } from "./log_tail.ts";
 import { locateLibrary, noLibraryError } from "./locate.ts";
 import { projectSessions, type SessionLedgers } from "./session_ledgers.ts";

@@ -15,16 +15,9 @@ import { claudeDir, type EnvReader, processEnv } from "../core/env.ts";
 import { LibrarianError } from "../core/errors.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  makeStyle,
-  printJson,
-  runCommand,
-  stringOption,
-  UsageError,
-} from "./cli.ts";
+import { EXIT_OK, flag, runCommand, stringOption, UsageError } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { makeStyle, printJson } from "./cli_output.ts";
 import {
   desiredHooks,
   formatSettings,

@@ -9,19 +9,10 @@ import { type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv } from "../core/env.ts";
 import { basenameOf, normalizePath } from "../core/paths.ts";
 import { isRegularFile } from "../core/read_text.ts";
-import {
-  type CommandSpec,
-  EXIT_OK,
-  flag,
-  formatBytes,
-  intOption,
-  makeStyle,
-  plural,
-  printJson,
-  runCommand,
-  stringOption,
-  type Style,
-} from "./cli.ts";
+import { EXIT_OK, flag, intOption, runCommand, stringOption } from "./cli.ts";
+import { type CommandSpec } from "./cli_help.ts";
+import { formatBytes, makeStyle, printJson, type Style } from "./cli_output.ts";
+import { plural } from "../core/words.ts";
 import { describeWiring, detectHookWiring } from "./hooks_wiring.ts";
 import { scanLibrary } from "../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
