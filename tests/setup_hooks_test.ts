@@ -8,14 +8,13 @@ import pluginHooks from "../hooks/hooks.json" with { type: "json" };
 import { envFrom } from "../src/core/env.ts";
 import {
   desiredHooks,
-  hookCommand,
-  type HookProgram,
   isLibrarianHandler,
-  type Json,
-  mergeHooks,
   setLibraryPath,
   SettingsShapeError,
 } from "../src/commands/hook_settings.ts";
+import { hookCommand, type HookProgram } from "../src/commands/hook_command.ts";
+import { type Json } from "../src/commands/claude_json.ts";
+import { mergeHooks } from "../src/commands/hook_merge.ts";
 import { isPluginCachePath, setupHooks } from "../src/commands/setup_hooks.ts";
 import { normalizePath } from "../src/core/paths.ts";
 import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";

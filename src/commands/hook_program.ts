@@ -11,7 +11,7 @@ import { LibrarianError } from "../core/errors.ts";
 import { isFile } from "../core/fs_probe.ts";
 import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { gitRootAbove } from "./git_root.ts";
-import type { HookProgram, HookShell } from "./hook_settings.ts";
+import type { HookProgram, HookShell } from "./hook_command.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 
 /**

@@ -22,13 +22,11 @@ import {
   desiredHooks,
   formatSettings,
   type HookChange,
-  type HookProgram,
-  type HookShell,
-  mergeHooks,
-  removeLibrarianHooks,
   setLibraryPath,
   SettingsShapeError,
 } from "./hook_settings.ts";
+import { type HookProgram, type HookShell } from "./hook_command.ts";
+import { mergeHooks, removeLibrarianHooks } from "./hook_merge.ts";
 import { absolute, chooseProgram, chooseProject } from "./hook_program.ts";
 import { detectHookWiring } from "./hooks_wiring.ts";
 import { EXCLUDE_LINE, excludeFromGit, readSettings } from "./settings_file.ts";
