@@ -9,7 +9,7 @@ import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { memoryDirs } from "../automemory/locate.ts";
 import { autoMemoryMode } from "../automemory/mode.ts";
-import type { Check } from "./doctor_checks.ts";
+import type { Check } from "./doctor_check.ts";
 
 /**
  * The auto-memory check: a warning for a `LIBRARIAN_AUTOMEMORY` value that is not `sync`, `review`

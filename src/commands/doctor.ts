@@ -11,7 +11,8 @@ import { normalizePath } from "../core/paths.ts";
 import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "./cli.ts";
 import { type CommandSpec } from "./cli_help.ts";
 import { makeStyle, printJson } from "./cli_output.ts";
-import { type Check, runChecks } from "./doctor_checks.ts";
+import { runChecks } from "./doctor_checks.ts";
+import { type Check } from "./doctor_check.ts";
 
 /** The command line of `librarian doctor`. */
 export const SPEC: CommandSpec = {

@@ -5,8 +5,7 @@
  */
 
 import { type Library, LIBRARY_DIR_NAME, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, logFile, readBudget } from "../core/env.ts";
-import type { LogRecord } from "../core/log.ts";
+import { type EnvReader, readBudget } from "../core/env.ts";
 import { scanLibrary } from "../core/library_scan.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
 import { describeWiring, detectHookWiring, type HookWiring } from "./hooks_wiring.ts";
@@ -22,32 +21,8 @@ import { describeFoundBy, locateLibrary } from "./locate.ts";
 import { cliLinkProblem } from "./install_cli.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { shSingleQuote } from "./hook_command.ts";
-import { ageOf, readProjectRuns, safeText } from "./log_tail.ts";
-
-/** One check's outcome. */
-export interface Check {
-  id: string;
-  status: "ok" | "warn" | "fail";
-  message: string;
-  fix?: string;
-}
-
-/** Hook runs older than this make the log check warn. */
-const STALE_LOG_MS = 7 * 24 * 60 * 60 * 1000;
-
-const ok = (id: string, message: string): Check => ({ id, status: "ok", message });
-const warn = (id: string, message: string, fix: string): Check => ({
-  id,
-  status: "warn",
-  message,
-  fix,
-});
-const fail = (id: string, message: string, fix: string): Check => ({
-  id,
-  status: "fail",
-  message,
-  fix,
-});
+import { type Check, fail, ok, warn } from "./doctor_check.ts";
+import { logCheck } from "./doctor_log_check.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -229,54 +204,6 @@ async function hooksChecks(
     }
   }
   return checks;
-}
-
-function describeLast(record: LogRecord): string {
-  const f = record.fields;
-  const what = [record.command, f.event, f.result].filter(Boolean).join(" ");
-  return safeText(`last run ${ageOf(record.time)}: ${what}${f.ms ? `, ${f.ms} ms` : ""}`);
-}
-
-async function logCheck(env: EnvReader, projectRoot: string): Promise<Check> {
-  const path = logFile(env);
-  if (!path) {
-    return warn(
-      "log",
-      "logging is off (LIBRARIAN_LOG=off)",
-      "unset LIBRARIAN_LOG to see hook runs",
-    );
-  }
-  const records = await readProjectRuns(path, projectRoot, 200).catch(() => null);
-  const last = records?.at(-1);
-  if (!records || !last) {
-    return warn(
-      "log",
-      `no hook has run in this project yet (${path} ${
-        records ? `has no run for ${projectRoot}` : "does not exist"
-      })`,
-      "start Claude Code in the project and let it read a file, then rerun 'librarian doctor'; " +
-        "if nothing appears, 'claude --debug' shows which hooks were registered",
-    );
-  }
-  const failed = records.slice(-20).findLast((r) =>
-    r.fields.result === "error" || r.fields.result === "bad-input"
-  );
-  if (failed) {
-    const why = safeText(failed.fields.detail ?? failed.fields.result ?? "");
-    return warn(
-      "log",
-      `${describeLast(last)}; a recent ${failed.command} run failed: ${why}`,
-      `see ${path}`,
-    );
-  }
-  if (Date.now() - Date.parse(last.time) > STALE_LOG_MS) {
-    return warn(
-      "log",
-      `${describeLast(last)}; nothing for over a week`,
-      "check that the hooks are registered, then use Claude Code in the project",
-    );
-  }
-  return ok("log", describeLast(last));
 }
 
 function budgetCheck(env: EnvReader): Check {
