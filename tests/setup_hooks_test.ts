@@ -15,7 +15,8 @@ import {
 import { hookCommand, type HookProgram } from "../src/commands/hook_command.ts";
 import { type Json } from "../src/commands/claude_json.ts";
 import { mergeHooks } from "../src/commands/hook_merge.ts";
-import { isPluginCachePath, setupHooks } from "../src/commands/setup_hooks.ts";
+import { isPluginCachePath } from "../src/commands/hook_program.ts";
+import { setupHooks } from "../src/commands/settings_update.ts";
 import { normalizePath } from "../src/core/paths.ts";
 import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
