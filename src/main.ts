@@ -11,15 +11,16 @@ import { LibrarianError, messageOf } from "./core/errors.ts";
 import { restoreLauncherHome } from "./core/env.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
 import { loadLater } from "./core/load_later.ts";
+import { closestCommand, COMMANDS } from "./command_table.ts";
 
-/** The helpers for a hook run by hand (`--example`, `--explain`, a terminal on stdin). */
+/** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
 function loadHookDebug(): Promise<typeof import("./commands/hook_debug.ts")> {
   return loadLater(new URL("./commands/hook_debug.ts", import.meta.url));
 }
 
-/** A command module: `run` returns the process exit code. */
-export interface CommandModule {
-  run(args: string[]): Promise<number>;
+/** The `--explain` helper for a hook run by hand. */
+function loadHookExplain(): Promise<typeof import("./commands/hook_explain.ts")> {
+  return loadLater(new URL("./commands/hook_explain.ts", import.meta.url));
 }
 
 /**
@@ -65,72 +66,6 @@ export function reportError(
   }
   return error.exitCode;
 }
-
-/** Every command, by name, with a one-line summary for `--help`. */
-export const COMMANDS: Readonly<
-  Record<string, { summary: string; load: () => Promise<CommandModule> }>
-> = {
-  inject: {
-    summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
-    load: () => loadLater(new URL("./inject/hook.ts", import.meta.url)),
-  },
-  stop: {
-    summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => loadLater(new URL("./filing/hook.ts", import.meta.url)),
-  },
-  read: {
-    summary: "show exactly what the model is sent before a tool touches a file",
-    load: () => loadLater(new URL("./commands/read.ts", import.meta.url)),
-  },
-  status: {
-    summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
-    load: () => loadLater(new URL("./commands/status.ts", import.meta.url)),
-  },
-  route: {
-    summary: "file the scratch file's tagged learnings into the library now",
-    load: () => loadLater(new URL("./commands/route.ts", import.meta.url)),
-  },
-  init: {
-    summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
-    load: () => loadLater(new URL("./commands/init.ts", import.meta.url)),
-  },
-  "setup-hooks": {
-    summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
-    load: () => loadLater(new URL("./commands/setup_hooks.ts", import.meta.url)),
-  },
-  doctor: {
-    summary: "check why the hooks might not fire, with a fix for each problem",
-    load: () => loadLater(new URL("./commands/doctor.ts", import.meta.url)),
-  },
-  lint: {
-    summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
-    load: () => loadLater(new URL("./commands/lint.ts", import.meta.url)),
-  },
-  export: {
-    summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
-    load: () => loadLater(new URL("./commands/export.ts", import.meta.url)),
-  },
-  import: {
-    summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
-    load: () => loadLater(new URL("./commands/import.ts", import.meta.url)),
-  },
-  scratch: {
-    summary: "list the blocks kept in scratch with the reason and the fix; drop one",
-    load: () => loadLater(new URL("./commands/scratch.ts", import.meta.url)),
-  },
-  sessions: {
-    summary: "list recent sessions in this project and what they were sent",
-    load: () => loadLater(new URL("./commands/sessions.ts", import.meta.url)),
-  },
-  sent: {
-    summary: "show which library files (and versions) a session was sent",
-    load: () => loadLater(new URL("./commands/sent.ts", import.meta.url)),
-  },
-  "install-cli": {
-    summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
-    load: () => loadLater(new URL("./commands/install_cli.ts", import.meta.url)),
-  },
-};
 
 /** The program's version, from deno.json. */
 export const VERSION: string = PROGRAM_VERSION;
@@ -224,7 +159,7 @@ export async function main(args: string[]): Promise<number> {
       return await (await loadHookDebug()).printExample(name, rest);
     }
     if (rest.includes("--explain")) {
-      (await loadHookDebug()).explainThenRun(name);
+      (await loadHookExplain()).explainThenRun(name);
     } else if (Deno.stdin.isTerminal()) {
       console.error((await loadHookDebug()).terminalHint(name));
     }
@@ -236,44 +171,6 @@ export async function main(args: string[]): Promise<number> {
     if (error instanceof LibrarianError) return reportError(name, rest, error);
     throw error;
   }
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/**
- * The command a mistyped name most likely meant (at most a third of its letters off, or a
- * prefix), or null.
- *
- * @example Usage
- * ```ts
- * import { closestCommand } from "./main.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(closestCommand("stauts"), "status");
- * assert.equal(closestCommand("xyzzy"), null);
- * ```
- */
-export function closestCommand(name: string): string | null {
-  let best: { name: string; distance: number } | null = null;
-  for (const candidate of Object.keys(COMMANDS)) {
-    const distance = candidate.startsWith(name) && name.length >= 3
-      ? 0
-      : editDistance(name.toLowerCase(), candidate);
-    if (best === null || distance < best.distance) best = { name: candidate, distance };
-  }
-  if (best === null) return null;
-  return best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : null;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../src/main.ts";
+import { COMMANDS } from "../src/command_table.ts";
 import { REPO_ROOT, runLibrarian } from "./helpers.ts";
 
 function filesUnder(dir: string, ext: string): string[] {

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { explainInject, explainStop, terminalHint } from "../src/commands/hook_debug.ts";
+import { terminalHint } from "../src/commands/hook_debug.ts";
+import { explainInject, explainStop } from "../src/commands/hook_explain.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("stop: each scratch block is explained as filed, kept with its reason, or dropped", async () => {

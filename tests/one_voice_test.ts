@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../src/main.ts";
+import { COMMANDS } from "../src/command_table.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 
 const PEOPLE_COMMANDS = Object.keys(COMMANDS).filter((name) =>

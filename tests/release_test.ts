@@ -16,7 +16,7 @@ import {
 import { readReleaseFacts, type ReleaseFacts, releaseProblems } from "../scripts/check_versions.ts";
 import { LOCAL_MARKETPLACE, stageRelease } from "../scripts/stage_release.ts";
 import { sha256File } from "../scripts/sha256.ts";
-import { COMMANDS } from "../src/main.ts";
+import { COMMANDS } from "../src/command_table.ts";
 import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { git } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";

@@ -1,0 +1,118 @@
+/**
+ * The table of the Librarian's commands: each name, its one-line summary for `--help`, and how to
+ * load its module (only when asked for, so a hook pays for nothing but its own code); and the
+ * command a mistyped name most likely meant.
+ *
+ * @module
+ */
+
+import { loadLater } from "./core/load_later.ts";
+
+/** A command module: `run` returns the process exit code. */
+export interface CommandModule {
+  run(args: string[]): Promise<number>;
+}
+
+/** Every command, by name, with a one-line summary for `--help`. */
+export const COMMANDS: Readonly<
+  Record<string, { summary: string; load: () => Promise<CommandModule> }>
+> = {
+  inject: {
+    summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
+    load: () => loadLater(new URL("./inject/hook.ts", import.meta.url)),
+  },
+  stop: {
+    summary: "hook: file tagged scratch learnings and new auto memories into the library",
+    load: () => loadLater(new URL("./filing/hook.ts", import.meta.url)),
+  },
+  read: {
+    summary: "show exactly what the model is sent before a tool touches a file",
+    load: () => loadLater(new URL("./commands/read.ts", import.meta.url)),
+  },
+  status: {
+    summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
+    load: () => loadLater(new URL("./commands/status.ts", import.meta.url)),
+  },
+  route: {
+    summary: "file the scratch file's tagged learnings into the library now",
+    load: () => loadLater(new URL("./commands/route.ts", import.meta.url)),
+  },
+  init: {
+    summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
+    load: () => loadLater(new URL("./commands/init.ts", import.meta.url)),
+  },
+  "setup-hooks": {
+    summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
+    load: () => loadLater(new URL("./commands/setup_hooks.ts", import.meta.url)),
+  },
+  doctor: {
+    summary: "check why the hooks might not fire, with a fix for each problem",
+    load: () => loadLater(new URL("./commands/doctor.ts", import.meta.url)),
+  },
+  lint: {
+    summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
+    load: () => loadLater(new URL("./commands/lint.ts", import.meta.url)),
+  },
+  export: {
+    summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
+    load: () => loadLater(new URL("./commands/export.ts", import.meta.url)),
+  },
+  import: {
+    summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
+    load: () => loadLater(new URL("./commands/import.ts", import.meta.url)),
+  },
+  scratch: {
+    summary: "list the blocks kept in scratch with the reason and the fix; drop one",
+    load: () => loadLater(new URL("./commands/scratch.ts", import.meta.url)),
+  },
+  sessions: {
+    summary: "list recent sessions in this project and what they were sent",
+    load: () => loadLater(new URL("./commands/sessions.ts", import.meta.url)),
+  },
+  sent: {
+    summary: "show which library files (and versions) a session was sent",
+    load: () => loadLater(new URL("./commands/sent.ts", import.meta.url)),
+  },
+  "install-cli": {
+    summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
+    load: () => loadLater(new URL("./commands/install_cli.ts", import.meta.url)),
+  },
+};
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The command a mistyped name most likely meant (at most a third of its letters off, or a
+ * prefix), or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { closestCommand } from "./command_table.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(closestCommand("stauts"), "status");
+ * assert.equal(closestCommand("xyzzy"), null);
+ * ```
+ */
+export function closestCommand(name: string): string | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of Object.keys(COMMANDS)) {
+    const distance = candidate.startsWith(name) && name.length >= 3
+      ? 0
+      : editDistance(name.toLowerCase(), candidate);
+    if (best === null || distance < best.distance) best = { name: candidate, distance };
+  }
+  if (best === null) return null;
+  return best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : null;
+}
