@@ -2,17 +2,14 @@
 import assert from "node:assert/strict";
 import {
   clearSessionLedgers,
-  type LedgerKey,
-  ledgerPath,
   loadLedger,
-  MAX_EVENTS,
   MAX_LEDGER_BYTES,
   mergeLedger,
   openLedger,
-  parseLedger,
   pruneLedgers,
-  safeId,
 } from "../src/inject/ledger.ts";
+import { type LedgerKey, ledgerPath, safeId } from "../src/inject/ledger_paths.ts";
+import { MAX_EVENTS, parseLedger } from "../src/inject/ledger_format.ts";
 import { emptyLedger } from "../src/inject/ledger_format.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -11,7 +11,7 @@
 import { claudeDir, type EnvReader } from "../core/env.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
-import { parseLedger } from "../inject/ledger.ts";
+import { parseLedger } from "../inject/ledger_format.ts";
 import { windowStateDir } from "../inject/window.ts";
 
 /** One context window's ledger: the main conversation or one subagent. */

@@ -3,7 +3,7 @@
  * a subagent inside it, has already been sent, so that each is sent once per context window.
  *
  * Layout: `<state>/ledgers/<session>/<agent or "main">.json`, with a lock file beside each
- * (`.lock`). Every decision runs inside {@link openLedger}: lock, load, choose, record, release,
+ * (`.lock`; the paths are made in `ledger_paths.ts`). Every decision runs inside {@link openLedger}: lock, load, choose, record, release,
  * so concurrent hook runs for one context window (parallel tool calls, hooks wired twice) never
  * send a file twice. Clearing a session (after `/clear`) removes its folder; folders untouched for
  * {@link LEDGER_MAX_AGE_MS} are pruned.
@@ -15,7 +15,6 @@
  */
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { type HeldSyncLock, INJECT_LOCK_TIMEOUT_MS, lockSync } from "./lock.ts";
 import {
@@ -25,92 +24,13 @@ import {
   MAX_HINTED,
   parseLedger,
 } from "./ledger_format.ts";
-
-export {
-  emptyLedger,
-  hashOf,
-  type Ledger,
-  LEDGER_FORMAT,
-  makeFingerprint,
-  MAX_EVENTS,
-  parseLedger,
-  stampOf,
-} from "./ledger_format.ts";
+import { type LedgerKey, ledgerLockPath, ledgerPath, sessionLedgerDir } from "./ledger_paths.ts";
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A ledger file larger than this is discarded unread (a sane one is a few kilobytes). */
 export const MAX_LEDGER_BYTES = 1_000_000;
-
-/** Identifies one context window: the session, and the subagent when inside one. */
-export interface LedgerKey {
-  sessionId: string;
-  agentId?: string | undefined;
-}
-
-const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
-
-/**
- * Makes an id safe as a file name (the ids come from the hook input). A safe id is kept as it is;
- * any other gets a hash of the original after `.`, so two ids never share a file (`a/1` and
- * `a_1` are two sessions, and so are two long ids with the same first 120 characters).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { safeId } from "./ledger.ts";
- * assert.equal(safeId("abc-123"), "abc-123");
- * assert.match(safeId("../x"), /^___x\.[0-9a-f]{16}$/);
- * ```
- */
-export function safeId(id: string): string {
-  if (SAFE_ID.test(id)) return id;
-  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
-  return `${cleaned === "" ? "_" : cleaned}.${hashUtf8(id)}`;
-}
-
-/** The folder holding every ledger of one session. *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { sessionLedgerDir } from "./ledger.ts";
- * assert.equal(sessionLedgerDir("/state", "s1"), "/state/ledgers/s1");
- * ```
- */
-export function sessionLedgerDir(stateDir: string, sessionId: string): string {
-  return joinPath(stateDir, "ledgers", safeId(sessionId));
-}
-
-function ledgerStem(stateDir: string, key: LedgerKey): string {
-  const name = key.agentId ? `agent-${safeId(key.agentId)}` : "main";
-  return joinPath(sessionLedgerDir(stateDir, key.sessionId), name);
-}
-
-/** The file of one context window's ledger. *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { ledgerPath } from "./ledger.ts";
- * assert.equal(ledgerPath("/state", { sessionId: "s1" }), "/state/ledgers/s1/main.json");
- * assert.equal(ledgerPath("/state", { sessionId: "s1", agentId: "a" }), "/state/ledgers/s1/agent-a.json");
- * ```
- */
-export function ledgerPath(stateDir: string, key: LedgerKey): string {
-  return `${ledgerStem(stateDir, key)}.json`;
-}
-
-/** The lock file of one context window's ledger. *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { ledgerLockPath } from "./ledger.ts";
- * assert.equal(ledgerLockPath("/state", { sessionId: "s1" }), "/state/ledgers/s1/main.lock");
- * ```
- */
-export function ledgerLockPath(stateDir: string, key: LedgerKey): string {
-  return `${ledgerStem(stateDir, key)}.lock`;
-}
 
 /** A loaded ledger, and why it was read as empty when it was. */
 export interface LoadedLedger {
@@ -180,7 +100,8 @@ export interface LedgerUpdate {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { emptyLedger, mergeLedger } from "./ledger.ts";
+ * import { mergeLedger } from "./ledger.ts";
+ * import { emptyLedger } from "./ledger_format.ts";
  * const merged = mergeLedger(emptyLedger(), { files: { "/l/a.md": "1:2:ab" }, event: "tool:t1" });
  * assert.deepEqual(merged.files, { "/l/a.md": "1:2:ab" });
  * assert.deepEqual(merged.events, ["tool:t1"]);
@@ -208,7 +129,8 @@ export function mergeLedger(
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { emptyLedger, loadLedger, saveLedger } from "./ledger.ts";
+ * import { loadLedger, saveLedger } from "./ledger.ts";
+ * import { emptyLedger } from "./ledger_format.ts";
  * const state = Deno.makeTempDirSync();
  * saveLedger(state, { sessionId: "s" }, { ...emptyLedger(), reminded: true });
  * assert.equal(loadLedger(state, { sessionId: "s" }).ledger.reminded, true);

@@ -18,7 +18,8 @@ import { type EnvReader, readBudget } from "../core/env.ts";
 import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
-import { emptyLedger, type Ledger, loadLedger, pruneLedgers } from "./ledger.ts";
+import { loadLedger, pruneLedgers } from "./ledger.ts";
+import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
 import { decideOnce, type Outcome, windowStateDir } from "./window.ts";
 

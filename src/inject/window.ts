@@ -12,14 +12,9 @@ import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
 import { INJECT_LOCK_TIMEOUT_MS } from "./lock.ts";
-import {
-  emptyLedger,
-  type Ledger,
-  type LedgerKey,
-  type LedgerUpdate,
-  loadLedger,
-  openLedger,
-} from "./ledger.ts";
+import { type LedgerUpdate, loadLedger, openLedger } from "./ledger.ts";
+import { emptyLedger, type Ledger } from "./ledger_format.ts";
+import { type LedgerKey } from "./ledger_paths.ts";
 
 /** What one inject run did, for the log. */
 export type Outcome = Record<string, LogValue>;
