@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
-import { routeScratch } from "../src/filing/route.ts";
+import { routeScratch } from "../src/filing/route_scratch.ts";
 import { existingSpelling } from "../src/filing/spelling.ts";
 import { tempDir } from "./helpers.ts";
 import { makeProject, type Project } from "./stop_fixtures.ts";

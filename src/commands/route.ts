@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import type { RouteReport } from "../filing/report.ts";
-import { routeScratch } from "../filing/route.ts";
+import { routeScratch } from "../filing/route_scratch.ts";
 import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "./cli.ts";
 import { type CommandSpec } from "./cli_help.ts";
 import { makeStyle, printJson, type Style } from "./cli_output.ts";

@@ -1,6 +1,6 @@
 /**
  * Routing scratch into the library (effectful): read, plan, write, rewrite scratch, under a
- * cross-process lock.
+ * cross-process lock (taken by `routeScratch` in `route_scratch.ts`, or by the Stop hook).
  *
  * Exactly once, whatever happens:
  * - The read-route-rewrite cycle runs under one lock per library (shared by every session's hook
@@ -28,13 +28,7 @@ import { scratchFileProblem } from "../core/scratch_file.ts";
 import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
-import {
-  acquireCoordination,
-  carryPlaceOf,
-  CoordinationError,
-  coordinationPaths,
-  existingJournal,
-} from "./coordination.ts";
+import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination.ts";
 import { crashPoint, faultFires } from "./fault.ts";
 import {
   type Journal,
@@ -46,7 +40,6 @@ import {
   withFiled,
 } from "./journal.ts";
 import { sweepAfterCrash } from "./crash_sweep.ts";
-import { LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
 import {
   type PlanOptions,
   planRoute,
@@ -61,7 +54,7 @@ import { existingSpelling } from "./spelling.ts";
 import { rewriteScratch } from "./scratch_rewrite.ts";
 import { readTextFile, type ResolvedTarget, resolveTarget } from "./targets.ts";
 
-/** Options for {@link routeScratch}. */
+/** Options for `routeScratch` (`route_scratch.ts`). */
 export interface RouteOptions {
   /** Plan and report without writing anything (and without taking the lock). */
   dryRun?: boolean;
@@ -105,7 +98,8 @@ function scratchTooLarge(path: string, maxBytes: number): string | null {
 }
 
 /**
- * One routing pass; the caller holds the lock (see {@link routeScratch}), or passes `dryRun`.
+ * One routing pass; the caller holds the lock (see `routeScratch` in `route_scratch.ts`), or
+ * passes `dryRun`.
  * Exported for the stop hook, which syncs auto memory under the same lock first.
  *
  * @example Usage
@@ -279,54 +273,5 @@ export async function routeLocked(
     scratchError ??= messageOf(error);
   }
   if (scratchError !== undefined) report.error = scratchError;
-  return report;
-}
-
-/**
- * Files every routable scratch block of `library` into its target file, under the library's
- * lock, and reports what moved where, what stayed and why.
- *
- * With `dryRun`, nothing is written and no lock is taken: the report is the plan.
- * If another run holds the lock past the timeout, nothing is touched and the status is `locked`;
- * if no folder can hold the lock and journal, nothing is touched and the status is `failed`.
- *
- * @example Usage
- * ```ts
- * import { routeScratch } from "./route.ts";
- * import { envFrom } from "../core/env.ts";
- * import assert from "node:assert/strict";
- *
- * const root = Deno.makeTempDirSync();
- * Deno.writeTextFileSync(`${root}/.scratch.md`, "## [TAG: src/api, type: patterns]\n- retry on 429\n");
- * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
- * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
- * const report = await routeScratch(library, { env, now: new Date("2026-11-30T12:00:00Z") });
- * assert.equal(report.status, "routed");
- * assert.match(Deno.readTextFileSync(`${root}/src/api/patterns.md`), /\n- retry on 429\n/);
- * assert.equal(Deno.readTextFileSync(`${root}/.scratch.md`), "");
- * ```
- */
-export async function routeScratch(
-  library: Library,
-  options: RouteOptions = {},
-): Promise<RouteReport> {
-  if (options.dryRun) return await routeLocked(library, options);
-  const env = options.env ?? processEnv();
-  const timeoutMs = options.lockTimeoutMs ?? lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
-  let coordination;
-  try {
-    coordination = await acquireCoordination(library, env, { timeoutMs });
-  } catch (error) {
-    if (error instanceof LockTimeoutError) {
-      return emptyReport("locked", scratchPathOf(library), error.message);
-    }
-    if (error instanceof CoordinationError) {
-      return emptyReport("failed", scratchPathOf(library), error.message);
-    }
-    throw error;
-  }
-  await using held = coordination;
-  const report = await routeLocked(library, { ...options, env, journal: held.paths.journal });
-  report.lockWaitMs = held.lock.waitedMs;
   return report;
 }
