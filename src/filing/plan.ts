@@ -6,7 +6,7 @@
  * Its steps live beside it: {@link classifyBlock} (classify.ts), items and duplicates
  * (items.ts), the dated append (append.ts) and the scratch edits (scratch_edits.ts). A bullet
  * already in the target file (same text after trimming) is not appended again; a block whose
- * target cannot be written stays in scratch with a reason.
+ * target cannot be written stays in scratch with a reason (write_failures.ts).
  *
  * The effectful side (`route.ts`) reads the targets, checks them against symlink escapes, writes
  * the results and applies the edits to whatever scratch holds by then.
@@ -276,40 +276,4 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
   writes.sort((a, b) => a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
   const edits = scratchEditsOf(decisions);
   return { decisions, writes, edits, scratchText: applyScratchEdits(renderScratch(doc), edits) };
-}
-
-/**
- * Turns the route decisions for the given target paths into "kept" (their write failed).
- *
- * @example Usage
- * ```ts
- * import { planRoute, withFailedTargets } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
- * import assert from "node:assert/strict";
- *
- * const doc = parseScratch("## [TAG: global, type: tech]\n- use deno\n");
- * const plan = planRoute(doc, { today: "2026-11-30", targets: new Map([["tech.md", { kind: "missing" as const }]]) });
- * const after = withFailedTargets(plan.decisions, new Map([["TECH.md", "disk full"]]), true);
- * assert.equal(after[0]?.kind, "keep");
- * assert.equal(withFailedTargets(plan.decisions, new Map())[0]?.kind, "route");
- * ```
- */
-export function withFailedTargets(
-  decisions: readonly BlockDecision[],
-  failures: ReadonlyMap<string, string>,
-  foldCase = false,
-): BlockDecision[] {
-  if (failures.size === 0) return [...decisions];
-  const folded = new Map([...failures].map(([path, why]) => [foldKey(path, foldCase), why]));
-  return decisions.map((decision) => {
-    if (decision.kind !== "route") return decision;
-    const why = folded.get(foldKey(decision.target.relPath, foldCase));
-    if (why === undefined) return decision;
-    return {
-      kind: "keep",
-      block: decision.block,
-      code: "write-failed",
-      reason: `could not write ${decision.target.relPath}: ${why}`,
-    };
-  });
 }

@@ -40,13 +40,8 @@ import {
   withFiled,
 } from "./journal.ts";
 import { sweepAfterCrash } from "./crash_sweep.ts";
-import {
-  type PlanOptions,
-  planRoute,
-  rawHash,
-  type TargetState,
-  withFailedTargets,
-} from "./plan.ts";
+import { type PlanOptions, planRoute, rawHash, type TargetState } from "./plan.ts";
+import { withFailedTargets } from "./write_failures.ts";
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
 import { parseScratch } from "./scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
