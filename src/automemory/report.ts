@@ -5,7 +5,8 @@
  */
 
 import { plural } from "../core/words.ts";
-import type { MemoryScan, SyncReport } from "./sync.ts";
+import type { SyncReport } from "./sync.ts";
+import type { MemoryScan } from "./scan.ts";
 
 /**
  * The parts of the user's one-line message about a sync (none when there is nothing to say):

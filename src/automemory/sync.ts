@@ -1,11 +1,11 @@
 /**
  * Phase 1 of the stop hook: Claude Code's own auto memory → scratch blocks.
  *
- * The memory folders ({@link memoryDirs}) are scanned cheaply at every turn end
- * ({@link scanAutoMemory}: `stat` calls only, no memory file read, no YAML parser); only when a
- * file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and append
- * its block to scratch. Sync records make each entry sync once: unchanged files are not even
- * read, an edited entry syncs again, and a long session misses nothing. `user` entries (personal)
+ * The memory folders (`memoryDirs` in `locate.ts`) are scanned cheaply at every turn end
+ * (`scanAutoMemory` in `scan.ts`: `stat` calls only, no memory file read, no YAML parser); only
+ * when a file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and
+ * append its block to scratch. Sync records make each entry sync once: unchanged files are not
+ * even read, an edited entry syncs again, and a long session misses nothing. `user` entries (personal)
  * and `MEMORY.md` (the index) are never synced. Folders are read recursively (team memory lives
  * in `memory/team/`).
  *
@@ -22,13 +22,12 @@ import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../core/provenance.ts";
-import { listMemoryFiles, memoryDirs } from "./locate.ts";
+import { listMemoryFiles } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
 import {
   BLOCK_FORMAT,
   type DamagedRecord,
   loadRecord,
-  readRecord,
   recordPathOf,
   removeLegacyRecords,
   saveRecord,
@@ -37,6 +36,7 @@ import {
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";
+import { type ChangedFile, changedFilesOf, type MemoryScan, statFile } from "./scan.ts";
 
 /**
  * The YAML parser's package, named through a constant so `deno run` resolves npm only on a turn
@@ -46,89 +46,6 @@ const YAML_PACKAGE = "yaml";
 
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
-
-// ---------------------------------------------------------------------------------------------
-// The cheap scan.
-
-/** A memory file whose size or mtime differs from its record. */
-export interface ChangedFile {
-  /** The memory folder. */
-  dir: string;
-  /** The file's path relative to `dir` (`/`-separated). */
-  name: string;
-  size: number;
-  mtime: number;
-}
-
-/** The result of the cheap scan. */
-export interface MemoryScan {
-  /** The memory folders found. */
-  dirs: string[];
-  /** Files new or changed since they were last seen. */
-  changed: ChangedFile[];
-  /** Folders whose record lists files that no longer exist, or whose record is damaged. */
-  stale: string[];
-  /** Why no scan was made (no state folder, `LIBRARIAN_AUTOMEMORY=off`). */
-  skipped?: string;
-  /** The mode the scan was made for. */
-  mode?: AutoMemoryMode;
-  /** Why `LIBRARIAN_AUTOMEMORY` was not used as given. */
-  warning?: string;
-}
-
-function statFile(path: string): { size: number; mtime: number } | null {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile ? { size: info.size, mtime: info.mtime?.getTime() ?? 0 } : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Lists the memory folders' files and compares size and mtime with the sync records. Reads no
- * memory file and loads no YAML parser: this runs at the end of every turn.
- *
- * @example Usage
- * ```ts
- * import { scanAutoMemory } from "./sync.ts";
- * import assert from "node:assert/strict";
- *
- * const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
- * const off = scanAutoMemory(library, (name) => name === "LIBRARIAN_AUTOMEMORY" ? "off" : undefined);
- * assert.equal(off.skipped, "LIBRARIAN_AUTOMEMORY=off");
- * ```
- */
-export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
-  const { mode, warning } = autoMemoryMode(env);
-  const extra = warning ? { mode, warning } : { mode };
-  if (mode === "off") {
-    return { dirs: [], changed: [], stale: [], skipped: "LIBRARIAN_AUTOMEMORY=off", ...extra };
-  }
-  const state = stateDir(env);
-  if (!state) return { dirs: [], changed: [], stale: [], skipped: "no state folder", ...extra };
-  const dirs = memoryDirs(library, env);
-  const changed: ChangedFile[] = [];
-  const stale: string[] = [];
-  for (const dir of dirs) {
-    const loaded = readRecord(recordPathOf(state, dir), dir);
-    const files = loaded.record.files;
-    // Entries recorded in an older block form are looked at again, once.
-    const outdated = loaded.record.format !== BLOCK_FORMAT;
-    const present = new Set<string>();
-    for (const name of listMemoryFiles(dir)) {
-      present.add(name);
-      const info = statFile(joinPath(dir, name));
-      if (!info) continue;
-      const seen = outdated ? undefined : files[name];
-      if (seen && seen.size === info.size && seen.mtime === info.mtime) continue;
-      changed.push({ dir, name, ...info });
-    }
-    const gone = Object.keys(files).some((name) => !present.has(name));
-    if (gone || loaded.kind === "damaged") stale.push(dir);
-  }
-  return { dirs, changed, stale, ...extra };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The sync.
@@ -233,7 +150,8 @@ async function syncDir(
  * @example Usage
  * ```ts
  * import { encodeProjectDir } from "./locate.ts";
- * import { scanAutoMemory, syncAutoMemory } from "./sync.ts";
+ * import { syncAutoMemory } from "./sync.ts";
+ * import { scanAutoMemory } from "./scan.ts";
  * import assert from "node:assert/strict";
  *
  * const home = Deno.realPathSync(Deno.makeTempDirSync());
@@ -301,13 +219,4 @@ export async function syncAutoMemory(
     if (loaded.missing) removeLegacyRecords(recordPath, dir);
   }
   return report;
-}
-
-function changedFilesOf(dir: string): ChangedFile[] {
-  const files: ChangedFile[] = [];
-  for (const name of listMemoryFiles(dir)) {
-    const info = statFile(joinPath(dir, name));
-    if (info) files.push({ dir, name, ...info });
-  }
-  return files;
 }

@@ -32,7 +32,8 @@ import {
 } from "../core/hook_io.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
-import { scanAutoMemory, syncAutoMemory } from "../automemory/sync.ts";
+import { syncAutoMemory } from "../automemory/sync.ts";
+import { scanAutoMemory } from "../automemory/scan.ts";
 import { hasPendingCarryOver } from "./carry_over.ts";
 import { carryPlaceOf, coordinationPaths } from "./coordination.ts";
 import {

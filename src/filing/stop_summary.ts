@@ -5,7 +5,8 @@
  */
 
 import { syncLogFields, syncMessages } from "../automemory/report.ts";
-import type { MemoryScan, SyncReport } from "../automemory/sync.ts";
+import type { SyncReport } from "../automemory/sync.ts";
+import type { MemoryScan } from "../automemory/scan.ts";
 import type { LogValue } from "../core/log.ts";
 import type { RouteReport } from "./report.ts";
 import { plural } from "../core/words.ts";
