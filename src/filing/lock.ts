@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirnameOf } from "../core/paths.ts";
+import { openLockFile, releaseLockFile } from "../core/lock_file.ts";
 import { faultFires } from "./fault.ts";
 
 /** How long a hook waits for the lock by default before leaving the work for the next turn. */
@@ -37,17 +37,6 @@ export interface HeldLock extends AsyncDisposable {
 export interface LockOptions {
   /** Give up after this many ms (default {@link DEFAULT_LOCK_TIMEOUT_MS}). */
   timeoutMs?: number;
-}
-
-function openLockFile(path: string): Deno.FsFile {
-  const options = { read: true, write: true, create: true } as const;
-  try {
-    return Deno.openSync(path, options);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirnameOf(path), { recursive: true });
-    return Deno.openSync(path, options);
-  }
 }
 
 /**
@@ -108,17 +97,10 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const release = () => {
     if (!held) return;
     held = false;
-    try {
+    releaseLockFile(file, () => {
       if (faultFires("lock-release-throws")) throw new Error("unlock refused (fault point)");
       file.unlockSync();
-    } catch {
-      // closing below releases it
-    }
-    try {
-      file.close();
-    } catch {
-      // already closed: nothing is held
-    }
+    });
   };
   return {
     path,

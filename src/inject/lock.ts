@@ -14,7 +14,7 @@
  * @module
  */
 
-import { dirnameOf } from "../core/paths.ts";
+import { openLockFile, releaseLockFile } from "../core/lock_file.ts";
 
 /** How long an inject run waits for its context window's lock by default. */
 export const INJECT_LOCK_TIMEOUT_MS = 2_000;
@@ -31,17 +31,6 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 function sleepSync(ms: number): void {
   Atomics.wait(SLEEPER, 0, 0, ms);
-}
-
-function openLockFile(path: string): Deno.FsFile {
-  const options = { read: true, write: true, create: true } as const;
-  try {
-    return Deno.openSync(path, options);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirnameOf(path), { recursive: true });
-    return Deno.openSync(path, options);
-  }
 }
 
 /**
@@ -82,11 +71,7 @@ export function lockSync(path: string, timeoutMs: number): HeldSyncLock | null {
   const release = () => {
     if (!held) return;
     held = false;
-    try {
-      file.unlockSync();
-    } finally {
-      file.close();
-    }
+    releaseLockFile(file);
   };
   return {
     waitedMs: Math.round((performance.now() - start) * 10) / 10,
