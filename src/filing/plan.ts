@@ -75,7 +75,21 @@ export interface PlanOptions {
   provenanceFor?: (target: TagTarget, own: Provenance | undefined) => string | undefined;
 }
 
-/** The provenance comment a block carries in its body, if any (pure). */
+/**
+ * The provenance comment a block carries in its body, if any (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { ownProvenance } from "./plan.ts";
+ * import { parseScratch } from "./scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "## [TAG: global, type: tech]\n<!-- librarian: 2026-11-30 from:auto-memory/a.md -->\n- x\n";
+ * const block = parseScratch(text).blocks[0]!;
+ * assert.equal(block.kind, "tagged");
+ * if (block.kind === "tagged") assert.equal(ownProvenance(block)?.origin, "auto-memory/a.md");
+ * ```
+ */
 export function ownProvenance(block: TaggedBlock): Provenance | undefined {
   for (const line of block.body.split("\n")) {
     const found = parseProvenance(line);
