@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { normalizePath } from "../src/core/paths.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
@@ -85,7 +86,7 @@ Deno.test("a turn that changed code and tagged nothing is nudged once: folders, 
   assert.ok(
     reason.includes("## [TAG: src/api/billing, type: edge]\n## [TAG: src/web, type: edge]"),
   );
-  assert.ok(reason.includes(p.scratch), "the real scratch path");
+  assert.ok(reason.includes(normalizePath(p.scratch)), "the real scratch path");
   assert.match(reason, /nothing worth recording/);
 
   assert.deepEqual(
