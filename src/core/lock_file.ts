@@ -54,7 +54,10 @@ export function openLockFile(path: string): Deno.FsFile {
  * releaseLockFile(second);
  * ```
  */
-export function releaseLockFile(file: Deno.FsFile, unlock: () => void = () => file.unlockSync()) {
+export function releaseLockFile(
+  file: Deno.FsFile,
+  unlock: () => void = () => file.unlockSync(),
+): void {
   try {
     unlock();
   } catch {
