@@ -10,7 +10,7 @@ import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { acquireCoordination, coordinationPaths } from "../src/filing/coordination.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
-import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import { listFiles, makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 import { skipUnderWine } from "./platform.ts";
 
 const NOW = "2026-11-30T12:00:00";
@@ -35,16 +35,6 @@ function messageOf(result: RunResult): string | null {
 
 function libraryOf(p: Project): Library {
   return { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
-}
-
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory) out.push(...await listFiles(join(dir, entry.name), rel));
-    else out.push(rel);
-  }
-  return out.sort();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,3 +43,14 @@ export function stopEvent(cwd: string, extra: Record<string, unknown> = {}): str
     ...extra,
   });
 }
+
+/** Every file under `dir`, relative, sorted. */
+export async function listFiles(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory) out.push(...await listFiles(join(dir, entry.name), rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}

@@ -12,7 +12,7 @@ import {
   tempDir,
   writeTree,
 } from "./helpers.ts";
-import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import { listFiles, makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";
 
 const TODAY = "2026-11-30";
@@ -53,17 +53,6 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Every file under `dir`, relative, sorted. */
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory) out.push(...await listFiles(join(dir, entry.name), rel));
-    else out.push(rel);
-  }
-  return out.sort();
 }
 
 Deno.test("tagged blocks are filed into <library>/<path>/<type>.md and the user is told", async () => {
