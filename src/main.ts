@@ -8,10 +8,10 @@
  */
 
 import { LibrarianError, messageOf } from "./core/errors.ts";
-import { restoreLauncherHome } from "./core/env.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
 import { loadLater } from "./core/load_later.ts";
 import { closestCommand, COMMANDS } from "./command_table.ts";
+import { HOOK_COMMANDS, prepareProcess } from "./entry/hook_process.ts";
 
 /** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
 function loadHookDebug(): Promise<typeof import("./commands/hook_debug.ts")> {
@@ -87,9 +87,6 @@ function usage(): string {
     "Exit codes: 0 fine, 1 problems found, 2 usage error.",
   ].join("\n");
 }
-
-/** The commands Claude Code runs as hooks: they read one event on stdin and always exit 0. */
-const HOOK_COMMANDS: ReadonlySet<string> = new Set(["inject", "stop"]);
 
 function hookHelp(name: string, summary: string): string {
   return [
@@ -193,17 +190,17 @@ export function processExitCode(command: string | undefined, code: number): numb
   return HOOK_COMMANDS.has(command ?? "") ? 0 : code;
 }
 
-if (import.meta.main) {
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  const isHook = HOOK_COMMANDS.has(Deno.args[0] ?? "");
-  // Hooks expect many "not found" errors (walking up for the library, missing mirror folders) and
-  // log only error names and messages, so they skip the cost of capturing stack traces.
-  if (isHook) Error.stackTraceLimit = 0;
-  restoreLauncherHome();
+/**
+ * Runs the program as a process with `args`: runs the command and sets the exit status. A hook
+ * (`inject`, `stop`) exits 0 and prints nothing on failure; its `--example` keeps its status.
+ */
+export async function runProgram(args: string[]): Promise<void> {
+  const isHook = HOOK_COMMANDS.has(args[0] ?? "");
+  prepareProcess(isHook);
   try {
-    const code = await main(Deno.args);
+    const code = await main(args);
     // `--example` is only ever run by a person: its usage errors keep their exit status.
-    Deno.exitCode = Deno.args.includes("--example") ? code : processExitCode(Deno.args[0], code);
+    Deno.exitCode = args.includes("--example") ? code : processExitCode(args[0], code);
   } catch (error) {
     // A hook never fails the user's action: it exits 0 and stays silent on stdout.
     if (!isHook) {
@@ -212,3 +209,5 @@ if (import.meta.main) {
     Deno.exitCode = isHook ? 0 : 1;
   }
 }
+
+if (import.meta.main) await runProgram(Deno.args);

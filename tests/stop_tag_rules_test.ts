@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkTagPath, checkTagType, tagTarget } from "../src/filing/tag_rules.ts";
+import {
+  checkTagPath,
+  checkTagPathFully,
+  checkTagType,
+  tagTarget,
+} from "../src/filing/tag_rules.ts";
 
 Deno.test("'global' files into the library root, other paths into their folder", () => {
   assert.deepEqual(tagTarget("global", "tech"), {
@@ -143,4 +148,38 @@ Deno.test("'./global' files into a code folder literally named global, not the r
   assert.deepEqual(checkTagPath("global/api"), { ok: true, value: ["global", "api"] });
   assert.equal(checkTagPath("./src").ok, false, "'./' is only the way to say 'the folder global'");
   assert.equal(checkTagPath("./").ok, false);
+});
+
+Deno.test("the shortcut for plain ASCII paths gives exactly what every rule gives", async () => {
+  const fc = (await import("fast-check")).default;
+  // ASCII paths built from the characters that matter to the rules: dots, slashes, spaces, `~`,
+  // device names (`con`, `nul`, `lpt1`), `global`, and letters of both cases.
+  const piece = fc.constantFrom(
+    "a",
+    "Z",
+    "9",
+    "_",
+    "-",
+    ".",
+    "..",
+    "/",
+    " ",
+    "~",
+    "con",
+    "NUL",
+    "lpt1",
+    "global",
+    "src",
+    ":",
+    "\\",
+    "a".repeat(256),
+  );
+  const path = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+  const deep = fc.integer({ min: 60, max: 70 }).map((n) => Array(n).fill("d").join("/"));
+  fc.assert(
+    fc.property(fc.oneof(path, deep), (p) => {
+      assert.deepEqual(checkTagPath(p), checkTagPathFully(p));
+    }),
+    { numRuns: 3000 },
+  );
 });

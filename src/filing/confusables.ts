@@ -15,7 +15,8 @@
  * @module
  */
 
-const SCRIPTS = [
+/** The scripts told apart, in the order they are tried. */
+const SCRIPT_NAMES = [
   "Latin",
   "Greek",
   "Cyrillic",
@@ -35,7 +36,13 @@ const SCRIPTS = [
   "Han",
   "Cherokee",
   "Ethiopic",
-].map((name) => [name, new RegExp(`\\p{Script=${name}}`, "u")] as const);
+];
+
+/**
+ * One `\p{Script=…}` pattern per script, built on first use: building them costs about a
+ * millisecond, which a pure-ASCII path (the common case, and every inject hint) never pays.
+ */
+let scriptPatterns: ReadonlyArray<readonly [string, RegExp]> | undefined;
 
 /** Scripts whose letters pass for Latin ones: never mixed with Latin in one segment. */
 const LATIN_LOOKALIKE_SCRIPTS = new Set(["Cyrillic", "Greek", "Cherokee"]);
@@ -103,7 +110,8 @@ const SEPARATOR_LOOKALIKES =
   /[\u2044\u2215\u29f8\u2571\u27cb\u2216\u29f5\u29f9\u2236\ua789\u0589]/u;
 
 function scriptOf(char: string): string {
-  for (const [name, pattern] of SCRIPTS) if (pattern.test(char)) return name;
+  scriptPatterns ??= SCRIPT_NAMES.map((name) => [name, new RegExp(`\\p{Script=${name}}`, "u")]);
+  for (const [name, pattern] of scriptPatterns) if (pattern.test(char)) return name;
   return "another script";
 }
 
