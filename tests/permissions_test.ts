@@ -17,9 +17,9 @@ function permissionFlags(args: readonly string[]): string[] {
   );
 }
 
-async function sourceModeArgs(): Promise<string[]> {
+async function sourceModeArgs(command: string[] = ["inject"]): Promise<string[]> {
   await using dir = await tempDir();
-  const result = await runLibrarian(["inject"], {
+  const result = await runLibrarian(command, {
     mode: "source",
     env: { PATH: await toolsDir(dir.path, { deno: FAKE_DENO }) },
   });
@@ -35,8 +35,24 @@ Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", 
   assert.deepEqual(permissionFlags(args), [...PERMISSION_FLAGS]);
   const start = args.indexOf(PERMISSION_FLAGS[0]!);
   assert.deepEqual(args.slice(start, start + PERMISSION_FLAGS.length), [...PERMISSION_FLAGS]);
-  assert.deepEqual(args.slice(-2), [`${REPO_ROOT}/src/main.ts`, "inject"]);
+  // a hook event starts at the hook's own entry module (src/entry/hook_process.ts)
+  assert.deepEqual(args.slice(-1), [`${REPO_ROOT}/src/entry/inject.ts`]);
   assert.equal(args[0], "run");
+});
+
+Deno.test("in source mode a hook event starts at the hook's entry, anything else at main.ts", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
+  assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/src/entry/stop.ts`]);
+  assert.deepEqual((await sourceModeArgs(["inject", "--help"])).slice(-3), [
+    `${REPO_ROOT}/src/main.ts`,
+    "inject",
+    "--help",
+  ]);
+  assert.deepEqual((await sourceModeArgs(["status"])).slice(-2), [
+    `${REPO_ROOT}/src/main.ts`,
+    "status",
+  ]);
 });
 
 Deno.test("every compile in the build plan grants exactly PERMISSION_FLAGS", () => {

@@ -1,6 +1,6 @@
 /**
  * How a hook process runs, whichever module starts it: `src/main.ts` (the compiled binary, and
- * `librarian inject --help` and the like) or a hook's own entry module (`entry/inject.ts`,
+ * a hook run by hand, with options or at a terminal) or a hook's own entry module (`entry/inject.ts`,
  * `entry/stop.ts`), which the launcher runs in source mode so that Deno loads the hook's modules
  * in one pass instead of loading `main.ts` first and the hook through a second, dynamic import.
  *

@@ -30,10 +30,8 @@ import {
 import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
+import { HINT_TOOLS, hintEnding, hintTarget, hintText } from "./hint.ts";
 import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
-
-/** The tools whose first touch of a folder may get the tagging hint (`hint.ts`, loaded for them). */
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -89,7 +87,7 @@ async function locate(
     const location = locateFileContext(rawPath, { env, cwd: event.cwd });
     const base = { tool, file: location.relPath ?? rawPath };
     // A folder without library files still gets an edit's tagging hint (hint.ts).
-    const hintable = EDIT_TOOLS.has(tool) && location.kind === "none" &&
+    const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&
       location.reason === "no-library-files";
     return location.kind === "none" && !hintable
       ? { none: { ...base, result: location.reason } }
@@ -117,19 +115,16 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const base: Outcome = { ...located.base, warning };
   // An edit's first touch of a folder in a context window gets the tagging hint (hint.ts).
   const tool = event.tool_name ?? "";
-  const hints = EDIT_TOOLS.has(tool)
-    ? await loadLater<typeof import("./hint.ts")>(new URL("./hint.ts", import.meta.url))
-    : undefined;
-  const target = hints?.hintTarget(tool, location, env);
+  const target = hintTarget(tool, location, env);
   if (location.kind === "none" && !target) return { ...base, result: location.reason };
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
     const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
-    const hint = due && hints ? hints.hintText(due.folder, due.scratchPath) : undefined;
+    const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
     const hinted = due ? { hinted: [due.folder] } : {};
     const context = location.kind === "located"
-      ? decideFileContext(location, budget, ledger.files, { ending: hints?.hintEnding(hint) ?? "" })
+      ? decideFileContext(location, budget, ledger.files, { ending: hintEnding(hint) })
       : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
     if (context.kind === "none") {
       const refreshed = context.refreshed ?? {};
