@@ -67,6 +67,29 @@ Deno.test("log lines round-trip through parseLogLine(), quoting values with spac
   assert.equal(parseLogLine("garbage"), null);
 });
 
+Deno.test("a log value with controls, quotes, = or any white space is quoted, never raw", () => {
+  const awkward = [
+    "a\u0000b",
+    "esc\u001b[31m",
+    "del\u007f",
+    "csi\u009b2J",
+    "nbsp\u00a0x",
+    "line\u2028sep",
+    'say "hi"',
+    "k=v",
+    "tab\tx",
+  ];
+  for (const value of awkward) {
+    const line = formatLogLine(new Date("2026-11-30T06:00:00.000Z"), "inject", { file: value });
+    // deno-lint-ignore no-control-regex
+    assert.ok(!/[\u0000-\u001f\u007f-\u009f]/.test(line), `raw control in ${JSON.stringify(line)}`);
+    assert.ok(line.includes('file="'), `not quoted: ${JSON.stringify(line)}`);
+    assert.equal(parseLogLine(line)?.fields.file, value);
+  }
+  const plain = formatLogLine(new Date(0), "inject", { sent: "a/b.md,c/é.md" });
+  assert.ok(plain.endsWith(" sent=a/b.md,c/é.md"));
+});
+
 Deno.test("appendLog() creates a missing folder and rotates past 1 MiB", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/new/.claude/librarian.log`;
