@@ -127,8 +127,27 @@ export function coordinationChoices(library: Library, env: EnvReader): Coordinat
  * ```
  */
 export function coordinationPaths(library: Library, env: EnvReader): CoordinationPaths | null {
-  const first = candidates(env)[0];
-  return first ? pathsIn(first.dir, keyOf(library)) : null;
+  const dir = coordinationDir(env);
+  return dir === null ? null : pathsIn(dir, keyOf(library));
+}
+
+/**
+ * The folder {@link coordinationPaths} puts every library's files in, without working out which
+ * library's (no real path, no hash); `null` when no folder is known at all.
+ *
+ * @example Usage
+ * ```ts
+ * import { coordinationDir } from "./coordination_paths.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(coordinationDir(envFrom({ HOME: "/home/ada" })), "/home/ada/.claude/librarian/locks");
+ * assert.equal(coordinationDir(envFrom({ LIBRARIAN_STATE_DIR: "/s" })), "/s/locks");
+ * assert.equal(coordinationDir(envFrom({})), null);
+ * ```
+ */
+export function coordinationDir(env: EnvReader): string | null {
+  return candidates(env)[0]?.dir ?? null;
 }
 
 /**

@@ -33,8 +33,8 @@ import {
 import { readFileBounded } from "../core/fs_probe.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
 import { scanAutoMemory, scanLogFields } from "../automemory/scan.ts";
-import { hasPendingCarryOver } from "./carry_over.ts";
-import { carryPlaceOf, coordinationPaths } from "./coordination_paths.ts";
+import { hasPendingCarryOver, holdsKeptScratch } from "./carry_kept.ts";
+import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination_paths.ts";
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 
@@ -89,9 +89,13 @@ function loadStopSummary(): Promise<typeof import("./stop_summary.ts")> {
 
 /** True when appends to a replaced scratch wait to be carried over (see carry_over.ts). */
 function carryOverPending(library: Library, env: EnvReader): boolean {
-  const scratch = scratchPathOf(library);
+  if (hasPendingCarryOver([scratchPathOf(library)])) return true;
+  // The place beside the journal is named by the library's key (a real path and a hash): worked
+  // out only when that folder holds a kept scratch at all, which it almost never does.
+  const dir = coordinationDir(env);
+  if (dir === null || !holdsKeptScratch(dir)) return false;
   const journal = coordinationPaths(library, env)?.journal;
-  return hasPendingCarryOver(journal ? [carryPlaceOf(journal), scratch] : [scratch]);
+  return journal !== undefined && hasPendingCarryOver([carryPlaceOf(journal)]);
 }
 
 /** What one Stop did: log fields, the user's message, and the nudge's reason if it nudges. */
