@@ -3,13 +3,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  loadRecord,
-  parseSyncRecord,
-  readRecord,
-  saveRecord,
-  type SyncRecord,
-} from "../src/automemory/records.ts";
+import { parseSyncRecord, readRecord, type SyncRecord } from "../src/automemory/records.ts";
+import { loadRecord, saveRecord } from "../src/automemory/record_store.ts";
 import { tempDir } from "./helpers.ts";
 
 const GOOD: SyncRecord = {

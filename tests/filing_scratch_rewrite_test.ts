@@ -4,7 +4,8 @@
  * before the old file was replaced, however long it waits) reaches scratch, once.
  */
 import assert from "node:assert/strict";
-import { carryOverScratch, hasPendingCarryOver } from "../src/filing/carry_over.ts";
+import { carryOverScratch } from "../src/filing/carry_over.ts";
+import { hasPendingCarryOver } from "../src/filing/carry_kept.ts";
 import { rewriteScratch } from "../src/filing/scratch_rewrite.ts";
 import { scratchFileProblem } from "../src/core/scratch_file.ts";
 import { joinPath } from "../src/core/paths.ts";

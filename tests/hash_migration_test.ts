@@ -13,7 +13,7 @@ import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { syncAutoMemory } from "../src/automemory/sync.ts";
 import { scanAutoMemory } from "../src/automemory/scan.ts";
 import { acquireLock } from "../src/filing/lock.ts";
-import { coordinationPaths } from "../src/filing/coordination.ts";
+import { coordinationPaths } from "../src/filing/coordination_paths.ts";
 import { loadJournal, parseJournal } from "../src/filing/journal.ts";
 import { rawHash } from "../src/filing/plan.ts";
 import { routeLocked } from "../src/filing/route.ts";

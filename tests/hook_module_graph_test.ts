@@ -76,3 +76,18 @@ Deno.test("the stop hook loads no npm package, no export code and no routing at 
     [],
   );
 });
+
+Deno.test("the stop hook's idle turn loads only the checks: no sync, lock, summary or tag rules", async () => {
+  // An idle turn (nothing in scratch, no changed auto memory) runs only these checks, and every
+  // module in the start-up graph costs it about 0.2 ms (docs/benchmarks.md); the filing code is
+  // loaded once there is something to file, the nudge's reason once a nudge is sent.
+  const graph = await startupGraph("src/filing/hook.ts");
+  assert.deepEqual(
+    graph.filter((m) =>
+      /^(automemory\/(sync|parse|review|report|record_store|scratch_append)|core\/(atomic|provenance|lock_file|words)|filing\/(carry_over|coordination|lock|fault|stop_summary|nudge_reason|tag_folder|tag_rules|scratch|tag_line|markers))\.ts$/
+        .test(m)
+    ),
+    [],
+  );
+  assert.ok(graph.length <= 22, `stop hook start-up graph (${graph.length}): ${graph.join(", ")}`);
+});

@@ -6,15 +6,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import {
-  changedTagFolders,
-  MAX_NUDGE_FOLDERS,
   nudgeGate,
   type NudgeGateFacts,
   nudgeModeOf,
-  nudgeReason,
   nudgeSkipFor,
   turnChanges,
 } from "../src/filing/nudge.ts";
+import { changedTagFolders, MAX_NUDGE_FOLDERS, nudgeReason } from "../src/filing/nudge_reason.ts";
 import { tagFolderOf, tagLineFor } from "../src/filing/tag_folder.ts";
 import { type TurnActivity, turnOfText } from "../src/filing/transcript.ts";
 import { REPO_ROOT } from "./helpers.ts";

@@ -15,7 +15,7 @@ import { envFrom } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
-import { coordinationPaths } from "../src/filing/coordination.ts";
+import { coordinationPaths } from "../src/filing/coordination_paths.ts";
 import { planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
 import { parseScratch } from "../src/filing/scratch.ts";
 import { checkTagPath, checkTagType } from "../src/filing/tag_rules.ts";

@@ -6,7 +6,7 @@
 
 import { plural } from "../core/words.ts";
 import type { SyncReport } from "./sync.ts";
-import type { MemoryScan } from "./scan.ts";
+import { type MemoryScan, scanLogFields } from "./scan.ts";
 
 /**
  * The parts of the user's one-line message about a sync (none when there is nothing to say):
@@ -60,9 +60,7 @@ export function syncLogFields(
 ): Record<string, string | number | undefined> {
   const skipped = sync?.skipped.map((s) => `${s.file}:${s.why}`).join(",");
   return {
-    memory_dirs: scan.dirs.length || undefined,
-    memory_mode: scan.mode === "sync" ? undefined : scan.mode,
-    memory_warning: scan.warning,
+    ...scanLogFields(scan),
     synced: sync?.synced.length || undefined,
     memory_skipped: skipped || undefined,
     memory_damaged: sync?.damaged?.map((d) => d.reason).join(",") || undefined,

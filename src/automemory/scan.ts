@@ -109,6 +109,33 @@ export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
 }
 
 /**
+ * The log fields of a scan (absent when there is nothing to say): how many memory folders were
+ * found, the mode when it is not the default, and why `LIBRARIAN_AUTOMEMORY` was not used as
+ * given. The stop hook logs these on an idle turn, without loading the sync's report code.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanLogFields } from "./scan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fields = scanLogFields({ dirs: ["/m"], changed: [], stale: [], mode: "review" });
+ * assert.deepEqual(fields, { memory_dirs: 1, memory_mode: "review", memory_warning: undefined });
+ * assert.deepEqual(scanLogFields({ dirs: [], changed: [], stale: [], mode: "sync" }), {
+ *   memory_dirs: undefined,
+ *   memory_mode: undefined,
+ *   memory_warning: undefined,
+ * });
+ * ```
+ */
+export function scanLogFields(scan: MemoryScan): Record<string, string | number | undefined> {
+  return {
+    memory_dirs: scan.dirs.length || undefined,
+    memory_mode: scan.mode === "sync" ? undefined : scan.mode,
+    memory_warning: scan.warning,
+  };
+}
+
+/**
  * Every memory file of a folder with its size and mtime (for a folder whose record is damaged:
  * all of its files are looked at again).
  *

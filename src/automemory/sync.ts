@@ -24,15 +24,8 @@ import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../core/provenance.ts";
 import { listMemoryFiles } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
-import {
-  BLOCK_FORMAT,
-  type DamagedRecord,
-  loadRecord,
-  recordPathOf,
-  removeLegacyRecords,
-  saveRecord,
-  type SyncRecord,
-} from "./records.ts";
+import { BLOCK_FORMAT, recordPathOf, type SyncRecord } from "./records.ts";
+import { type DamagedRecord, loadRecord, removeLegacyRecords, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";

@@ -8,79 +8,17 @@
  * over to the end of scratch and renames the kept file to the new offset. A kept file is removed
  * once fully carried over and unwritten for {@link CARRY_RETENTION_MS}.
  *
- * Light on purpose (paths only): the stop hook's idle check uses {@link hasPendingCarryOver}.
+ * The kept files' names and the stop hook's cheap check are in `carry_kept.ts`.
  *
  * @module
  */
 
 import { removeIfPresent } from "../core/atomic.ts";
-import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
 import { readAllSync } from "../core/read_all.ts";
+import { keptFiles, keptPath, statOrNull } from "./carry_kept.ts";
 
 /** A kept old scratch is removed once fully carried over and unwritten for this long. */
 export const CARRY_RETENTION_MS = 60 * 60 * 1000;
-
-const CARRY_NAME = /^(.+)\.tmp-carry-([0-9a-z]+)-(\d+)$/;
-
-/** A kept old scratch file. */
-interface Kept {
-  /** The name it was kept under, without `.tmp-carry-<id>-<offset>`. */
-  place: string;
-  path: string;
-  id: string;
-  /** How many of its bytes scratch already has. */
-  offset: number;
-}
-
-/** A kept old scratch file. */
-function keptFiles(places: readonly string[]): Kept[] {
-  const out: Kept[] = [];
-  for (const place of places) {
-    const dir = dirnameOf(place);
-    const name = basenameOf(place);
-    try {
-      for (const entry of Deno.readDirSync(dir)) {
-        const match = CARRY_NAME.exec(entry.name);
-        if (!match || match[1] !== name) continue;
-        out.push({
-          place,
-          path: joinPath(dir, entry.name),
-          id: match[2]!,
-          offset: Number(match[3]),
-        });
-      }
-    } catch {
-      // no folder: nothing kept there
-    }
-  }
-  return out.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function keptPath(place: string, id: string, offset: number): string {
-  return `${place}.tmp-carry-${id}-${offset}`;
-}
-
-/**
- * What `lstat` says of `path` (a link itself, not what it points to), or `null` when it cannot
- * say (missing, no permission).
- *
- * @example Usage
- * ```ts
- * import { statOrNull } from "./carry_over.ts";
- * import assert from "node:assert/strict";
- *
- * const dir = Deno.makeTempDirSync();
- * assert.equal(statOrNull(dir)?.isDirectory, true);
- * assert.equal(statOrNull(`${dir}/missing`), null);
- * ```
- */
-export function statOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Whether two names are the same file: by inode number where the system gives one, else by
@@ -108,31 +46,6 @@ function readFrom(path: string, offset: number): Uint8Array {
   using file = Deno.openSync(path, { read: true });
   file.seekSync(offset, Deno.SeekMode.Start);
   return readAllSync(file);
-}
-
-/**
- * True when a kept old scratch holds bytes scratch does not have yet (or a killed run left one
- * to clear): the stop hook's cheap check, a directory listing.
- *
- * @example Usage
- * ```ts
- * import { hasPendingCarryOver, keepOld } from "./carry_over.ts";
- * import assert from "node:assert/strict";
- *
- * const scratch = `${Deno.makeTempDirSync()}/.scratch.md`;
- * Deno.writeTextFileSync(scratch, "old\n");
- * const kept = keepOld(scratch, 4)!;
- * assert.equal(hasPendingCarryOver([scratch]), false);
- * Deno.writeTextFileSync(kept, "late\n", { append: true });
- * assert.equal(hasPendingCarryOver([scratch]), true);
- * ```
- */
-export function hasPendingCarryOver(places: readonly string[]): boolean {
-  for (const kept of keptFiles(places)) {
-    const info = statOrNull(kept.path);
-    if (info && info.size > kept.offset) return true;
-  }
-  return false;
 }
 
 /**

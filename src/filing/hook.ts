@@ -32,18 +32,10 @@ import {
 } from "../core/hook_io.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
-import { syncAutoMemory } from "../automemory/sync.ts";
-import { scanAutoMemory } from "../automemory/scan.ts";
-import { hasPendingCarryOver } from "./carry_over.ts";
-import { carryPlaceOf, coordinationPaths } from "./coordination.ts";
-import {
-  failedMessage,
-  nothingFiledMessage,
-  routeFields,
-  summarize,
-  syncFields,
-  type SyncOutcome,
-} from "./stop_summary.ts";
+import { scanAutoMemory, scanLogFields } from "../automemory/scan.ts";
+import { hasPendingCarryOver, holdsKeptScratch } from "./carry_kept.ts";
+import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination_paths.ts";
+import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 
 /**
@@ -90,11 +82,20 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
 }
 
+/** What the user is told and what is logged after filing (loaded only when something is filed). */
+function loadStopSummary(): Promise<typeof import("./stop_summary.ts")> {
+  return loadLater(new URL("./stop_summary.ts", import.meta.url));
+}
+
 /** True when appends to a replaced scratch wait to be carried over (see carry_over.ts). */
 function carryOverPending(library: Library, env: EnvReader): boolean {
-  const scratch = scratchPathOf(library);
+  if (hasPendingCarryOver([scratchPathOf(library)])) return true;
+  // The place beside the journal is named by the library's key (a real path and a hash): worked
+  // out only when that folder holds a kept scratch at all, which it almost never does.
+  const dir = coordinationDir(env);
+  if (dir === null || !holdsKeptScratch(dir)) return false;
   const journal = coordinationPaths(library, env)?.journal;
-  return hasPendingCarryOver(journal ? [carryPlaceOf(journal), scratch] : [scratch]);
+  return journal !== undefined && hasPendingCarryOver([carryPlaceOf(journal)]);
 }
 
 /** What one Stop did: log fields, the user's message, and the nudge's reason if it nudges. */
@@ -127,11 +128,14 @@ async function fileLearnings(
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
   const scratchWork = scratchHasContent(library);
   if (!memoryWork && !scratchWork && !carryOverPending(library, env)) {
-    return { fields: { result: "nothing-to-do", ...syncFields(scan, undefined) }, message: "" };
+    return { fields: { result: "nothing-to-do", ...scanLogFields(scan) }, message: "" };
   }
+  // Something to file: only now is the filing code loaded (an idle turn loads none of it).
   // Read before the lock is taken: the transcript may need a moment to catch up.
   const changed = scratchWork ? (await turn.changes())?.files : undefined;
   const [
+    { syncAutoMemory },
+    { nothingFiledMessage, routeFields, summarize, syncFields },
     { acquireCoordination, CoordinationError },
     { routeLocked },
     { LockTimeoutError, lockTimeoutFrom },
@@ -139,6 +143,10 @@ async function fileLearnings(
     { provenanceStamper },
     { headCommit },
   ] = await Promise.all([
+    loadLater<typeof import("../automemory/sync.ts")>(
+      new URL("../automemory/sync.ts", import.meta.url),
+    ),
+    loadStopSummary(),
     loadLater<typeof import("./coordination.ts")>(new URL("./coordination.ts", import.meta.url)),
     loadLater<typeof import("./route.ts")>(new URL("./route.ts", import.meta.url)),
     loadLater<typeof import("./lock.ts")>(new URL("./lock.ts", import.meta.url)),
@@ -242,7 +250,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     // A failure to file is never silent; what was not filed stays in scratch for the next turn.
     if (!badInput && !told) {
       try {
-        writeSystemMessage(failedMessage(detail));
+        writeSystemMessage((await loadStopSummary()).failedMessage(detail));
       } catch {
         // stdout is gone: the log line below still records it
       }

@@ -28,7 +28,7 @@ import { scratchFileProblem } from "../core/scratch_file.ts";
 import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
-import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination.ts";
+import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination_paths.ts";
 import { crashPoint, faultFires } from "./fault.ts";
 import {
   type Journal,

@@ -16,7 +16,8 @@
 import { tempSiblingOf } from "../core/atomic.ts";
 import { removeIfPresent } from "../core/atomic.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
-import { carryOverScratch, keepOld, sameFile, statOrNull } from "./carry_over.ts";
+import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
+import { statOrNull } from "./carry_kept.ts";
 import { crashPoint } from "./fault.ts";
 import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";

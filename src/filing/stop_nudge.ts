@@ -18,13 +18,13 @@ import { joinPath } from "../core/paths.ts";
 import {
   nudgeGate,
   nudgeModeOf,
-  nudgeReason,
   type NudgeSkip,
   nudgeSkipFor,
   type TurnChanges,
   turnChanges,
 } from "./nudge.ts";
 import { readTurn, type TurnRead } from "./transcript.ts";
+import { loadLater } from "../core/load_later.ts";
 
 /** Nudge records older than this are pruned. */
 export const NUDGE_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -149,8 +149,13 @@ export async function decideStopNudge(
   const changes = await turn.changes();
   const why = nudgeSkipFor(changes);
   if (why || !changes) return skip(why ?? "no-transcript");
+  // The reason's code (tag rules) is loaded only now: most turns never get this far.
+  const { nudgeReason } = await loadLater<typeof import("./nudge_reason.ts")>(
+    new URL("./nudge_reason.ts", import.meta.url),
+  );
+  const reason = nudgeReason(changes.files, library);
   if (mode === "session" && !claimNudge(state!, event.session_id!, Date.now())) {
     return skip("already-nudged");
   }
-  return { reason: nudgeReason(changes.files, library), fields: { nudge: "sent" } };
+  return { reason, fields: { nudge: "sent" } };
 }

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { envFrom } from "../../src/core/env.ts";
-import { coordinationPaths } from "../../src/filing/coordination.ts";
+import { coordinationPaths } from "../../src/filing/coordination_paths.ts";
 import { text, toolUse } from "./model_server.ts";
 import { scenario } from "./scenario.ts";
 import { systemMessages } from "./transcript.ts";
