@@ -14,7 +14,7 @@ import {
   normalizePath,
   relativeInside,
 } from "./paths.ts";
-import { isDirectory } from "./fs_probe.ts";
+import { isDirectory, lstatOrNull } from "./fs_probe.ts";
 
 /** The folder name the Librarian looks for. */
 export const LIBRARY_DIR_NAME = "_memory_library";
@@ -99,12 +99,8 @@ export function probeLibraryDir(
   candidate: string,
   projectDir: string,
 ): "library" | "none" | "outside-project" {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(candidate);
-  } catch {
-    return "none";
-  }
+  const info = lstatOrNull(candidate);
+  if (info === null) return "none";
   if (info.isDirectory) return "library";
   if (!info.isSymlink || !isDirectory(candidate)) return "none";
   const real = realPathOfNearest(candidate);

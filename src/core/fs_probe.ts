@@ -50,6 +50,28 @@ export function isFile(path: string): boolean {
 }
 
 /**
+ * What `lstat` says of `path` (a link itself, not what it points to), or `null` when it cannot
+ * say (missing, no permission).
+ *
+ * @example Usage
+ * ```ts
+ * import { lstatOrNull } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(lstatOrNull(dir)?.isDirectory, true);
+ * assert.equal(lstatOrNull(`${dir}/missing`), null);
+ * ```
+ */
+export function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The text of the regular file at `path`, or `null` when nothing is there. Anything that is not
  * a regular file (a folder, a FIFO that would block the reader) throws, as do read errors: the
  * caller says what that means for the user.

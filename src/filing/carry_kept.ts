@@ -6,6 +6,7 @@
  * @module
  */
 
+import { lstatOrNull } from "../core/fs_probe.ts";
 import { basenameOf, dirnameOf, joinPath } from "../core/paths.ts";
 
 const CARRY_NAME = /^(.+)\.tmp-carry-([0-9a-z]+)-(\d+)$/;
@@ -74,28 +75,6 @@ export function keptPath(place: string, id: string, offset: number): string {
 }
 
 /**
- * What `lstat` says of `path` (a link itself, not what it points to), or `null` when it cannot
- * say (missing, no permission).
- *
- * @example Usage
- * ```ts
- * import { statOrNull } from "./carry_kept.ts";
- * import assert from "node:assert/strict";
- *
- * const dir = Deno.makeTempDirSync();
- * assert.equal(statOrNull(dir)?.isDirectory, true);
- * assert.equal(statOrNull(`${dir}/missing`), null);
- * ```
- */
-export function statOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/**
  * True when folder `dir` holds any kept old scratch (whatever place it belongs to): one listing,
  * so the stop hook names a place by the library's key only when something is kept there.
  *
@@ -140,7 +119,7 @@ export function holdsKeptScratch(dir: string): boolean {
  */
 export function hasPendingCarryOver(places: readonly string[]): boolean {
   for (const kept of keptFiles(places)) {
-    const info = statOrNull(kept.path);
+    const info = lstatOrNull(kept.path);
     if (info && info.size > kept.offset) return true;
   }
   return false;

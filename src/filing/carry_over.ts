@@ -15,7 +15,8 @@
 
 import { removeIfPresent } from "../core/atomic.ts";
 import { readAllSync } from "../core/read_all.ts";
-import { keptFiles, keptPath, statOrNull } from "./carry_kept.ts";
+import { keptFiles, keptPath } from "./carry_kept.ts";
+import { lstatOrNull } from "../core/fs_probe.ts";
 
 /** A kept old scratch is removed once fully carried over and unwritten for this long. */
 export const CARRY_RETENTION_MS = 60 * 60 * 1000;
@@ -75,9 +76,9 @@ export function carryOverScratch(
 ): number {
   let carried = 0;
   for (const kept of keptFiles(places)) {
-    const info = statOrNull(kept.path);
+    const info = lstatOrNull(kept.path);
     if (!info || !info.isFile) continue;
-    const scratch = statOrNull(scratchPath);
+    const scratch = lstatOrNull(scratchPath);
     if (scratch && sameFile(info, scratch) === true) {
       // Killed between keeping scratch and replacing it: this is scratch itself.
       removeIfPresent(kept.path);

@@ -15,9 +15,8 @@
 
 import { tempSiblingOf } from "../core/atomic.ts";
 import { removeIfPresent } from "../core/atomic.ts";
-import { readFileBounded } from "../core/fs_probe.ts";
+import { lstatOrNull, readFileBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
-import { statOrNull } from "./carry_kept.ts";
 import { crashPoint } from "./fault.ts";
 import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
@@ -101,8 +100,8 @@ export async function rewriteScratch(
     hooks.beforeCheck?.();
     // Only appended to since it was read (what was read is still its beginning), and the kept
     // name is the file being replaced: then nothing can be lost from here on.
-    const keptInfo = kept ? statOrNull(kept) : null;
-    const nowInfo = statOrNull(path);
+    const keptInfo = kept ? lstatOrNull(kept) : null;
+    const nowInfo = lstatOrNull(path);
     const unchanged = startsWith(readOrEmpty(kept ?? path), bytes) &&
       (!keptInfo || (nowInfo !== null && sameFile(keptInfo, nowInfo) !== false));
     if (!unchanged) {

@@ -10,7 +10,7 @@
  */
 
 import { type Library, realPathOfNearest } from "../core/discover.ts";
-import { readFileBounded } from "../core/fs_probe.ts";
+import { lstatOrNull, readFileBounded } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import type { TargetState } from "./plan.ts";
 
@@ -67,12 +67,8 @@ function brokenLinkOn(root: string, relPath: string): string | null {
   let path = root;
   for (let i = 0; i < segments.length; i++) {
     path = joinPath(path, segments[i]!);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(path);
-    } catch {
-      return null; // missing from here on
-    }
+    const info = lstatOrNull(path);
+    if (info === null) return null; // missing from here on
     if (!info.isSymlink) continue;
     try {
       Deno.realPathSync(path);
