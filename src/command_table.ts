@@ -19,63 +19,63 @@ export const COMMANDS: Readonly<
 > = {
   inject: {
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
-    load: () => loadLater(new URL("./inject/hook.ts", import.meta.url)),
+    load: () => loadLater("inject/hook.ts"),
   },
   stop: {
     summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => loadLater(new URL("./filing/hook.ts", import.meta.url)),
+    load: () => loadLater("filing/hook.ts"),
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
-    load: () => loadLater(new URL("./commands/read.ts", import.meta.url)),
+    load: () => loadLater("commands/read.ts"),
   },
   status: {
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
-    load: () => loadLater(new URL("./commands/status.ts", import.meta.url)),
+    load: () => loadLater("commands/status.ts"),
   },
   route: {
     summary: "file the scratch file's tagged learnings into the library now",
-    load: () => loadLater(new URL("./commands/route.ts", import.meta.url)),
+    load: () => loadLater("commands/route.ts"),
   },
   init: {
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
-    load: () => loadLater(new URL("./commands/init.ts", import.meta.url)),
+    load: () => loadLater("commands/init.ts"),
   },
   "setup-hooks": {
     summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
-    load: () => loadLater(new URL("./commands/setup_hooks.ts", import.meta.url)),
+    load: () => loadLater("commands/setup_hooks.ts"),
   },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
-    load: () => loadLater(new URL("./commands/doctor.ts", import.meta.url)),
+    load: () => loadLater("commands/doctor.ts"),
   },
   lint: {
     summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
-    load: () => loadLater(new URL("./commands/lint.ts", import.meta.url)),
+    load: () => loadLater("commands/lint.ts"),
   },
   export: {
     summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
-    load: () => loadLater(new URL("./commands/export.ts", import.meta.url)),
+    load: () => loadLater("commands/export.ts"),
   },
   import: {
     summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
-    load: () => loadLater(new URL("./commands/import.ts", import.meta.url)),
+    load: () => loadLater("commands/import.ts"),
   },
   scratch: {
     summary: "list the blocks kept in scratch with the reason and the fix; drop one",
-    load: () => loadLater(new URL("./commands/scratch.ts", import.meta.url)),
+    load: () => loadLater("commands/scratch.ts"),
   },
   sessions: {
     summary: "list recent sessions in this project and what they were sent",
-    load: () => loadLater(new URL("./commands/sessions.ts", import.meta.url)),
+    load: () => loadLater("commands/sessions.ts"),
   },
   sent: {
     summary: "show which library files (and versions) a session was sent",
-    load: () => loadLater(new URL("./commands/sent.ts", import.meta.url)),
+    load: () => loadLater("commands/sent.ts"),
   },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
-    load: () => loadLater(new URL("./commands/install_cli.ts", import.meta.url)),
+    load: () => loadLater("commands/install_cli.ts"),
   },
 };
 

@@ -15,12 +15,12 @@ import { HOOK_COMMANDS, prepareProcess } from "./entry/hook_process.ts";
 
 /** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
 function loadHookDebug(): Promise<typeof import("./commands/hook_debug.ts")> {
-  return loadLater(new URL("./commands/hook_debug.ts", import.meta.url));
+  return loadLater("commands/hook_debug.ts");
 }
 
 /** The `--explain` helper for a hook run by hand. */
 function loadHookExplain(): Promise<typeof import("./commands/hook_explain.ts")> {
-  return loadLater(new URL("./commands/hook_explain.ts", import.meta.url));
+  return loadLater("commands/hook_explain.ts");
 }
 
 /**

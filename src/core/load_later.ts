@@ -8,24 +8,56 @@
  * the module is read only when it is imported. A compiled binary embeds these modules through
  * `--include src` (`scripts/build_plan.ts`).
  *
+ * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module that already
+ * carries the modules its hook loads later; its entry hands them over with {@link provideBundled},
+ * so a hook run never loads a second copy of a module from source.
+ *
  * @module
  */
 
+/** The modules a bundled hook carries, by their path under `src/`. */
+const bundled = new Map<string, unknown>();
+
 /**
- * Imports the module at `url` (build it as `new URL("./x.ts", import.meta.url)`), typed by the
- * caller: `loadLater<typeof import("./x.ts")>(...)` (a type-only reference, free at run time).
+ * Where paths under `src/` resolve: this module sits in `src/core/`; a bundle sits in `hooks/`,
+ * one folder below the repository root, so its `src/` is `../src/`.
+ */
+const SRC_ROOT = new URL(import.meta.url.endsWith(".ts") ? "../" : "../src/", import.meta.url);
+
+/**
+ * Imports the module at `srcPath`, its path under `src/` (`"inject/start.ts"`), typed by the
+ * caller: `loadLater<typeof import("./start.ts")>("inject/start.ts")` (a type-only reference,
+ * free at run time). A module a bundle carries ({@link provideBundled}) is returned as it is.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadLater } from "./load_later.ts";
  *
- * const errors = await loadLater<typeof import("./errors.ts")>(
- *   new URL("./errors.ts", import.meta.url),
- * );
+ * const errors = await loadLater<typeof import("./errors.ts")>("core/errors.ts");
  * assert.equal(errors.messageOf(new Error("boom")), "boom");
  * ```
  */
-export function loadLater<T>(url: URL): Promise<T> {
-  return import(url.href);
+export function loadLater<T>(srcPath: string): Promise<T> {
+  const carried = bundled.get(srcPath);
+  if (carried !== undefined) return Promise.resolve(carried as T);
+  return import(new URL(srcPath, SRC_ROOT).href);
+}
+
+/**
+ * Hands the modules a bundle carries to {@link loadLater}, by their path under `src/`. Only a
+ * bundle's entry module calls this (`src/entry/bundle_*.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLater, provideBundled } from "./load_later.ts";
+ *
+ * const carried = { answer: 42 };
+ * provideBundled({ "example/carried.ts": carried });
+ * assert.equal(await loadLater("example/carried.ts"), carried);
+ * ```
+ */
+export function provideBundled(modules: Readonly<Record<string, unknown>>): void {
+  for (const [srcPath, module] of Object.entries(modules)) bundled.set(srcPath, module);
 }

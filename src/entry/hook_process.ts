@@ -55,7 +55,7 @@ export async function runHookEntry(
 ): Promise<void> {
   if (!isPlainHookRun(args, Deno.stdin.isTerminal())) {
     const program = await loadLater<typeof import("../main.ts")>(
-      new URL("../main.ts", import.meta.url),
+      "main.ts",
     );
     await program.runProgram([name, ...args]);
     return;

@@ -84,7 +84,7 @@ function errorText(error: unknown): string {
 
 /** What the user is told and what is logged after filing (loaded only when something is filed). */
 function loadStopSummary(): Promise<typeof import("./stop_summary.ts")> {
-  return loadLater(new URL("./stop_summary.ts", import.meta.url));
+  return loadLater("filing/stop_summary.ts");
 }
 
 /** True when appends to a replaced scratch wait to be carried over (see carry_over.ts). */
@@ -144,19 +144,19 @@ async function fileLearnings(
     { headCommit },
   ] = await Promise.all([
     loadLater<typeof import("../automemory/sync.ts")>(
-      new URL("../automemory/sync.ts", import.meta.url),
+      "automemory/sync.ts",
     ),
     loadStopSummary(),
-    loadLater<typeof import("./coordination.ts")>(new URL("./coordination.ts", import.meta.url)),
-    loadLater<typeof import("./route.ts")>(new URL("./route.ts", import.meta.url)),
-    loadLater<typeof import("./lock.ts")>(new URL("./lock.ts", import.meta.url)),
+    loadLater<typeof import("./coordination.ts")>("filing/coordination.ts"),
+    loadLater<typeof import("./route.ts")>("filing/route.ts"),
+    loadLater<typeof import("./lock.ts")>("filing/lock.ts"),
     loadLater<typeof import("../core/provenance.ts")>(
-      new URL("../core/provenance.ts", import.meta.url),
+      "core/provenance.ts",
     ),
     loadLater<typeof import("./provenance_stamp.ts")>(
-      new URL("./provenance_stamp.ts", import.meta.url),
+      "filing/provenance_stamp.ts",
     ),
-    loadLater<typeof import("./git_head.ts")>(new URL("./git_head.ts", import.meta.url)),
+    loadLater<typeof import("./git_head.ts")>("filing/git_head.ts"),
   ]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   let coordination;
@@ -203,7 +203,7 @@ async function fileLearnings(
   if (report.status === "routed" && report.targets.length > 0) {
     // Keeps the exports `librarian init --export` recorded current (nothing when none are).
     const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
-      new URL("../export/after_filing.ts", import.meta.url),
+      "export/after_filing.ts",
     );
     const exported = await reexportFiled(library, report.targets.map((t) => t.target));
     if (exported?.changed) fields.exported = exported.changed;

@@ -151,7 +151,7 @@ export async function decideStopNudge(
   if (why || !changes) return skip(why ?? "no-transcript");
   // The reason's code (tag rules) is loaded only now: most turns never get this far.
   const { nudgeReason } = await loadLater<typeof import("./nudge_reason.ts")>(
-    new URL("./nudge_reason.ts", import.meta.url),
+    "filing/nudge_reason.ts",
   );
   const reason = nudgeReason(changes.files, library);
   if (mode === "session" && !claimNudge(state!, event.session_id!, Date.now())) {

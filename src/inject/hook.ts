@@ -37,7 +37,7 @@ export { taggingReminder } from "./reminder.ts";
 
 /** The SessionStart and SubagentStart handlers (rare events: not in the start-up graph). */
 function loadStart(): Promise<typeof import("./start.ts")> {
-  return loadLater(new URL("./start.ts", import.meta.url));
+  return loadLater("inject/start.ts");
 }
 
 /** The tools whose target file gets library context, and the input key that names the file. */
@@ -96,7 +96,7 @@ async function locate(
   if (!COMMAND_TOOLS.has(tool)) return { none: { tool, result: "tool-not-served" } };
   // the shell tokenizer and its rules load only for these tools
   const { locateCommandContext } = await loadLater<typeof import("./command_context.ts")>(
-    new URL("./command_context.ts", import.meta.url),
+    "inject/command_context.ts",
   );
   const found = locateCommandContext(tool, event.tool_input, event.cwd, env);
   const truncated = found.truncated || undefined;
