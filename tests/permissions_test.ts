@@ -17,11 +17,14 @@ function permissionFlags(args: readonly string[]): string[] {
   );
 }
 
-async function sourceModeArgs(command: string[] = ["inject"]): Promise<string[]> {
+async function sourceModeArgs(
+  command: string[] = ["inject"],
+  env: Record<string, string> = {},
+): Promise<string[]> {
   await using dir = await tempDir();
   const result = await runLibrarian(command, {
     mode: "source",
-    env: { PATH: await toolsDir(dir.path, { deno: FAKE_DENO }) },
+    env: { PATH: await toolsDir(dir.path, { deno: FAKE_DENO }), ...env },
   });
   const lines = result.stdout.trim().split("\n");
   assert.equal(lines[0], "FAKE-DENO", result.stderr);
@@ -35,15 +38,22 @@ Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", 
   assert.deepEqual(permissionFlags(args), [...PERMISSION_FLAGS]);
   const start = args.indexOf(PERMISSION_FLAGS[0]!);
   assert.deepEqual(args.slice(start, start + PERMISSION_FLAGS.length), [...PERMISSION_FLAGS]);
-  // a hook event starts at the hook's own entry module (src/entry/hook_process.ts)
-  assert.deepEqual(args.slice(-1), [`${REPO_ROOT}/src/entry/inject.ts`]);
+  // a hook event runs the hook's bundle (scripts/bundle_hooks.ts)
+  assert.deepEqual(args.slice(-1), [`${REPO_ROOT}/hooks/inject.js`]);
   assert.equal(args[0], "run");
 });
 
-Deno.test("in source mode a hook event starts at the hook's entry, anything else at main.ts", {
+Deno.test("in source mode a hook event runs the hook's bundle, anything else main.ts", {
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
-  assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/src/entry/stop.ts`]);
+  assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/hooks/stop.js`]);
+  // LIBRARIAN_UNBUNDLED=1: the hook's own entry module, which loads its TypeScript modules
+  for (const hook of ["inject", "stop"]) {
+    assert.deepEqual(
+      (await sourceModeArgs([hook], { LIBRARIAN_UNBUNDLED: "1" })).slice(-1),
+      [`${REPO_ROOT}/src/entry/${hook}.ts`],
+    );
+  }
   assert.deepEqual((await sourceModeArgs(["inject", "--help"])).slice(-3), [
     `${REPO_ROOT}/src/main.ts`,
     "inject",

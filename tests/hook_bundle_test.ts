@@ -1,0 +1,68 @@
+/**
+ * The bundled hooks (`hooks/inject.js`, `hooks/stop.js`) that the launcher runs in source mode:
+ * each is built from the current sources, carries every module its hook loads later, and runs a
+ * hook event the same way as the hook's TypeScript entry module.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { HOOK_BUNDLES, staleness, startupGraph } from "../scripts/bundle_hooks.ts";
+import { CARRIED as INJECT_CARRIED } from "../src/entry/bundle_inject.ts";
+import { CARRIED as STOP_CARRIED } from "../src/entry/bundle_stop.ts";
+import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+
+const CARRIED: Record<string, Readonly<Record<string, unknown>>> = {
+  inject: INJECT_CARRIED,
+  stop: STOP_CARRIED,
+};
+
+/** `loadLater("x/y.ts")` calls (with or without a type argument) in a module's source. */
+const LOAD_LATER_CALL = /loadLater(?:<typeof import\("[^"]+"\)>)?\(\s*"([^"]+)"/g;
+
+Deno.test("every hook bundle was built from the current sources (else: deno task bundle)", async () => {
+  for (const bundle of HOOK_BUNDLES) {
+    assert.equal(await staleness(bundle), null);
+  }
+});
+
+Deno.test("a hook bundle carries exactly the modules its hook loads later", async () => {
+  for (const bundle of HOOK_BUNDLES) {
+    const loaded = new Set<string>();
+    for (const module of await startupGraph(bundle.entry)) {
+      if (!module.endsWith(".ts")) continue;
+      const text = await Deno.readTextFile(join(REPO_ROOT, "src", module));
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, ""); // not the doc examples
+      for (const match of code.matchAll(LOAD_LATER_CALL)) loaded.add(match[1]!);
+    }
+    // main.ts answers a person at a terminal or with options; no hook event needs it
+    loaded.delete("main.ts");
+    assert.deepEqual(Object.keys(CARRIED[bundle.name]!).sort(), [...loaded].sort(), bundle.entry);
+  }
+});
+
+Deno.test("a bundle and the hook's TypeScript entry answer an event alike", async () => {
+  await using dir = await tempDir();
+  const project = dir.path;
+  await Deno.mkdir(join(project, "_memory_library", "src"), { recursive: true });
+  await Deno.writeTextFile(join(project, "_memory_library", "src", "patterns.md"), "- use X\n");
+  const outputs: string[] = [];
+  for (const unbundled of ["0", "1"]) {
+    const event = JSON.stringify({
+      session_id: `bundle-${unbundled}`,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "sed -i s/a/b/ src/app.ts" },
+      cwd: project,
+    });
+    const result = await runLibrarian(["inject"], {
+      mode: "source",
+      stdin: event,
+      cwd: project,
+      home: project,
+      env: { LIBRARIAN_UNBUNDLED: unbundled },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    outputs.push(result.stdout);
+  }
+  assert.match(outputs[0]!, /use X/);
+  assert.equal(outputs[0], outputs[1]);
+});
