@@ -35,6 +35,8 @@ export const PLUGIN_PATHS: readonly string[] = [
   ".claude-plugin/plugin.json",
   "bin/librarian",
   "hooks/hooks.json",
+  "hooks/inject.js",
+  "hooks/stop.js",
   "skills",
   "src",
   "deno.json",
