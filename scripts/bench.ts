@@ -9,8 +9,14 @@
 
 import { benchInject } from "./bench_inject.ts";
 import { type BenchRow, formatRows } from "./bench_util.ts";
+import { HOOK_BUNDLES, staleness } from "./bundle_hooks.ts";
 
 const rows: BenchRow[] = [];
+// The launcher runs the hooks as bundles (hooks/*.js): a stale one would be timed, not the sources.
+for (const bundle of HOOK_BUNDLES) {
+  const why = await staleness(bundle);
+  if (why) console.log(`warning: ${why}; the figures below time the bundle as it is`);
+}
 console.log("inject: building libraries and timing (about a minute)...");
 rows.push(...await benchInject());
 console.log("inject, Bash events: timing...");

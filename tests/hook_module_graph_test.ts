@@ -6,45 +6,7 @@
  * when a literal import pulls commands, the shell parser or an npm package back into that graph.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { REPO_ROOT } from "./helpers.ts";
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: Array<{ code?: { specifier: string } }>;
-  npmPackage?: string;
-}
-
-/**
- * The modules Deno loads to run `entry`: its graph from `deno info --json`, following code
- * imports only (a type-only `typeof import("./x.ts")` costs nothing at run time), as paths under
- * `src/` or as `npm:`/`node:` specifiers.
- */
-async function startupGraph(entry: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", join(REPO_ROOT, "deno.json"), join(REPO_ROOT, entry)],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: InfoModule[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [...info.roots];
-  while (queue.length > 0) {
-    const specifier = queue.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (dep.code) queue.push(dep.code.specifier);
-    }
-  }
-  const src = new URL("../src/", import.meta.url).href;
-  return [...seen].map((m) => m.startsWith(src) ? m.slice(src.length) : m).sort();
-}
+import { startupGraph } from "../scripts/bundle_hooks.ts";
 
 Deno.test("the program's entry loads no command, no npm package and no node: module at start", async () => {
   const graph = await startupGraph("src/main.ts");
