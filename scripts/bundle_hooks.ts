@@ -36,6 +36,11 @@ export const HOOK_BUNDLES: readonly HookBundle[] = [
   { name: "stop", output: "hooks/stop.js", entry: "src/entry/bundle_stop.ts" },
 ];
 
+/** The `file:` URL of a path relative to the repository root. */
+function repoUrl(path: string): string {
+  return new URL(`../${path}`, import.meta.url).href;
+}
+
 interface InfoModule {
   specifier: string;
   dependencies?: Array<{ code?: { specifier: string } }>;
@@ -49,7 +54,8 @@ interface InfoModule {
  */
 export async function startupGraph(entry: string): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", join(REPO_ROOT, "deno.json"), join(REPO_ROOT, entry)],
+    // a file: URL, since a Windows path (`Z:\\repo\\...`) would read as a URL scheme `z:`
+    args: ["info", "--json", "--config", join(REPO_ROOT, "deno.json"), repoUrl(entry)],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -60,26 +66,51 @@ export async function startupGraph(entry: string): Promise<string[]> {
     roots: string[];
     modules: InfoModule[];
   };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
+  // Under Windows deno info names modules by path (drive letter in lower case) and their
+  // dependencies by URL: key both by path, without case there.
+  const fold = (path: string) => Deno.build.os === "windows" ? path.toLowerCase() : path;
+  const keyOf = (specifier: string) => fold(localPathOf(specifier) ?? specifier);
+  const byKey = new Map(info.modules.map((m) => [keyOf(m.specifier), m]));
+  const seen = new Map<string, string>();
   const queue = [...info.roots];
   while (queue.length > 0) {
     const specifier = queue.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+    const key = keyOf(specifier);
+    if (seen.has(key)) continue;
+    seen.set(key, specifier);
+    for (const dep of byKey.get(key)?.dependencies ?? []) {
       if (dep.code) queue.push(dep.code.specifier);
     }
   }
-  const src = new URL("../src/", import.meta.url).href;
-  return [...seen].map((m) => m.startsWith(src) ? m.slice(src.length) : m).sort();
+  const src = fold(localPathOf(new URL("../src/", import.meta.url).href)!);
+  return [...seen.values()].map((m) => {
+    const path = localPathOf(m);
+    return path !== null && fold(path).startsWith(src) ? path.slice(src.length) : m;
+  }).sort();
+}
+
+/**
+ * A local module's path with forward slashes, or `null` for `npm:` and
+ * `node:` modules. deno info names local modules by `file:` URL, but under Windows by path, with
+ * the drive letter in lower case (`z:\\repo\\src\\a.ts`).
+ */
+function localPathOf(specifier: string): string | null {
+  if (specifier.startsWith("file:")) {
+    return decodeURIComponent(new URL(specifier).pathname).replace(/^\/([a-zA-Z]:)/, "$1");
+  }
+  if (/^[a-zA-Z]:[\\/]/.test(specifier) || specifier.startsWith("/")) {
+    return specifier.replaceAll("\\", "/");
+  }
+  return null;
 }
 
 /** The header's second line: how many source modules, and the SHA-256 over their paths and text. */
 export async function sourcesLine(sources: readonly string[]): Promise<string> {
   const parts: string[] = [];
   for (const source of sources) {
-    parts.push(source, "\0", await Deno.readTextFile(join(REPO_ROOT, "src", source)), "\0");
+    // line endings as git checks the file in, so a Windows checkout (CRLF) hashes alike
+    const text = (await Deno.readTextFile(join(REPO_ROOT, "src", source))).replaceAll("\r\n", "\n");
+    parts.push(source, "\0", text, "\0");
   }
   const digest = await sha256Hex(new TextEncoder().encode(parts.join("")));
   return `// sources: ${sources.length} modules under src/, sha256 ${digest}`;
@@ -101,10 +132,14 @@ export async function staleness(bundle: HookBundle): Promise<string | null> {
     return `${bundle.output} is missing: run deno task bundle`;
   }
   const header = await expectedHeader(bundle);
-  return text.startsWith(header)
-    ? null
-    : `${bundle.output} was not built from the current sources of ${bundle.entry}: ` +
-      `run deno task bundle and commit the result`;
+  const normal = text.replaceAll("\r\n", "\n");
+  if (normal.startsWith(header)) return null;
+  const built = normal.split("\n", 2)[1] ?? "(no header)";
+  return `${bundle.output} was not built from the current sources of ${bundle.entry} ` +
+    `(the bundle says "${built.slice(3)}", the sources are "${
+      header.split("\n")[1]!.slice(3)
+    }"): ` +
+    `run deno task bundle and commit the result`;
 }
 
 /** Builds one bundle: `deno bundle`, then the header. */
