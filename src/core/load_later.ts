@@ -8,9 +8,11 @@
  * the module is read only when it is imported. A compiled binary embeds these modules through
  * `--include src` (`scripts/build_plan.ts`).
  *
- * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module that already
- * carries the modules its hook loads later; its entry hands them over with {@link provideBundled},
- * so a hook run never loads a second copy of a module from source.
+ * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module. The inject
+ * bundle carries the modules its hook loads later, and its entry hands them over with
+ * {@link provideBundled}, so an inject run never loads a second copy of a module from source. The
+ * stop bundle carries none on purpose: a turn that files loads the filing modules from `src/`
+ * (`src/entry/bundle_stop.ts` says why that is safe).
  *
  * @module
  */
