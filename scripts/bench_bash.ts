@@ -26,7 +26,8 @@ function bashCommand(root: string, command: string, home: string, fresh: boolean
   const edit = command.startsWith("Edit ");
   return {
     cmd: "sh",
-    args: [join(REPO_ROOT, "bin", "librarian"), "inject"],
+    // as hooks/hooks.json wires them: Bash events run `inject --shell`, file tools `inject`
+    args: [join(REPO_ROOT, "bin", "librarian"), "inject", ...(edit ? [] : ["--shell"])],
     stdin: () =>
       JSON.stringify({
         session_id: fresh ? `bench-bash-${Deno.pid}-${n++}` : `bench-bash-${Deno.pid}-repeat`,

@@ -22,7 +22,7 @@ import { sha256Hex } from "./sha256.ts";
 
 /** A bundled hook: the file the launcher runs and the entry module it is built from. */
 export interface HookBundle {
-  /** The hook command (`inject`, `stop`). */
+  /** The hook command the launcher runs it for (`inject`, `inject --shell`, `stop`). */
   name: string;
   /** The bundle, relative to the repository root. */
   output: string;
@@ -33,6 +33,11 @@ export interface HookBundle {
 /** The bundled hooks. */
 export const HOOK_BUNDLES: readonly HookBundle[] = [
   { name: "inject", output: "hooks/inject.js", entry: "src/entry/bundle_inject.ts" },
+  {
+    name: "inject --shell",
+    output: "hooks/inject-shell.js",
+    entry: "src/entry/bundle_inject_shell.ts",
+  },
   { name: "stop", output: "hooks/stop.js", entry: "src/entry/bundle_stop.ts" },
 ];
 

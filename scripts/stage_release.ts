@@ -28,6 +28,7 @@ import {
   type Target,
   TARGETS,
 } from "./build_plan.ts";
+import { HOOK_BUNDLES } from "./bundle_hooks.ts";
 import { sha256File } from "./sha256.ts";
 
 /** Repository paths that make up the plugin (folders are copied whole, minus tests). */
@@ -35,8 +36,7 @@ export const PLUGIN_PATHS: readonly string[] = [
   ".claude-plugin/plugin.json",
   "bin/librarian",
   "hooks/hooks.json",
-  "hooks/inject.js",
-  "hooks/stop.js",
+  ...HOOK_BUNDLES.map((bundle) => bundle.output),
   "skills",
   "src",
   "deno.json",

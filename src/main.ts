@@ -105,6 +105,9 @@ function hookHelp(name: string, summary: string): string {
     ...(name === "inject"
       ? [
         "Events for --example: PreToolUse (default), UserPromptSubmit, SessionStart, SubagentStart.",
+        "",
+        "hooks.json runs 'librarian inject --shell' for Bash events: the same hook, with its",
+        "shell-command reader loaded at start rather than when the first Bash event needs it.",
       ]
       : []),
   ].join("\n");

@@ -1,18 +1,24 @@
 /**
- * The bundled hooks (`hooks/inject.js`, `hooks/stop.js`) that the launcher runs in source mode:
- * each is built from the current sources, carries every module its hook loads later, and runs a
- * hook event the same way as the hook's TypeScript entry module.
+ * The bundled hooks (`hooks/inject.js`, `hooks/inject-shell.js`, `hooks/stop.js`) that the
+ * launcher runs in source mode: each is built from the current sources, carries every module its
+ * hook loads later or loads it from `src/` by design, and runs a hook event the same way as the
+ * hook's TypeScript entry module.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HOOK_BUNDLES, staleness, startupGraph } from "../scripts/bundle_hooks.ts";
-import { CARRIED as INJECT_CARRIED } from "../src/entry/bundle_inject.ts";
+import {
+  CARRIED as INJECT_CARRIED,
+  LOADED_FROM_SOURCE as INJECT_FROM_SOURCE,
+} from "../src/entry/bundle_inject.ts";
+import { CARRIED as INJECT_SHELL_CARRIED } from "../src/entry/bundle_inject_shell.ts";
 import { CARRIED as STOP_CARRIED, LOADED_FROM_SOURCE } from "../src/entry/bundle_stop.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 
 /** What each bundle carries, and what its hook loads from `src/` by design. */
 const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly string[] }> = {
-  inject: { carried: Object.keys(INJECT_CARRIED), fromSource: [] },
+  inject: { carried: Object.keys(INJECT_CARRIED), fromSource: INJECT_FROM_SOURCE },
+  "inject --shell": { carried: Object.keys(INJECT_SHELL_CARRIED), fromSource: [] },
   stop: { carried: Object.keys(STOP_CARRIED), fromSource: LOADED_FROM_SOURCE },
 };
 
@@ -45,30 +51,44 @@ Deno.test("every module a bundled hook loads later is carried or loaded from src
   }
 });
 
-Deno.test("a bundle and the hook's TypeScript entry answer an event alike", async () => {
+Deno.test("each inject bundle and the hook's TypeScript entry answer an event alike", async () => {
   await using dir = await tempDir();
   const project = dir.path;
   await Deno.mkdir(join(project, "_memory_library", "src"), { recursive: true });
   await Deno.writeTextFile(join(project, "_memory_library", "src", "patterns.md"), "- use X\n");
-  const outputs: string[] = [];
-  for (const unbundled of ["0", "1"]) {
-    const event = JSON.stringify({
-      session_id: `bundle-${unbundled}`,
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "sed -i s/a/b/ src/app.ts" },
-      cwd: project,
-    });
-    const result = await runLibrarian(["inject"], {
-      mode: "source",
-      stdin: event,
-      cwd: project,
-      home: project,
-      env: { LIBRARIAN_UNBUNDLED: unbundled },
-    });
-    assert.equal(result.code, 0, result.stderr);
-    outputs.push(result.stdout);
+  const events = {
+    Bash: { tool_name: "Bash", tool_input: { command: "sed -i s/a/b/ src/app.ts" } },
+    Edit: { tool_name: "Edit", tool_input: { file_path: join(project, "src", "app.ts") } },
+  };
+  // hooks/inject.js (a Bash event loads the shell-command reader from src/), the bundle that
+  // carries the reader (`inject --shell`, how hooks.json wires Bash), and the TypeScript entry
+  const runs: [string, string[], string][] = [
+    ["bundle", ["inject"], "0"],
+    ["shell bundle", ["inject", "--shell"], "0"],
+    ["TypeScript entry", ["inject"], "1"],
+  ];
+  for (const [tool, fields] of Object.entries(events)) {
+    const outputs: string[] = [];
+    for (const [name, command, unbundled] of runs) {
+      const event = JSON.stringify({
+        session_id: `bundle-${tool}-${name}`,
+        hook_event_name: "PreToolUse",
+        ...fields,
+        cwd: project,
+      });
+      const result = await runLibrarian(command, {
+        mode: "source",
+        stdin: event,
+        cwd: project,
+        home: project,
+        env: { LIBRARIAN_UNBUNDLED: unbundled },
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stderr, "", `${tool}, ${name}`);
+      outputs.push(result.stdout);
+    }
+    assert.match(outputs[0]!, /use X/, tool);
+    assert.equal(outputs[1], outputs[0], `${tool}: the shell bundle`);
+    assert.equal(outputs[2], outputs[0], `${tool}: the TypeScript entry`);
   }
-  assert.match(outputs[0]!, /use X/);
-  assert.equal(outputs[0], outputs[1]);
 });

@@ -53,3 +53,15 @@ Deno.test("the stop hook's idle turn loads only the checks: no sync, lock, summa
   );
   assert.ok(graph.length <= 24, `stop hook start-up graph (${graph.length}): ${graph.join(", ")}`);
 });
+
+Deno.test("the inject bundle leaves the shell parser to the shell bundle (hooks.json: `inject --shell`)", async () => {
+  // Every kilobyte of a bundle is read and deserialised on each run: the file tools, prompts and
+  // session starts must not pay for the shell parser, which is almost half of the hook.
+  const shellParser = /^inject\/(shell_|bash_|command_context)/;
+  const lean = await startupGraph("src/entry/bundle_inject.ts");
+  assert.deepEqual(lean.filter((m) => shellParser.test(m)), []);
+  assert.ok(lean.includes("inject/start.ts"), "the session-start handlers are carried");
+  const shell = await startupGraph("src/entry/bundle_inject_shell.ts");
+  assert.ok(shell.includes("inject/command_context.ts"), "the shell bundle carries the parser");
+  assert.deepEqual(lean.filter((m) => !shell.includes(m)), ["entry/bundle_inject.ts"]);
+});

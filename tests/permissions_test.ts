@@ -47,17 +47,29 @@ Deno.test("in source mode a hook event runs the hook's bundle, anything else mai
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
   assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/hooks/stop.js`]);
+  // hooks.json wires Bash events to `inject --shell`: the bundle with the shell-command reader
+  assert.deepEqual((await sourceModeArgs(["inject", "--shell"])).slice(-1), [
+    `${REPO_ROOT}/hooks/inject-shell.js`,
+  ]);
   // LIBRARIAN_UNBUNDLED=1: the hook's own entry module, which loads its TypeScript modules
-  for (const hook of ["inject", "stop"]) {
+  const unbundled = { LIBRARIAN_UNBUNDLED: "1" };
+  for (const command of [["inject"], ["inject", "--shell"], ["stop"]]) {
     assert.deepEqual(
-      (await sourceModeArgs([hook], { LIBRARIAN_UNBUNDLED: "1" })).slice(-1),
-      [`${REPO_ROOT}/src/entry/${hook}.ts`],
+      (await sourceModeArgs(command, unbundled)).slice(-1),
+      [`${REPO_ROOT}/src/entry/${command[0]}.ts`],
+      command.join(" "),
     );
   }
   assert.deepEqual((await sourceModeArgs(["inject", "--help"])).slice(-3), [
     `${REPO_ROOT}/src/main.ts`,
     "inject",
     "--help",
+  ]);
+  assert.deepEqual((await sourceModeArgs(["inject", "--shell", "--explain"])).slice(-4), [
+    `${REPO_ROOT}/src/main.ts`,
+    "inject",
+    "--shell",
+    "--explain",
   ]);
   assert.deepEqual((await sourceModeArgs(["status"])).slice(-2), [
     `${REPO_ROOT}/src/main.ts`,

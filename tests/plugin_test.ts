@@ -71,8 +71,10 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five
     "Stop",
   ]);
   assert.deepEqual(events.SubagentStart!.map((g) => g.matcher), [undefined], "every agent type");
+  // Bash on a group of its own, so that its events run the bundle with the shell-command reader
   assert.deepEqual(events.PreToolUse!.map((g) => g.matcher), [
-    "Read|Edit|Write|MultiEdit|NotebookEdit|Bash|Grep|Glob",
+    "Read|Edit|Write|MultiEdit|NotebookEdit|Grep|Glob",
+    "Bash",
   ]);
   assert.deepEqual(events.UserPromptSubmit!.map((g) => g.matcher), [undefined]);
   assert.deepEqual(events.Stop!.map((g) => g.matcher), [undefined]);
@@ -84,12 +86,18 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five
 
 Deno.test("every hook calls the launcher through sh, in shell form, with the right subcommand", () => {
   for (const [event, groups] of Object.entries(events)) {
-    for (const handler of groups.flatMap((g) => g.hooks)) {
-      assert.equal(handler.type, "command");
-      assert.equal(handler.args, undefined, "shell form: exec form cannot pick the OS");
-      const expected = event === "Stop" ? "stop" : "inject";
-      assert.equal(handler.command, `sh "\${CLAUDE_PLUGIN_ROOT}/bin/librarian" ${expected}`);
-      assert.ok(expected in COMMANDS, `${expected} is a command of the program`);
+    for (const group of groups) {
+      for (const handler of group.hooks) {
+        assert.equal(handler.type, "command");
+        assert.equal(handler.args, undefined, "shell form: exec form cannot pick the OS");
+        const expected = event === "Stop"
+          ? "stop"
+          : group.matcher === "Bash"
+          ? "inject --shell"
+          : "inject";
+        assert.equal(handler.command, `sh "\${CLAUDE_PLUGIN_ROOT}/bin/librarian" ${expected}`);
+        assert.ok(expected.split(" ")[0]! in COMMANDS, `${expected} is a command of the program`);
+      }
     }
   }
 });

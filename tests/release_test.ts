@@ -129,6 +129,10 @@ Deno.test("the staged tree is the plugin plus every binary, without tests, scrip
       ".claude-plugin/plugin.json",
       ".claude-plugin/marketplace.json",
       "hooks/hooks.json",
+      // the hook bundles: source mode (no binary for the machine) runs them
+      "hooks/inject.js",
+      "hooks/inject-shell.js",
+      "hooks/stop.js",
       "bin/librarian",
       `bin/${CHECKSUM_FILE}`,
       "src/main.ts",

@@ -48,7 +48,12 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
   });
   assert.deepEqual(
     desired.map((d) => d.event),
-    ["PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart", "Stop"],
+    ["PreToolUse", "PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart", "Stop"],
+  );
+  assert.equal(
+    desired.find((d) => d.matcher === "Bash")?.handler.command,
+    "sh '/opt/librarian/bin/librarian' inject --shell",
+    "Bash events run the bundle that carries the shell-command reader",
   );
 });
 
@@ -144,8 +149,8 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
     { matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL] },
   );
   assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
-  assert.equal(hooks.PreToolUse!.length, 2);
-  assert.deepEqual(changes.map((c) => c.action), ["added", "added", "added", "added", "added"]);
+  assert.equal(hooks.PreToolUse!.length, 3);
+  assert.deepEqual(changes.map((c) => c.action), Array(6).fill("added"));
 });
 
 Deno.test("merging into its own output changes nothing", () => {
@@ -156,7 +161,9 @@ Deno.test("merging into its own output changes nothing", () => {
   assert.ok(twice.changes.every((c) => c.action === "unchanged"));
 });
 
-/** The plugin's PreToolUse matcher (hooks/hooks.json). */
+/** The plugin's PreToolUse matchers (hooks/hooks.json): file tools, and Bash on its own. */
+const FILE_TOOLS = "Read|Edit|Write|MultiEdit|NotebookEdit|Grep|Glob";
+/** The single PreToolUse matcher of earlier versions, Bash included. */
 const FILE_AND_SHELL_TOOLS = "Read|Edit|Write|MultiEdit|NotebookEdit|Bash|Grep|Glob";
 
 Deno.test("the merge updates an older Librarian entry in place and removes stale copies", () => {
@@ -169,21 +176,24 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
     hooks: {
       PreToolUse: [
         { matcher: "Edit|Write", hooks: [old] }, // stale matcher, only ours: group goes
-        { matcher: FILE_AND_SHELL_TOOLS, hooks: [OTHER_TOOL, old, old] },
-        { matcher: "Bash", hooks: [OTHER_TOOL, old] }, // stale; the other tool stays
+        { matcher: FILE_AND_SHELL_TOOLS, hooks: [OTHER_TOOL, old, old] }, // an earlier version's
+        { matcher: "Bash", hooks: [OTHER_TOOL, old] }, // ours is updated; the other tool stays
       ],
       Stop: [{ hooks: [{ ...old, command: "sh '/old/place/bin/librarian' stop" }] }],
     },
   };
-  const { settings: merged, changes } = mergeHooks(settings, desiredHooks(PROGRAM, "sh"));
+  const desired = desiredHooks(PROGRAM, "sh");
+  const { settings: merged, changes } = mergeHooks(settings, desired);
   const pre = (merged.hooks as Record<string, Json[]>).PreToolUse!;
-  assert.deepEqual(pre.map((g) => g.matcher), [FILE_AND_SHELL_TOOLS, "Bash"]);
-  assert.deepEqual(pre[0]!.hooks, [OTHER_TOOL, desiredHooks(PROGRAM, "sh")[0]!.handler]);
-  assert.deepEqual(pre[1]!.hooks, [OTHER_TOOL]);
+  assert.deepEqual(pre.map((g) => g.matcher), [FILE_AND_SHELL_TOOLS, "Bash", FILE_TOOLS]);
+  assert.deepEqual(pre[0]!.hooks, [OTHER_TOOL]);
+  const wanted = (matcher: string) => desired.find((d) => d.matcher === matcher)!.handler;
+  assert.deepEqual(pre[1]!.hooks, [OTHER_TOOL, wanted("Bash")]);
+  assert.deepEqual(pre[2]!.hooks, [wanted(FILE_TOOLS)]);
   const count = (action: string) => changes.filter((c) => c.action === action).length;
-  assert.equal(count("updated"), 2); // PreToolUse and Stop
+  assert.equal(count("updated"), 2); // the Bash entry and Stop
   assert.equal(count("removed"), 3);
-  assert.equal(count("added"), 3); // UserPromptSubmit, SessionStart and SubagentStart
+  assert.equal(count("added"), 4); // file tools, UserPromptSubmit, SessionStart, SubagentStart
 });
 
 Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
@@ -312,6 +322,7 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
     report.hooks.map((h: Json) => `${h.event}:${h.action}`),
     [
       "PreToolUse:added",
+      "PreToolUse:added",
       "UserPromptSubmit:added",
       "SessionStart:added",
       "SubagentStart:added",
@@ -408,7 +419,7 @@ Deno.test("setup-hooks --shell powershell writes exactly these settings: the .ex
           ...group,
           hooks: group.hooks.map((h) => ({
             ...h,
-            command: `& ${quoted} ${h.command.split(" ").at(-1)}`,
+            command: `& ${quoted} ${h.command.replace(/^.*bin\/librarian" /, "")}`,
             shell: "powershell",
           })),
         })),

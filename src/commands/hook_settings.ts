@@ -42,7 +42,8 @@ export class SettingsShapeError extends Error {
   }
 }
 
-const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+)\s*$/;
+/** `bin/librarian" <command> [--option]` at the end of a hooks.json command (`inject --shell`). */
+const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+(?:\s+--[a-z-]+)?)\s*$/;
 
 /**
  * The hook entries of the plugin's `hooks/hooks.json`, rewritten to run `program`.
@@ -87,7 +88,7 @@ export function desiredHooks(
   return desired;
 }
 
-const OURS = /(^|[\s'"/\\])librarian(-[a-z0-9_]+)*(\.exe)?['"]?\s+(inject|stop)\s*$/i;
+const OURS = /(^|[\s'"/\\])librarian(-[a-z0-9_]+)*(\.exe)?['"]?\s+(inject(\s+--shell)?|stop)\s*$/i;
 
 /**
  * True for a hook handler that runs the Librarian's `inject` or `stop` (any install, any form).
@@ -98,6 +99,7 @@ const OURS = /(^|[\s'"/\\])librarian(-[a-z0-9_]+)*(\.exe)?['"]?\s+(inject|stop)\
  * import assert from "node:assert/strict";
  *
  * assert.ok(isLibrarianHandler({ type: "command", command: "'/opt/bin/librarian' stop" }));
+ * assert.ok(isLibrarianHandler({ command: "sh '/opt/bin/librarian' inject --shell" }));
  * assert.ok(isLibrarianHandler({ command: "/opt/librarian-x86_64", args: ["inject"] }));
  * assert.ok(!isLibrarianHandler({ command: "prettier --write" }));
  * assert.ok(!isLibrarianHandler("librarian stop"));

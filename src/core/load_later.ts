@@ -8,11 +8,12 @@
  * the module is read only when it is imported. A compiled binary embeds these modules through
  * `--include src` (`scripts/build_plan.ts`).
  *
- * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module. The inject
- * bundle carries the modules its hook loads later, and its entry hands them over with
- * {@link provideBundled}, so an inject run never loads a second copy of a module from source. The
- * stop bundle carries none on purpose: a turn that files loads the filing modules from `src/`
- * (`src/entry/bundle_stop.ts` says why that is safe).
+ * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module. Its entry hands
+ * the modules it carries to {@link provideBundled}; any other is loaded from `src/`, as a copy of
+ * its own beside the bundle's. The bundles carry only what their events need: the inject bundle
+ * the session-start handlers, the shell bundle (`inject --shell`) the shell-command reader too,
+ * the stop bundle nothing (`src/entry/bundle_inject.ts` and `src/entry/bundle_stop.ts` say why
+ * loading the rest from source is safe).
  *
  * @module
  */

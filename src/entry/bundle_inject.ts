@@ -1,15 +1,22 @@
 /**
  * The inject hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `hooks/inject.js`,
- * which the launcher runs in source mode. It imports the modules the hook otherwise loads later
- * (the session-start handlers, the shell-command reader) so that the bundle carries them, and
- * hands them to `loadLater` before the hook runs. Deno then loads one file of plain JavaScript
- * instead of some 30 TypeScript modules (docs/benchmarks.md).
+ * which the launcher runs in source mode for every inject event but a shell command (the plugin's
+ * `hooks/hooks.json` wires Bash events to `inject --shell`, which runs `hooks/inject-shell.js`, built
+ * from `bundle_inject_shell.ts`). Deno then loads one file of plain JavaScript instead of some 30
+ * TypeScript modules (docs/benchmarks.md).
+ *
+ * This bundle carries the session-start handlers but not the shell-command reader: every kilobyte
+ * of bundle is read and deserialised on each run, and the reader is almost half of the hook
+ * (measured: a repeat Edit took about 2 ms less without it). A Bash event that reaches this bundle
+ * anyway (hooks wired by hand, or by an older `librarian setup-hooks`) is still served: the hook
+ * loads the reader from `src/` ({@link LOADED_FROM_SOURCE}), as copies of their own beside the
+ * bundle's copies of the modules both use. That is safe because the reader returns plain data
+ * (the touched files and their library) and keeps no state the two copies would need to share.
  *
  * @module
  */
 
 import * as sessionStart from "../inject/start.ts";
-import * as commandContext from "../inject/command_context.ts";
 import { provideBundled } from "../core/load_later.ts";
 import { run } from "../inject/hook.ts";
 import { runHookEntry } from "./hook_process.ts";
@@ -17,8 +24,10 @@ import { runHookEntry } from "./hook_process.ts";
 /** The modules the inject hook loads later, carried by its bundle (by path under `src/`). */
 export const CARRIED: Readonly<Record<string, unknown>> = {
   "inject/start.ts": sessionStart,
-  "inject/command_context.ts": commandContext,
 };
+
+/** The modules the inject hook loads later from `src/`: only for a shell command (see above). */
+export const LOADED_FROM_SOURCE: readonly string[] = ["inject/command_context.ts"];
 
 if (import.meta.main) {
   provideBundled(CARRIED);

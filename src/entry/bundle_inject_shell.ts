@@ -1,0 +1,26 @@
+/**
+ * The inject hook for shell commands, as one module: the entry `scripts/bundle_hooks.ts` bundles
+ * into `hooks/inject-shell.js`, which the launcher runs in source mode for `inject --shell` (the
+ * plugin's `hooks/hooks.json` wires Bash events that way). It is `bundle_inject.ts` plus the
+ * shell-command reader, carried so that a Bash event loads one module, not the reader's modules
+ * from `src/` too.
+ *
+ * @module
+ */
+
+import * as sessionStart from "../inject/start.ts";
+import * as commandContext from "../inject/command_context.ts";
+import { provideBundled } from "../core/load_later.ts";
+import { run } from "../inject/hook.ts";
+import { runHookEntry } from "./hook_process.ts";
+
+/** The modules the inject hook loads later, carried by this bundle (by path under `src/`). */
+export const CARRIED: Readonly<Record<string, unknown>> = {
+  "inject/start.ts": sessionStart,
+  "inject/command_context.ts": commandContext,
+};
+
+if (import.meta.main) {
+  provideBundled(CARRIED);
+  await runHookEntry("inject", run);
+}
