@@ -25,7 +25,6 @@ import {
   HookInputError,
   parseHookEvent,
   readStdinTextSync,
-  writeAdditionalContext,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
@@ -129,9 +128,9 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     if (context.kind === "none") {
       const refreshed = context.refreshed ?? {};
       if (hint) {
-        writeAdditionalContext("PreToolUse", hint);
         return {
           outcome: { result: "hinted", hint: due?.folder, hits: context.hits, chars: hint.length },
+          output: { event: "PreToolUse", text: hint },
           record: { files: refreshed, ...hinted },
         };
       }
@@ -140,7 +139,6 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
       };
     }
-    writeAdditionalContext("PreToolUse", context.rendered.text);
     const { shown, cut, left, skipped } = context.rendered;
     const paths = relPathsOf(context.files);
     return {
@@ -155,6 +153,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         hint: due?.folder,
         ledger: state && ledgerKey ? "on" : "off",
       },
+      output: { event: "PreToolUse", text: context.rendered.text },
       record: { files: context.delivered, ...hinted },
     };
   });
@@ -168,8 +167,11 @@ function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   return decideOnce(event, env, windowStateDir(env), key, (ledger) => {
     if (ledger.reminded) return { outcome: { result: "already-reminded" } };
     const text = taggingReminder(scratchPathOf(library), library.root);
-    writeAdditionalContext("UserPromptSubmit", text);
-    return { outcome: { result: "reminded", chars: text.length }, record: { reminded: true } };
+    return {
+      outcome: { result: "reminded", chars: text.length },
+      output: { event: "UserPromptSubmit", text },
+      record: { reminded: true },
+    };
   });
 }
 

@@ -37,6 +37,9 @@ export interface LoadedLedger {
   ledger: Ledger;
   /** Set when a ledger file existed but was discarded: too large, damaged, another version. */
   discarded?: string;
+  /** The file's text as read (`""` when there was none, or it was not read): two loads that
+   * read the same text hold the same ledger. */
+  source: string;
 }
 
 /**
@@ -56,31 +59,30 @@ export interface LoadedLedger {
 export function loadLedger(stateDir: string, key: LedgerKey): LoadedLedger {
   const path = ledgerPath(stateDir, key);
   let info: Deno.FileInfo;
+  const none = (discarded?: string): LoadedLedger =>
+    discarded === undefined
+      ? { ledger: parseLedger("").ledger, source: "" }
+      : { ledger: parseLedger("").ledger, discarded, source: "" };
   try {
     info = Deno.statSync(path);
   } catch {
-    return { ledger: parseLedger("").ledger };
+    return none();
   }
-  if (!info.isFile) return { ledger: parseLedger("").ledger, discarded: "not a regular file" };
+  if (!info.isFile) return none("not a regular file");
   if (info.size > MAX_LEDGER_BYTES) {
-    return {
-      ledger: parseLedger("").ledger,
-      discarded: `${info.size} bytes, over the ${MAX_LEDGER_BYTES}-byte limit`,
-    };
+    return none(`${info.size} bytes, over the ${MAX_LEDGER_BYTES}-byte limit`);
   }
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
   } catch (error) {
-    return {
-      ledger: parseLedger("").ledger,
-      discarded: error instanceof Error ? error.name : "unreadable",
-    };
+    return none(error instanceof Error ? error.name : "unreadable");
   }
   const parsed = parseLedger(text);
-  return parsed.problem === undefined ? { ledger: parsed.ledger } : {
+  return parsed.problem === undefined ? { ledger: parsed.ledger, source: text } : {
     ledger: parsed.ledger,
     discarded: parsed.problem,
+    source: text,
   };
 }
 
@@ -149,6 +151,8 @@ export interface OpenLedger extends Disposable {
   ledger: Ledger;
   /** Why the file on disk was read as empty, if it was. */
   discarded?: string;
+  /** The file's text as loaded under the lock ({@link LoadedLedger.source}). */
+  source: string;
   /** How long the lock took, ms. */
   waitedMs: number;
   /** Merges `update` in and writes the ledger (atomically). */
@@ -188,6 +192,7 @@ export function openLedger(
   const loaded = loadLedger(stateDir, key);
   const open: OpenLedger = {
     ledger: loaded.ledger,
+    source: loaded.source,
     waitedMs: lock.waitedMs,
     record(update) {
       open.replace(mergeLedger(open.ledger, update, maxEvents));

@@ -15,7 +15,7 @@
 
 import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
 import { type EnvReader, readBudget } from "../core/env.ts";
-import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
+import type { HookEvent } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
@@ -114,9 +114,9 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
     }
     const root = rootContext(library, ledger, budget);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
-    writeAdditionalContext("SessionStart", root.text);
     return {
       outcome: { result: "injected", sent: root.sent || undefined, chars: root.text.length },
+      output: { event: "SessionStart", text: root.text },
       record: { files: root.files },
     };
   }, {
@@ -159,7 +159,6 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
-    writeAdditionalContext("SubagentStart", text);
     return {
       outcome: {
         result: "injected",
@@ -167,6 +166,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
         sent: root.sent || undefined,
         chars: text.length,
       },
+      output: { event: "SubagentStart", text },
       record: { files: root.files, reminded: true },
     };
   }, { eventId: `subagent:${event.agent_id.replace(/\s/g, "_").slice(0, 200)}`, seed });

@@ -7,7 +7,7 @@
  */
 
 import { type EnvReader, stateDir } from "../core/env.ts";
-import type { HookEvent } from "../core/hook_io.ts";
+import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
@@ -128,9 +128,12 @@ export function lockTimeoutOf(env: EnvReader): number {
   return raw && Number.isFinite(value) && value >= 0 ? value : INJECT_LOCK_TIMEOUT_MS;
 }
 
-/** What a handler decided: the log fields, and what to record (nothing when it sent nothing). */
+/** What a handler decided: the log fields, what to hand the model, and what to record. */
 export interface Decision {
   outcome: Outcome;
+  /** The context for the model; {@link decideOnce} writes it once the decision stands. */
+  output?: { event: string; text: string };
+  /** What to record in the ledger (nothing when the handler sent and learnt nothing). */
   record?: LedgerUpdate;
 }
 
@@ -142,13 +145,28 @@ export interface DecideOptions {
   seed?: (ledger: Ledger) => Ledger;
 }
 
+function emit(decision: Decision): void {
+  if (decision.output) writeAdditionalContext(decision.output.event, decision.output.text);
+}
+
 /**
- * Runs `decide` for one context window, once: under the window's lock, with its ledger. When
- * there is no state folder or no session, `decide` runs on an empty ledger and nothing is
- * recorded. An event already handled sends nothing (`duplicate-event`). When the lock cannot be
- * had in time, nothing is sent (`lock-timeout`): a file missed now comes with the next touch,
- * while a file sent twice cannot be taken back. When the lock file cannot even be created (a
- * read-only state folder), `decide` runs unserialised on the ledger as it is.
+ * Runs `decide` for one context window, once, and writes what it decided to send. `decide` must
+ * only read: it returns the text for the model and what to record, and this function writes
+ * both.
+ *
+ * - First without the lock, on the ledger as it is on disk (written atomically, so whole). A
+ *   decision that sends nothing and records nothing (a repeat touch: everything is in the window
+ *   already) stands as it is: another run's concurrent decision can only add to the ledger, so
+ *   nothing that this one skipped can be missing. An event already handled sends nothing
+ *   (`duplicate-event`).
+ * - Anything else is decided under the window's lock: when the ledger is still the one the first
+ *   decision read, that decision stands, else `decide` runs again on the ledger as it now is. It
+ *   is written, recorded, and the lock released.
+ *
+ * When there is no state folder or no session, `decide` runs on an empty ledger and nothing is
+ * recorded. When the lock cannot be had in time, nothing is sent (`lock-timeout`): a file missed
+ * now comes with the next touch, while a file sent twice cannot be taken back. When the lock file
+ * cannot even be created (a read-only state folder), the decision runs unserialised.
  *
  * @example Usage
  * ```ts
@@ -172,13 +190,28 @@ export function decideOnce(
   options: DecideOptions = {},
 ): Outcome {
   const eventId = options.eventId ?? eventIdOf(event);
-  if (!state || !key) return decide(emptyLedger()).outcome;
+  if (!state || !key) {
+    const decision = decide(emptyLedger());
+    emit(decision);
+    return decision.outcome;
+  }
+  // without the lock: a repeat touch ends here (a seed always writes, so it takes the lock)
+  const snapshot = options.seed ? undefined : loadLedger(state, key);
+  const early = snapshot && decide(snapshot.ledger);
+  if (snapshot && early) {
+    const discarded = snapshot.discarded ? { ledger_discarded: snapshot.discarded } : {};
+    if (eventId !== undefined && isHandled(snapshot.ledger.events, eventId)) {
+      return { result: "duplicate-event", ...discarded };
+    }
+    if (!early.output && !early.record) return { ...early.outcome, ...discarded };
+  }
   let open;
   try {
     open = openLedger(state, key, lockTimeoutOf(env));
   } catch (error) {
-    const { ledger } = loadLedger(state, key);
-    return { ...decide(ledger).outcome, ledger_error: messageOf(error) };
+    const decision = early ?? decide(loadLedger(state, key).ledger);
+    emit(decision);
+    return { ...decision.outcome, ledger_error: messageOf(error) };
   }
   if (open === null) return { result: "lock-timeout", lock_ms: lockTimeoutOf(env) };
   using held = open;
@@ -189,7 +222,8 @@ export function decideOnce(
     return { result: "duplicate-event", ...extra };
   }
   const ledger = options.seed ? options.seed(held.ledger) : held.ledger;
-  const decision = decide(ledger);
+  const decision = early && snapshot?.source === held.source ? early : decide(ledger);
+  emit(decision);
   try {
     if (ledger !== held.ledger) held.replace(ledger);
     if (decision.record) {
