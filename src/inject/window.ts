@@ -154,11 +154,11 @@ function emit(decision: Decision): void {
  * only read: it returns the text for the model and what to record, and this function writes
  * both.
  *
- * - First without the lock, on the ledger as it is on disk (written atomically, so whole). A
- *   decision that sends nothing and records nothing (a repeat touch: everything is in the window
- *   already) stands as it is: another run's concurrent decision can only add to the ledger, so
- *   nothing that this one skipped can be missing. An event already handled sends nothing
- *   (`duplicate-event`).
+ * - First without the lock, on the ledger as it is on disk (written atomically, so whole). An
+ *   event already handled sends nothing (`duplicate-event`). A decision that sends nothing and
+ *   records nothing (a repeat touch: everything is in the window already) stands as it is: what
+ *   another run records meanwhile only adds to the ledger (or, after a compaction, starts the
+ *   window afresh, which this run then simply came before).
  * - Anything else is decided under the window's lock: when the ledger is still the one the first
  *   decision read, that decision stands, else `decide` runs again on the ledger as it now is. It
  *   is written, recorded, and the lock released.
@@ -197,12 +197,13 @@ export function decideOnce(
   }
   // without the lock: a repeat touch ends here (a seed always writes, so it takes the lock)
   const snapshot = options.seed ? undefined : loadLedger(state, key);
-  const early = snapshot && decide(snapshot.ledger);
-  if (snapshot && early) {
+  let early: Decision | undefined;
+  if (snapshot) {
     const discarded = snapshot.discarded ? { ledger_discarded: snapshot.discarded } : {};
     if (eventId !== undefined && isHandled(snapshot.ledger.events, eventId)) {
       return { result: "duplicate-event", ...discarded };
     }
+    early = decide(snapshot.ledger);
     if (!early.output && !early.record) return { ...early.outcome, ...discarded };
   }
   let open;
