@@ -90,9 +90,7 @@ export async function timeOnce(command: TimedCommand): Promise<Timing> {
   const start = performance.now();
   const timed = BASH !== undefined;
   const child = new Deno.Command(timed ? BASH : command.cmd, {
-    args: timed
-      ? ["-c", TIMED_SCRIPT, "bench", command.cmd, ...command.args]
-      : command.args,
+    args: timed ? ["-c", TIMED_SCRIPT, "bench", command.cmd, ...command.args] : command.args,
     stdin: "piped",
     stdout: "null",
     stderr: "piped",
