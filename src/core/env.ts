@@ -244,3 +244,26 @@ export function nowFrom(env: EnvReader): Date {
   }
   return new Date();
 }
+
+/**
+ * A wait in milliseconds from an environment value (`LIBRARIAN_LOCK_TIMEOUT_MS`,
+ * `LIBRARIAN_INJECT_LOCK_MS`): a number of zero or more, else `fallback` (unset, blank, negative,
+ * not a number).
+ *
+ * @example Usage
+ * ```ts
+ * import { millisecondsFrom } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(millisecondsFrom(" 250 ", 9), 250);
+ * assert.equal(millisecondsFrom("0", 9), 0);
+ * assert.equal(millisecondsFrom("  ", 9), 9);
+ * assert.equal(millisecondsFrom("-1", 9), 9);
+ * assert.equal(millisecondsFrom(undefined, 9), 9);
+ * ```
+ */
+export function millisecondsFrom(raw: string | undefined, fallback: number): number {
+  const text = raw?.trim();
+  const value = Number(text);
+  return text && Number.isFinite(value) && value >= 0 ? value : fallback;
+}

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { millisecondsFrom } from "../core/env.ts";
 import { openLockFile, releaseLockFile } from "../core/lock_file.ts";
 import { faultFires } from "./fault.ts";
 
@@ -124,6 +125,5 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
  * ```
  */
 export function lockTimeoutFrom(raw: string | undefined): number {
-  const value = Number(raw?.trim());
-  return raw && Number.isFinite(value) && value >= 0 ? value : DEFAULT_LOCK_TIMEOUT_MS;
+  return millisecondsFrom(raw, DEFAULT_LOCK_TIMEOUT_MS);
 }

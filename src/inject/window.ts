@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type EnvReader, stateDir } from "../core/env.ts";
+import { type EnvReader, millisecondsFrom, stateDir } from "../core/env.ts";
 import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
@@ -123,9 +123,7 @@ export function isHandled(events: readonly string[], id: string): boolean {
  * ```
  */
 export function lockTimeoutOf(env: EnvReader): number {
-  const raw = env("LIBRARIAN_INJECT_LOCK_MS")?.trim();
-  const value = Number(raw);
-  return raw && Number.isFinite(value) && value >= 0 ? value : INJECT_LOCK_TIMEOUT_MS;
+  return millisecondsFrom(env("LIBRARIAN_INJECT_LOCK_MS"), INJECT_LOCK_TIMEOUT_MS);
 }
 
 /** What a handler decided: the log fields, what to hand the model, and what to record. */
@@ -206,15 +204,16 @@ export function decideOnce(
     early = decide(snapshot.ledger);
     if (!early.output && !early.record) return { ...early.outcome, ...discarded };
   }
+  const timeoutMs = lockTimeoutOf(env);
   let open;
   try {
-    open = openLedger(state, key, lockTimeoutOf(env));
+    open = openLedger(state, key, timeoutMs);
   } catch (error) {
     const decision = early ?? decide(loadLedger(state, key).ledger);
     emit(decision);
     return { ...decision.outcome, ledger_error: messageOf(error) };
   }
-  if (open === null) return { result: "lock-timeout", lock_ms: lockTimeoutOf(env) };
+  if (open === null) return { result: "lock-timeout", lock_ms: timeoutMs };
   using held = open;
   const extra: Outcome = {};
   if (held.waitedMs >= 1) extra.lock_ms = held.waitedMs;
