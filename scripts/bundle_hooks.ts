@@ -16,9 +16,11 @@
  * @module
  */
 
-import { join } from "node:path";
-import { REPO_ROOT } from "./bench_util.ts";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sha256Hex } from "./sha256.ts";
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** A bundled hook: the file the launcher runs and the entry module it is built from. */
 export interface HookBundle {
