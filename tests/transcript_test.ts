@@ -164,3 +164,24 @@ Deno.test("readTurn waits for a transcript that has not caught up, and gives up 
   assert.equal(never.status, "lagging");
   assert.deepEqual(never.activity!.toolUses.map((u) => u.input.file_path), ["/a"]);
 });
+
+Deno.test("readTurn waits for a transcript that does not exist yet when the Stop names its last message, and not otherwise", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "t.jsonl");
+  const lines = '{"type":"user","message":{"content":"P."}}\n' +
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"All done."}]}}\n';
+  // Claude Code writes its transcript through a buffer: a first turn's Stop can come first.
+  const late = setTimeout(() => Deno.writeTextFileSync(path, lines), 60);
+  const read = await readTurn(path, { lastAssistantMessage: "All done.", maxWaitMs: 2_000 });
+  clearTimeout(late);
+  assert.equal(read.status, "ok");
+  assert.equal(read.activity!.newestAssistantText, "All done.");
+
+  const other = join(dir.path, "never.jsonl");
+  const gone = await readTurn(other, { lastAssistantMessage: "All done.", maxWaitMs: 50 });
+  assert.equal(gone.status, "missing");
+  assert.ok(gone.waitedMs >= 40, `waited ${gone.waitedMs} ms`);
+  const unasked = await readTurn(other, { maxWaitMs: 2_000 });
+  assert.equal(unasked.status, "missing");
+  assert.ok(unasked.waitedMs < 40, `waited ${unasked.waitedMs} ms with nothing to wait for`);
+});

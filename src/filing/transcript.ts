@@ -277,16 +277,30 @@ export interface ReadTurnOptions {
 const POLL_MS = 15;
 
 /**
+ * Whether a read is worth repeating: the transcript does not yet show the turn's last assistant
+ * message, or, when the Stop names that message, the transcript file does not exist yet (Claude
+ * Code writes it through a buffer, so a session's first Stop can come before the file).
+ */
+function behind(read: TurnRead, path: unknown, lastAssistantMessage: unknown): boolean {
+  if (read.activity) return !caughtUp(read.activity, lastAssistantMessage);
+  if (read.status !== "missing" || typeof path !== "string") return false;
+  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return false;
+  return isLocalAbsolutePath(normalizePath(path));
+}
+
+/**
  * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
- * turn's last assistant message; a transcript that grows is read again. Never throws.
+ * turn's last assistant message, or does not exist yet; a transcript that grows or appears is
+ * read again. Never throws.
  */
 export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
   const maxWait = options.maxWaitMs ?? 400;
   const started = performance.now();
   let read = readTurnOnce(path, options.maxBytes);
-  while (read.activity && !caughtUp(read.activity, options.lastAssistantMessage)) {
+  while (behind(read, path, options.lastAssistantMessage)) {
     const waited = performance.now() - started;
-    if (waited >= maxWait) return { ...read, status: "lagging", waitedMs: Math.round(waited) };
+    const status = read.activity ? "lagging" : read.status;
+    if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     let size: number | undefined;
     try {
