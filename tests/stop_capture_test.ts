@@ -190,3 +190,33 @@ Deno.test("outside git the commit is left out; without a transcript the files ar
     "# edge\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 -->\n- A learning.\n",
   );
 });
+
+Deno.test("a transcript Claude Code has not written yet when the Stop fires is waited for: the turn is still nudged", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const path = join(p.base, "late.jsonl");
+  // Claude Code drains its transcript queue every 100 ms: a session's first Stop can come first.
+  const late = setTimeout(() => {
+    Deno.writeTextFileSync(path, writeTurn(p, "src/api/billing/invoice.ts").join("\n") + "\n");
+  }, 120);
+  const result = await stop(p, path);
+  clearTimeout(late);
+  assert.equal(output(result).decision, "block");
+});
+
+Deno.test("a session whose transcript never appears (--no-session-persistence) waits for it once, not at every Stop", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const log = join(dir.path, "librarian.log");
+  const missing = join(p.base, "never.jsonl");
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(output(await stop(p, missing, {}, { LIBRARIAN_LOG: log })), {});
+  }
+  const [first, second] = (await Deno.readTextFile(log)).trim().split("\n");
+  assert.match(first!, / transcript=missing transcript_wait_ms=\d{3,} /);
+  assert.match(second!, / transcript=missing /);
+  assert.doesNotMatch(second!, /transcript_wait_ms/, "the second Stop did not wait again");
+  const another = output(await stop(p, missing, { session_id: "another" }, { LIBRARIAN_LOG: log }));
+  assert.deepEqual(another, {});
+  assert.match((await Deno.readTextFile(log)).trim().split("\n")[2]!, /transcript_wait_ms=\d{3,} /);
+});

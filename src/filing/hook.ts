@@ -108,7 +108,7 @@ interface StopOutcome {
 async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const library = findLibraryForSession(event.cwd, env);
   if (!library) return { fields: { result: "no-library" }, message: "" };
-  const turn = turnSource(event, library);
+  const turn = turnSource(event, library, env);
   const filed = await fileLearnings(library, env, turn);
   const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);
   const outcome: StopOutcome = {

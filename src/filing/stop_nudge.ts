@@ -3,8 +3,10 @@
  * remember which sessions were nudged, and decide with the pure rules of `nudge.ts`.
  *
  * A session's nudge is recorded as `<state>/nudged/<session>`, created exclusively, so that two
- * Stop hooks running at once (plugin and settings) nudge once between them. Records older than
- * {@link NUDGE_RECORD_MAX_AGE_MS} are pruned when a new one is written.
+ * Stop hooks running at once (plugin and settings) nudge once between them. A session whose
+ * transcript never appeared within the wait is recorded as `<state>/no-transcript/<session>`, so
+ * its later Stops do not wait for it again. Records older than {@link NUDGE_RECORD_MAX_AGE_MS} are
+ * pruned when a new one is written.
  *
  * @module
  */
@@ -43,6 +45,7 @@ export interface TurnSource {
  * @example Usage
  * ```ts
  * import { turnSource } from "./stop_nudge.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  * const p = Deno.makeTempDirSync();
  * const library = { root: `${p}/_memory_library`, projectRoot: p, foundBy: "cwd" as const };
@@ -50,20 +53,18 @@ export interface TurnSource {
  * const said = { type: "assistant", message: { content: [edit] } };
  * const transcript_path = `${p}/t.jsonl`;
  * Deno.writeTextFileSync(transcript_path, JSON.stringify(said));
- * const source = turnSource({ hook_event_name: "Stop", transcript_path }, library);
+ * const source = turnSource({ hook_event_name: "Stop", transcript_path }, library, envFrom({}));
  * assert.deepEqual(await source.changes(), { files: ["src/a.ts"], tagged: false });
  * assert.equal(source.fields().transcript, "ok");
  * ```
  */
-export function turnSource(event: HookEvent, library: Library): TurnSource {
+export function turnSource(event: HookEvent, library: Library, env: EnvReader): TurnSource {
   let read: Promise<TurnRead> | undefined;
   let done: TurnRead | undefined;
   let changes: TurnChanges | undefined;
   return {
     async changes() {
-      read ??= readTurn(event.transcript_path, {
-        lastAssistantMessage: event.last_assistant_message,
-      });
+      read ??= readOnce(event, stateDir(env));
       done = await read;
       if (!done.activity) return undefined;
       changes ??= turnChanges(done.activity, library, event.cwd);
@@ -80,35 +81,67 @@ export function turnSource(event: HookEvent, library: Library): TurnSource {
   };
 }
 
-function recordPath(state: string, sessionId: string): string {
-  const safe = /^[A-Za-z0-9_-]{1,120}$/.test(sessionId) ? sessionId : hashUtf8(sessionId);
-  return joinPath(state, "nudged", safe);
+/**
+ * Reads the Stop's turn, waiting for a transcript file that does not exist yet only when this
+ * session's transcript has not already failed to appear once.
+ */
+async function readOnce(event: HookEvent, state: string | undefined): Promise<TurnRead> {
+  const session = event.session_id;
+  const remembered = state !== undefined && typeof session === "string" && session !== "";
+  const neverWritten = remembered && hasRecord(state, "no-transcript", session);
+  const read = await readTurn(event.transcript_path, {
+    lastAssistantMessage: event.last_assistant_message,
+    waitForFile: !neverWritten,
+  });
+  if (remembered && !neverWritten && read.status === "missing" && read.waitedMs > 0) {
+    createRecord(state, "no-transcript", session, Date.now());
+  }
+  return read;
 }
 
-function wasNudged(state: string | undefined, sessionId: string | undefined): boolean {
-  // Without a session or a place to remember it, "once per session" cannot be kept: no nudge.
-  if (!state || !sessionId) return true;
+/** What a session record under the state folder remembers. */
+type SessionRecordKind = "nudged" | "no-transcript";
+
+function recordPath(state: string, kind: SessionRecordKind, sessionId: string): string {
+  const safe = /^[A-Za-z0-9_-]{1,120}$/.test(sessionId) ? sessionId : hashUtf8(sessionId);
+  return joinPath(state, kind, safe);
+}
+
+function hasRecord(state: string, kind: SessionRecordKind, sessionId: string): boolean {
   try {
-    Deno.statSync(recordPath(state, sessionId));
+    Deno.statSync(recordPath(state, kind, sessionId));
     return true;
   } catch {
     return false;
   }
 }
 
-/** Records the nudge; false when another run recorded it first (that run nudges). */
-function claimNudge(state: string, sessionId: string, now: number): boolean {
-  const path = recordPath(state, sessionId);
+function wasNudged(state: string | undefined, sessionId: string | undefined): boolean {
+  // Without a session or a place to remember it, "once per session" cannot be kept: no nudge.
+  if (!state || !sessionId) return true;
+  return hasRecord(state, "nudged", sessionId);
+}
+
+/**
+ * Creates the record exclusively; false when it already exists or cannot be written. Prunes the
+ * kind's records older than {@link NUDGE_RECORD_MAX_AGE_MS}.
+ */
+function createRecord(
+  state: string,
+  kind: SessionRecordKind,
+  sessionId: string,
+  now: number,
+): boolean {
+  const path = recordPath(state, kind, sessionId);
   try {
-    Deno.mkdirSync(joinPath(state, "nudged"), { recursive: true });
+    Deno.mkdirSync(joinPath(state, kind), { recursive: true });
     Deno.writeTextFileSync(path, "", { createNew: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return false;
-    return false; // cannot remember it: no nudge rather than one on every turn
+  } catch {
+    return false; // taken already, or cannot be remembered
   }
   try {
-    for (const entry of Deno.readDirSync(joinPath(state, "nudged"))) {
-      const old = joinPath(state, "nudged", entry.name);
+    for (const entry of Deno.readDirSync(joinPath(state, kind))) {
+      const old = joinPath(state, kind, entry.name);
       const mtime = Deno.statSync(old).mtime?.getTime() ?? now;
       if (now - mtime > NUDGE_RECORD_MAX_AGE_MS) Deno.removeSync(old);
     }
@@ -154,7 +187,7 @@ export async function decideStopNudge(
     "filing/nudge_reason.ts",
   );
   const reason = nudgeReason(changes.files, library);
-  if (mode === "session" && !claimNudge(state!, event.session_id!, Date.now())) {
+  if (mode === "session" && !createRecord(state!, "nudged", event.session_id!, Date.now())) {
     return skip("already-nudged");
   }
   return { reason, fields: { nudge: "sent" } };

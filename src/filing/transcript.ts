@@ -270,6 +270,11 @@ export interface ReadTurnOptions {
   lastAssistantMessage?: unknown;
   /** The longest wait for the transcript to catch up (default 400 ms). */
   maxWaitMs?: number;
+  /**
+   * Whether to wait for a transcript file that does not exist yet (default true). Off for a
+   * session whose transcript never appeared: one run with `--no-session-persistence` writes none.
+   */
+  waitForFile?: boolean;
   maxBytes?: number;
 }
 
@@ -281,8 +286,10 @@ const POLL_MS = 15;
  * message, or, when the Stop names that message, the transcript file does not exist yet (Claude
  * Code writes it through a buffer, so a session's first Stop can come before the file).
  */
-function behind(read: TurnRead, path: unknown, lastAssistantMessage: unknown): boolean {
+function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolean {
+  const { lastAssistantMessage } = options;
   if (read.activity) return !caughtUp(read.activity, lastAssistantMessage);
+  if (options.waitForFile === false) return false;
   if (read.status !== "missing" || typeof path !== "string") return false;
   if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return false;
   return isLocalAbsolutePath(normalizePath(path));
@@ -297,7 +304,7 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
   const maxWait = options.maxWaitMs ?? 400;
   const started = performance.now();
   let read = readTurnOnce(path, options.maxBytes);
-  while (behind(read, path, options.lastAssistantMessage)) {
+  while (behind(read, path, options)) {
     const waited = performance.now() - started;
     const status = read.activity ? "lagging" : read.status;
     if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
