@@ -65,6 +65,8 @@ export interface RunOptions {
   continueSession?: boolean;
   /** Resume a session by id (`--resume <id>`). */
   resume?: string;
+  /** Write no transcript (`--no-session-persistence`). */
+  noSessionPersistence?: boolean;
   /** Extra environment for the CLI (and so for the hooks). */
   env?: Record<string, string>;
   /** Kill the CLI after this long (default 60 s). */
@@ -165,6 +167,7 @@ export async function createProject(
     ];
     if (options.continueSession) args.push("--continue");
     if (options.resume) args.push("--resume", options.resume);
+    if (options.noSessionPersistence) args.push("--no-session-persistence");
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
       HOME: home,

@@ -578,6 +578,27 @@ scenario(
   },
 );
 
+scenario(
+  "a run without session persistence writes no transcript: the Stop waits for it once, does not nudge, and the turn ends",
+  async (open) => {
+    const project = await open(LIBRARY);
+    const run = await project.run("Add a retry helper.", [
+      [toolUse("Write", {
+        file_path: project.path(`${HTTP_DIR}/retry.ts`),
+        content: "export const RETRY = 3;\n",
+      })],
+      done,
+    ], { noSessionPersistence: true, env: { LIBRARIAN_NUDGE: "session" } });
+    assertCompleted(run);
+    assert.equal(await project.transcripts(), "", "Claude Code wrote no transcript");
+    const stops = (await project.log()).filter((r) => r.command === "stop");
+    assert.equal(stops.length, 1);
+    assert.equal(stops[0]!.fields.transcript, "missing");
+    assert.equal(stops[0]!.fields.nudge, "no-transcript");
+    assert.ok(Number(stops[0]!.fields.transcript_wait_ms) >= 400, "it waited the bound once");
+  },
+);
+
 /** Lines `  <key> n=.. median=.. max=..`, one per key, sorted by key. */
 function groupBy<T>(items: T[], key: (item: T) => string, ms: (item: T) => number): string[] {
   const groups = new Map<string, number[]>();
