@@ -3,7 +3,8 @@
  * hook JSON on stdin) against a bare Deno start that only reads and parses the same JSON.
  *
  * - routing: 2,000 scratch entries (6,000 bullets) into 150 existing files (50 folders × 3 types),
- *   the library and scratch reset before every run (untimed). Goal ≤ 20× a bare start (issue 11).
+ *   the library and scratch reset before every run (untimed); the turn (for provenance) is read
+ *   from the same 2 MB transcript as below. Goal ≤ 20× a bare start (issue 11).
  * - idle turn: an empty scratch and no new auto memory, what almost every turn is. Its session
  *   has a 2 MB transcript whose last turn only read and answered, so the stop nudge reads the
  *   turn from the end of a real-sized transcript (as it does until the session's one nudge).
@@ -168,6 +169,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
     const scratch = benchScratch();
     const routing = stopCommand(busy, env, () => resetLibrary(busyLib, scratch));
     resetLibrary(busyLib, scratch);
+    await Deno.writeTextFile(join(busy, "transcript.jsonl"), benchTranscript(busy));
     const a = await compare(routing, baselineCommand(stopEvent(busy), env), runs.routing, 2);
     const remaining = Deno.readTextFileSync(join(busyLib, ".scratch.md"));
     if (remaining.trim() !== "") throw new Error("routing benchmark: scratch was not emptied");
