@@ -8,13 +8,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  caughtUp,
-  MAX_TURN_BYTES,
-  readTurn,
-  readTurnOnce,
-  turnOfText,
-} from "../src/filing/transcript.ts";
+import { MAX_TURN_BYTES, readTurnOnce, turnOfText } from "../src/filing/transcript.ts";
+import { caughtUp, readTurn } from "../src/filing/stop_nudge.ts";
 import { REPO_ROOT, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 

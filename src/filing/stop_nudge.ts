@@ -1,6 +1,7 @@
 /**
  * The stop nudge's effects: read the turn from the transcript (once, shared with provenance),
- * remember which sessions were nudged, and decide with the pure rules of `nudge.ts`.
+ * waiting within a bound for Claude Code's buffered transcript to catch up, remember which
+ * sessions were nudged, and decide with the pure rules of `nudge.ts`.
  *
  * A session's nudge is recorded as `<state>/nudged/<session>`, created exclusively, so that two
  * Stop hooks running at once (plugin and settings) nudge once between them. A session whose
@@ -16,7 +17,7 @@ import { type EnvReader, stateDir } from "../core/env.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import type { LogValue } from "../core/log.ts";
-import { joinPath } from "../core/paths.ts";
+import { isLocalAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
 import {
   nudgeGate,
   nudgeModeOf,
@@ -25,7 +26,7 @@ import {
   type TurnChanges,
   turnChanges,
 } from "./nudge.ts";
-import { readTurn, type TurnRead } from "./transcript.ts";
+import { readTurnOnce, type TurnActivity, type TurnRead } from "./transcript.ts";
 import { loadLater } from "../core/load_later.ts";
 
 /** Nudge records older than this are pruned. */
@@ -37,6 +38,80 @@ export interface TurnSource {
   changes(): Promise<TurnChanges | undefined>;
   /** How the read went, for the log (`undefined` until read). */
   fields(): Record<string, LogValue>;
+}
+
+/**
+ * Whether the transcript shows the turn's final assistant message (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const turn = { complete: true, toolUses: [], newestAssistantText: "Done." };
+ * assert.equal(caughtUp(turn, "Done."), true);
+ * assert.equal(caughtUp(turn, "Something else."), false);
+ * assert.equal(caughtUp(turn, undefined), true);
+ * ```
+ */
+export function caughtUp(activity: TurnActivity, lastAssistantMessage: unknown): boolean {
+  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return true;
+  const newest = activity.newestAssistantText;
+  return newest !== undefined && newest.trim() === lastAssistantMessage.trim();
+}
+
+/** Options for {@link readTurn}. */
+export interface ReadTurnOptions {
+  /** The Stop event's `last_assistant_message`, to tell when the transcript has caught up. */
+  lastAssistantMessage?: unknown;
+  /** The longest wait for the transcript to catch up (default 400 ms). */
+  maxWaitMs?: number;
+  /**
+   * Whether to wait for a transcript file that does not exist yet (default true). Off for a
+   * session whose transcript never appeared: one run with `--no-session-persistence` writes none.
+   */
+  waitForFile?: boolean;
+  maxBytes?: number;
+}
+
+/** The poll interval while waiting for the transcript to catch up. */
+const POLL_MS = 15;
+
+/**
+ * Whether a read is worth repeating: the transcript does not yet show the turn's last assistant
+ * message, or, when the Stop names that message, the transcript file does not exist yet (Claude
+ * Code writes it through a buffer, so a session's first Stop can come before the file).
+ */
+function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolean {
+  const { lastAssistantMessage } = options;
+  if (read.activity) return !caughtUp(read.activity, lastAssistantMessage);
+  if (options.waitForFile === false) return false;
+  if (read.status !== "missing" || typeof path !== "string") return false;
+  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return false;
+  return isLocalAbsolutePath(normalizePath(path));
+}
+
+/**
+ * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
+ * turn's last assistant message, or does not exist yet; a transcript that grows or appears is
+ * read again. Never throws.
+ */
+export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
+  const maxWait = options.maxWaitMs ?? 400;
+  const started = performance.now();
+  let read = readTurnOnce(path, options.maxBytes);
+  while (behind(read, path, options)) {
+    const waited = performance.now() - started;
+    const status = read.activity ? "lagging" : read.status;
+    if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    let size: number | undefined;
+    try {
+      size = Deno.statSync(path as string).size;
+    } catch {
+      size = undefined;
+    }
+    if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
+  }
+  return { ...read, waitedMs: Math.round(performance.now() - started) };
 }
 
 /**

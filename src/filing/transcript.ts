@@ -10,10 +10,10 @@
  * - others (`attachment`, `queue-operation`, `last-prompt`, ...), and `isSidechain` entries of
  *   subagents: not part of the main turn's record here.
  *
- * Anything of another shape is skipped ("nothing known"), a missing or unreadable transcript is
- * `undefined`, and nothing here throws. Claude Code flushes the transcript a little after the Stop
- * hook starts (up to about 100 ms was seen): {@link readTurn} waits, within a bound, until the
- * newest assistant text is the `last_assistant_message` the Stop event carries.
+ * Anything of another shape is skipped ("nothing known"), a missing or unreadable transcript has no
+ * turn, and nothing here throws. This module reads the file once; waiting for Claude Code to write
+ * it (it drains its transcript queue every 100 ms) is the Stop hook's `readTurn`, in
+ * `stop_nudge.ts`.
  *
  * @module
  */
@@ -182,7 +182,7 @@ function scanFromEnd(file: Deno.FsFile, size: number, scanner: TurnScanner, maxB
   return false;
 }
 
-/** What {@link readTurnOnce} and {@link readTurn} found. */
+/** What {@link readTurnOnce} (and the Stop hook's `readTurn`) found. */
 export interface TurnRead {
   /** The turn, or `undefined` when there is no usable transcript. */
   activity?: TurnActivity;
@@ -244,78 +244,4 @@ export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead
   } finally {
     file.close();
   }
-}
-
-/**
- * Whether the transcript shows the turn's final assistant message (pure).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * const turn = { complete: true, toolUses: [], newestAssistantText: "Done." };
- * assert.equal(caughtUp(turn, "Done."), true);
- * assert.equal(caughtUp(turn, "Something else."), false);
- * assert.equal(caughtUp(turn, undefined), true);
- * ```
- */
-export function caughtUp(activity: TurnActivity, lastAssistantMessage: unknown): boolean {
-  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return true;
-  const newest = activity.newestAssistantText;
-  return newest !== undefined && newest.trim() === lastAssistantMessage.trim();
-}
-
-/** Options for {@link readTurn}. */
-export interface ReadTurnOptions {
-  /** The Stop event's `last_assistant_message`, to tell when the transcript has caught up. */
-  lastAssistantMessage?: unknown;
-  /** The longest wait for the transcript to catch up (default 400 ms). */
-  maxWaitMs?: number;
-  /**
-   * Whether to wait for a transcript file that does not exist yet (default true). Off for a
-   * session whose transcript never appeared: one run with `--no-session-persistence` writes none.
-   */
-  waitForFile?: boolean;
-  maxBytes?: number;
-}
-
-/** The poll interval while waiting for the transcript to catch up. */
-const POLL_MS = 15;
-
-/**
- * Whether a read is worth repeating: the transcript does not yet show the turn's last assistant
- * message, or, when the Stop names that message, the transcript file does not exist yet (Claude
- * Code writes it through a buffer, so a session's first Stop can come before the file).
- */
-function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolean {
-  const { lastAssistantMessage } = options;
-  if (read.activity) return !caughtUp(read.activity, lastAssistantMessage);
-  if (options.waitForFile === false) return false;
-  if (read.status !== "missing" || typeof path !== "string") return false;
-  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return false;
-  return isLocalAbsolutePath(normalizePath(path));
-}
-
-/**
- * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
- * turn's last assistant message, or does not exist yet; a transcript that grows or appears is
- * read again. Never throws.
- */
-export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
-  const maxWait = options.maxWaitMs ?? 400;
-  const started = performance.now();
-  let read = readTurnOnce(path, options.maxBytes);
-  while (behind(read, path, options)) {
-    const waited = performance.now() - started;
-    const status = read.activity ? "lagging" : read.status;
-    if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    let size: number | undefined;
-    try {
-      size = Deno.statSync(path as string).size;
-    } catch {
-      size = undefined;
-    }
-    if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
-  }
-  return { ...read, waitedMs: Math.round(performance.now() - started) };
 }
