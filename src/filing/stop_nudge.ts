@@ -53,9 +53,14 @@ export interface TurnSource {
  * ```
  */
 export function caughtUp(activity: TurnActivity, lastAssistantMessage: unknown): boolean {
-  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return true;
-  const newest = activity.newestAssistantText;
-  return newest !== undefined && newest.trim() === lastAssistantMessage.trim();
+  const expected = namedMessage(lastAssistantMessage);
+  return expected === undefined || activity.newestAssistantText?.trim() === expected;
+}
+
+/** The Stop event's `last_assistant_message`, trimmed, or `undefined` when it names none. */
+function namedMessage(lastAssistantMessage: unknown): string | undefined {
+  if (typeof lastAssistantMessage !== "string") return undefined;
+  return lastAssistantMessage.trim() || undefined;
 }
 
 /** Options for {@link readTurn}. */
@@ -81,11 +86,11 @@ const POLL_MS = 15;
  * Code writes it through a buffer, so a session's first Stop can come before the file).
  */
 function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolean {
-  const { lastAssistantMessage } = options;
-  if (read.activity) return !caughtUp(read.activity, lastAssistantMessage);
-  if (options.waitForFile === false) return false;
+  if (read.activity) return !caughtUp(read.activity, options.lastAssistantMessage);
+  if (options.waitForFile === false || namedMessage(options.lastAssistantMessage) === undefined) {
+    return false;
+  }
   if (read.status !== "missing" || typeof path !== "string") return false;
-  if (typeof lastAssistantMessage !== "string" || lastAssistantMessage.trim() === "") return false;
   return isLocalAbsolutePath(normalizePath(path));
 }
 
