@@ -18,6 +18,7 @@
  * @module
  */
 
+import { isObject, type Json } from "../core/json.ts";
 import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
 
 /** One tool call the model made in the turn. */
@@ -43,12 +44,8 @@ export interface TurnActivity {
   newestAssistantText?: string;
 }
 
-type Json = Record<string, unknown>;
-
 function objectOrNull(value: unknown): Json | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : null;
+  return isObject(value) ? value : null;
 }
 
 function parseLine(line: string): Json | null {
