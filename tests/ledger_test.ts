@@ -8,7 +8,8 @@ import {
   openLedger,
   pruneLedgers,
 } from "../src/inject/ledger.ts";
-import { type LedgerKey, ledgerPath, safeId } from "../src/inject/ledger_paths.ts";
+import { type LedgerKey, ledgerPath } from "../src/inject/ledger_paths.ts";
+import { safeId } from "../src/core/hash.ts";
 import { MAX_EVENTS, parseLedger } from "../src/inject/ledger_format.ts";
 import { emptyLedger } from "../src/inject/ledger_format.ts";
 import { tempDir } from "./helpers.ts";

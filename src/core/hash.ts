@@ -10,6 +10,8 @@
  *   ledgers, the filing journal's block hashes and the lock/journal key, auto-memory sync records
  *   and their file names, export rule-file suffixes). Values from before the switch (cyrb53) are
  *   migrated: see docs/development.md.
+ * - {@link safeId}: an id from hook input (a session, an agent) as a file name, hashed when it is
+ *   not safe as it is.
  *
  * @module
  */
@@ -113,4 +115,25 @@ const UTF8_ENCODER = new TextEncoder();
  */
 export function hashUtf8(text: string): string {
   return hashBytes(UTF8_ENCODER.encode(text));
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
+
+/**
+ * Makes an id safe as a file name (session and agent ids come from the hook input). A safe id is
+ * kept as it is; any other gets a hash of the original after `.`, so two ids never share a file
+ * (`a/1` and `a_1` are two sessions, and so are two long ids with the same first 120 characters).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { safeId } from "./hash.ts";
+ * assert.equal(safeId("abc-123"), "abc-123");
+ * assert.match(safeId("../x"), /^___x\.[0-9a-f]{16}$/);
+ * ```
+ */
+export function safeId(id: string): string {
+  if (SAFE_ID.test(id)) return id;
+  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
+  return `${cleaned === "" ? "_" : cleaned}.${hashUtf8(id)}`;
 }

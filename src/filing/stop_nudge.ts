@@ -14,9 +14,9 @@
 
 import type { Library } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
-import { hashUtf8 } from "../core/hash.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import type { LogValue } from "../core/log.ts";
+import { safeId } from "../core/hash.ts";
 import { isLocalAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
 import {
   nudgeGate,
@@ -183,8 +183,7 @@ async function readOnce(event: HookEvent, state: string | undefined): Promise<Tu
 type SessionRecordKind = "nudged" | "no-transcript";
 
 function recordPath(state: string, kind: SessionRecordKind, sessionId: string): string {
-  const safe = /^[A-Za-z0-9_-]{1,120}$/.test(sessionId) ? sessionId : hashUtf8(sessionId);
-  return joinPath(state, kind, safe);
+  return joinPath(state, kind, safeId(sessionId));
 }
 
 function hasRecord(state: string, kind: SessionRecordKind, sessionId: string): boolean {

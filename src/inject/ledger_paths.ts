@@ -1,38 +1,17 @@
 /**
  * Where the per-context-window ledgers live: `<state>/ledgers/<session>/<agent or "main">.json`,
- * with a lock file beside each (`.lock`), and the file-safe form of the ids in those names.
+ * with a lock file beside each (`.lock`); the ids are made file-safe by `core/hash.ts` `safeId`.
  *
  * @module
  */
 
-import { hashUtf8 } from "../core/hash.ts";
+import { safeId } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 
 /** Identifies one context window: the session, and the subagent when inside one. */
 export interface LedgerKey {
   sessionId: string;
   agentId?: string | undefined;
-}
-
-const SAFE_ID = /^[A-Za-z0-9_-]{1,120}$/;
-
-/**
- * Makes an id safe as a file name (the ids come from the hook input). A safe id is kept as it is;
- * any other gets a hash of the original after `.`, so two ids never share a file (`a/1` and
- * `a_1` are two sessions, and so are two long ids with the same first 120 characters).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { safeId } from "./ledger_paths.ts";
- * assert.equal(safeId("abc-123"), "abc-123");
- * assert.match(safeId("../x"), /^___x\.[0-9a-f]{16}$/);
- * ```
- */
-export function safeId(id: string): string {
-  if (SAFE_ID.test(id)) return id;
-  const cleaned = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
-  return `${cleaned === "" ? "_" : cleaned}.${hashUtf8(id)}`;
 }
 
 /** The folder holding every ledger of one session. *
