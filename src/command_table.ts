@@ -27,11 +27,11 @@ export const COMMANDS: Readonly<
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
-    load: () => loadLater("commands/read.ts"),
+    load: () => loadLater("commands/read/read.ts"),
   },
   status: {
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
-    load: () => loadLater("commands/status.ts"),
+    load: () => loadLater("commands/status/status.ts"),
   },
   route: {
     summary: "file the scratch file's tagged learnings into the library now",
@@ -43,15 +43,15 @@ export const COMMANDS: Readonly<
   },
   "setup-hooks": {
     summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
-    load: () => loadLater("commands/setup_hooks.ts"),
+    load: () => loadLater("commands/setup/setup_hooks.ts"),
   },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
-    load: () => loadLater("commands/doctor.ts"),
+    load: () => loadLater("commands/doctor/doctor.ts"),
   },
   lint: {
     summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
-    load: () => loadLater("commands/lint.ts"),
+    load: () => loadLater("commands/lint/lint.ts"),
   },
   export: {
     summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
@@ -59,23 +59,23 @@ export const COMMANDS: Readonly<
   },
   import: {
     summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
-    load: () => loadLater("commands/import.ts"),
+    load: () => loadLater("commands/import/import.ts"),
   },
   scratch: {
     summary: "list the blocks kept in scratch with the reason and the fix; drop one",
-    load: () => loadLater("commands/scratch.ts"),
+    load: () => loadLater("commands/scratch/scratch.ts"),
   },
   sessions: {
     summary: "list recent sessions in this project and what they were sent",
-    load: () => loadLater("commands/sessions.ts"),
+    load: () => loadLater("commands/sessions/sessions.ts"),
   },
   sent: {
     summary: "show which library files (and versions) a session was sent",
-    load: () => loadLater("commands/sent.ts"),
+    load: () => loadLater("commands/sessions/sent.ts"),
   },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
-    load: () => loadLater("commands/install_cli.ts"),
+    load: () => loadLater("commands/setup/install_cli.ts"),
   },
 };
 

@@ -14,13 +14,13 @@ import { closestCommand, COMMANDS } from "./command_table.ts";
 import { HOOK_COMMANDS, prepareProcess } from "./entry/hook_process.ts";
 
 /** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
-function loadHookDebug(): Promise<typeof import("./commands/hook_debug.ts")> {
-  return loadLater("commands/hook_debug.ts");
+function loadHookDebug(): Promise<typeof import("./commands/hook/debug.ts")> {
+  return loadLater("commands/hook/debug.ts");
 }
 
 /** The `--explain` helper for a hook run by hand. */
-function loadHookExplain(): Promise<typeof import("./commands/hook_explain.ts")> {
-  return loadLater("commands/hook_explain.ts");
+function loadHookExplain(): Promise<typeof import("./commands/hook/explain.ts")> {
+  return loadLater("commands/hook/explain.ts");
 }
 
 /**

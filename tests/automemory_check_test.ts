@@ -1,11 +1,11 @@
 /**
- * `doctor`'s auto-memory line (`src/commands/automemory_check.ts`) and the git root it starts
- * from (`src/commands/git_root.ts`), in process.
+ * `doctor`'s auto-memory line (`src/commands/doctor/automemory_check.ts`) and the git root it starts
+ * from (`src/git/root.ts`), in process.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { autoMemoryCheck } from "../src/commands/automemory_check.ts";
-import { gitRootAbove } from "../src/commands/git_root.ts";
+import { autoMemoryCheck } from "../src/commands/doctor/automemory_check.ts";
+import { gitRootAbove } from "../src/git/root.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("auto memory: off, sync and review are ok; a bad LIBRARIAN_AUTOMEMORY warns with the fix", () => {

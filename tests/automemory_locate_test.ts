@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
-import { canonicalGitRoot } from "../src/automemory/git_root.ts";
+import { canonicalGitRoot } from "../src/git/memory_root.ts";
 import {
   encodeProjectDir,
   listMemoryFiles,

@@ -12,7 +12,7 @@ import {
   parseMemoryFile,
   splitFrontMatter,
 } from "../src/automemory/parse.ts";
-import { parseScratch } from "../src/filing/scratch.ts";
+import { parseScratch } from "../src/format/scratch.ts";
 import { bodyLines as scratchBodyLines, splitItems } from "../src/filing/items.ts";
 
 function entryOf(text: string, stem = "stem"): MemoryEntry {

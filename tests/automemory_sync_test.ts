@@ -14,10 +14,10 @@ import { autoMemoryMode } from "../src/automemory/mode.ts";
 import { syncAutoMemory } from "../src/automemory/sync.ts";
 import { scanAutoMemory } from "../src/automemory/scan.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
-import { parseScratch } from "../src/filing/scratch.ts";
-import { reviewScratch, scratchFindings } from "../src/commands/scratch_review.ts";
+import { parseScratch } from "../src/format/scratch.ts";
+import { reviewScratch, scratchFindings } from "../src/commands/scratch/review.ts";
 import { joinPath } from "../src/core/paths.ts";
-import { stripProvenance } from "../src/core/provenance.ts";
+import { stripProvenance } from "../src/format/provenance.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 

@@ -127,7 +127,7 @@ Deno.test("route with bad arguments exits 2 with a usage line", async () => {
 
 Deno.test("route keeps auto memories awaiting review; route --accept files them with their body", async () => {
   await using dir = await tempDir();
-  const { REVIEW_MARKER } = await import("../src/filing/markers.ts");
+  const { REVIEW_MARKER } = await import("../src/format/markers.ts");
   const waiting = [
     "## [TAG: global, type: patterns]",
     REVIEW_MARKER,

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { parseCommandArgs, UsageError } from "../src/commands/cli.ts";
-import { colorEnabled, makeStyle } from "../src/commands/cli_output.ts";
-import { type CommandSpec, helpText } from "../src/commands/cli_help.ts";
-import { parseRenames } from "../src/commands/git_renames.ts";
-import { installedPlugin, librarianHookEvents } from "../src/commands/hooks_wiring.ts";
-import { kebabCase, mapSource, orderSources, planImport } from "../src/commands/import_plan.ts";
+import { parseCommandArgs, UsageError } from "../src/cli/args.ts";
+import { colorEnabled, makeStyle } from "../src/cli/output.ts";
+import { type CommandSpec, helpText } from "../src/cli/help.ts";
+import { parseRenames } from "../src/git/renames.ts";
+import { installedPlugin, librarianHookEvents } from "../src/commands/setup/hooks_wiring.ts";
+import { kebabCase, mapSource, orderSources, planImport } from "../src/commands/import/plan.ts";
 import { appendLines, hasPatternLine } from "../src/commands/init.ts";
 import {
   bulletsOf,
@@ -17,7 +17,7 @@ import {
   duplicateBullets,
   likelyNewHome,
   outermostFolders,
-} from "../src/commands/lint_checks.ts";
+} from "../src/commands/lint/checks.ts";
 
 const SPEC: CommandSpec = {
   name: "demo",

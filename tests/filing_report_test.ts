@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { planRoute } from "../src/filing/plan.ts";
 import { emptyReport, reportOf } from "../src/filing/report.ts";
-import { parseScratch } from "../src/filing/scratch.ts";
+import { parseScratch } from "../src/format/scratch.ts";
 
 const SCRATCH = [
   "a note before any tag",

@@ -1,11 +1,11 @@
 /**
- * `librarian inject|stop --explain` (`src/commands/hook_debug.ts`), in process: what each event
+ * `librarian inject|stop --explain` (`src/commands/hook/debug.ts`), in process: what each event
  * would do, read from the same files the hooks read, with nothing written.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { terminalHint } from "../src/commands/hook_debug.ts";
-import { explainInject, explainStop } from "../src/commands/hook_explain.ts";
+import { terminalHint } from "../src/commands/hook/debug.ts";
+import { explainInject, explainStop } from "../src/commands/hook/explain.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("stop: each scratch block is explained as filed, kept with its reason, or dropped", async () => {

@@ -1,6 +1,6 @@
 /**
- * What `doctor` looks at in an installation (`src/commands/install_check.ts` and the pure checks
- * of `src/commands/doctor_checks.ts`): the plugin root and the files that make the hooks run.
+ * What `doctor` looks at in an installation (`src/commands/setup/install_check.ts` and the pure checks
+ * of `src/commands/doctor/checks.ts`): the plugin root and the files that make the hooks run.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
@@ -9,8 +9,8 @@ import {
   currentRuntime,
   findPluginRoot,
   inspectPluginRoot,
-} from "../src/commands/install_check.ts";
-import { pluginFilesProblem } from "../src/commands/doctor_checks.ts";
+} from "../src/commands/setup/install_check.ts";
+import { pluginFilesProblem } from "../src/commands/doctor/checks.ts";
 import { REPO_ROOT } from "./helpers.ts";
 import { tempDir } from "./helpers.ts";
 import { normalizePath } from "../src/core/paths.ts";

@@ -4,14 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseHistory, parseRawNumstat, unquotePath } from "../src/commands/git_history.ts";
+import { parseHistory, parseRawNumstat, unquotePath } from "../src/git/history.ts";
 import {
   type HistoryCommit,
   type Learning,
   MIN_HEAVY_LINES,
   staleLearnings,
   type StalenessInput,
-} from "../src/commands/staleness.ts";
+} from "../src/commands/lint/staleness.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";

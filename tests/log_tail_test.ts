@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { appendLog } from "../src/core/log.ts";
-import { ageOf, describeRecord, readLogTail, readProjectRuns } from "../src/commands/log_tail.ts";
+import { ageOf, describeRecord, readLogTail, readProjectRuns } from "../src/core/log_tail.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("the tail is the last records, oldest first; a missing log is null, not an error", async () => {

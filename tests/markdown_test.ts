@@ -1,5 +1,5 @@
 /**
- * The Markdown helpers the filing side shares (`src/filing/markdown.ts`): line endings, blank
+ * The Markdown helpers the filing side shares (`src/format/markdown.ts`): line endings, blank
  * lines, bullets and the last dated section of a target file.
  */
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import {
   isBlank,
   lastSectionHeading,
   withoutTrailingBlankLines,
-} from "../src/filing/markdown.ts";
+} from "../src/format/markdown.ts";
 
 Deno.test("a file's line-ending style is the one most of its lines use", () => {
   assert.equal(eolStyle("a\r\nb\r\nc\n"), "\r\n");

@@ -13,7 +13,7 @@ import {
   turnChanges,
 } from "../src/filing/nudge.ts";
 import { changedTagFolders, MAX_NUDGE_FOLDERS, nudgeReason } from "../src/filing/nudge_reason.ts";
-import { tagFolderOf, tagLineFor } from "../src/filing/tag_folder.ts";
+import { tagFolderOf, tagLineFor } from "../src/format/tag_folder.ts";
 import { type TurnActivity, turnOfText } from "../src/filing/transcript.ts";
 import { REPO_ROOT } from "./helpers.ts";
 

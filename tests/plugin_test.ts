@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { type CommandSpec } from "../src/commands/cli_help.ts";
+import { type CommandSpec } from "../src/cli/help.ts";
 import { COMMANDS } from "../src/command_table.ts";
 import { REPO_ROOT } from "./helpers.ts";
 

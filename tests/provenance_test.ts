@@ -10,8 +10,8 @@ import {
   parseProvenance,
   provenanceLines,
   stripProvenance,
-} from "../src/core/provenance.ts";
-import { gitDirAbove, headCommit, packedRef } from "../src/filing/git_head.ts";
+} from "../src/format/provenance.ts";
+import { gitDirAbove, headCommit, packedRef } from "../src/git/head.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { tempDir } from "./helpers.ts";

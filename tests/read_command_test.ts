@@ -1,10 +1,10 @@
 /**
- * `librarian read --command` (`src/commands/read_command.ts`), in process: what a Bash call
+ * `librarian read --command` (`src/commands/read/command.ts`), in process: what a Bash call
  * would be sent, or in words why nothing.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { commandReadContext, NO_COMMAND_CONTEXT } from "../src/commands/read_command.ts";
+import { commandReadContext, NO_COMMAND_CONTEXT } from "../src/commands/read/command.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("a command touching a folder with library files gets them, most specific first", async () => {

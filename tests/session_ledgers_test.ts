@@ -1,6 +1,6 @@
 /**
  * Reading the inject side's ledgers for `librarian sessions` and `sent`
- * (`src/commands/session_ledgers.ts`): only this library's files, main window first, newest
+ * (`src/commands/sessions/ledgers.ts`): only this library's files, main window first, newest
  * session first, and whether each file sent is still the version the session saw.
  */
 import assert from "node:assert/strict";
@@ -10,7 +10,7 @@ import {
   candidateStateDirs,
   projectSessions,
   versionState,
-} from "../src/commands/session_ledgers.ts";
+} from "../src/commands/sessions/ledgers.ts";
 import { tempDir } from "./helpers.ts";
 
 function ledger(files: Record<string, string>) {

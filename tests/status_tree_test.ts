@@ -1,5 +1,5 @@
 /**
- * The folder tree of `librarian status` (`src/commands/status_tree.ts`): natural order, and a
+ * The folder tree of `librarian status` (`src/commands/status/tree.ts`): natural order, and a
  * collapsed view that still counts everything below what it shows.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import {
   DEFAULT_MAX_ROWS,
   type FolderRow,
   naturalTreeOrder,
-} from "../src/commands/status_tree.ts";
+} from "../src/commands/status/tree.ts";
 
 const row = (path: string, files = 1, bytes = 10): FolderRow => ({
   path,

@@ -17,8 +17,8 @@ import { recordPathOf } from "../src/automemory/records.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
 import { coordinationPaths } from "../src/filing/coordination_paths.ts";
 import { planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
-import { parseScratch } from "../src/filing/scratch.ts";
-import { checkTagPath, checkTagType } from "../src/filing/tag_rules.ts";
+import { parseScratch } from "../src/format/scratch.ts";
+import { checkTagPath, checkTagType } from "../src/format/tag_rules.ts";
 import {
   parseHookStdout,
   REPO_ROOT,

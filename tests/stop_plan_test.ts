@@ -5,7 +5,7 @@ import { splitItems } from "../src/filing/items.ts";
 import { type PlanOptions, planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
 import { withFailedTargets } from "../src/filing/write_failures.ts";
 import { applyScratchEdits, isNewlyKept, scratchEditsOf } from "../src/filing/scratch_edits.ts";
-import { parseScratch } from "../src/filing/scratch.ts";
+import { parseScratch } from "../src/format/scratch.ts";
 
 const TODAY = "2026-11-30";
 

@@ -12,8 +12,8 @@ import { targetsToRead } from "../src/filing/classify.ts";
 import { planRoute, type TargetState } from "../src/filing/plan.ts";
 import { applyScratchEdits } from "../src/filing/scratch_edits.ts";
 import { routeLocked } from "../src/filing/route.ts";
-import { parseScratch, renderScratch } from "../src/filing/scratch.ts";
-import { tagTarget } from "../src/filing/tag_rules.ts";
+import { parseScratch, renderScratch } from "../src/format/scratch.ts";
+import { tagTarget } from "../src/format/tag_rules.ts";
 import { tempDir } from "./helpers.ts";
 
 const RUNS = 300;

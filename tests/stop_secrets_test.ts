@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describeSecrets, findSecrets } from "../src/filing/secrets.ts";
+import { describeSecrets, findSecrets } from "../src/format/secrets.ts";
 
 // Test credentials are assembled at run time so that no credential-shaped string is committed
 // (and secret scanners on the repository stay quiet).

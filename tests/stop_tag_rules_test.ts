@@ -4,7 +4,7 @@ import {
   checkTagPathFully,
   checkTagType,
   tagTarget,
-} from "../src/filing/tag_rules.ts";
+} from "../src/format/tag_rules.ts";
 
 Deno.test("'global' files into the library root, other paths into their folder", () => {
   assert.deepEqual(tagTarget("global", "tech"), {

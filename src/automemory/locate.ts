@@ -12,7 +12,7 @@ import { type Library } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
 import { isDirectory, readTextBounded } from "../core/fs_probe.ts";
 import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
-import { canonicalGitRoot, realPathOr } from "./git_root.ts";
+import { canonicalGitRoot, realPathOr } from "../git/memory_root.ts";
 
 /** Longest encoded project folder name before Claude Code shortens it and appends a hash. */
 export const MAX_ENCODED_LENGTH = 200;

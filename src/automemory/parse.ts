@@ -10,7 +10,7 @@
  */
 
 import { messageOf } from "../core/errors.ts";
-import { fenceMap } from "../filing/scratch.ts";
+import { fenceMap } from "../format/scratch.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
 export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {

@@ -2,12 +2,12 @@
  * `LIBRARIAN_AUTOMEMORY=review`: synced entries arrive in scratch as blocks kept there, marked
  * as awaiting review, until a person edits and accepts them (`librarian route --accept`) or
  * deletes them. The marker and the router's rule for it live with the other markers
- * (`filing/markers.ts`, `filing/classify.ts`).
+ * (`format/markers.ts`, `filing/classify.ts`).
  *
  * @module
  */
 
-import { REVIEW_MARKER } from "../filing/markers.ts";
+import { REVIEW_MARKER } from "../format/markers.ts";
 
 export { REVIEW_MARKER };
 

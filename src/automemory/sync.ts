@@ -21,7 +21,7 @@ import { type EnvReader, nowFrom, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
-import { formatProvenance, localDay } from "../core/provenance.ts";
+import { formatProvenance, localDay } from "../format/provenance.ts";
 import { listMemoryFiles } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
 import { BLOCK_FORMAT, recordPathOf, type SyncRecord } from "./records.ts";

@@ -13,11 +13,11 @@ import { normalizePath } from "../core/paths.ts";
 import { ConfigError, readLibraryConfig } from "../export/config.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "../export/formats.ts";
 import { type ExportReport, runExport } from "../export/run.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand, stringOption, UsageError } from "./cli.ts";
-import { type CommandSpec } from "./cli_help.ts";
-import { makeStyle, printJson, type Style } from "./cli_output.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand, stringOption, UsageError } from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { makeStyle, printJson, type Style } from "../cli/output.ts";
 import { plural } from "../core/words.ts";
-import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "../cli/locate.ts";
 
 /** The command line of `librarian export`. */
 export const SPEC: CommandSpec = {

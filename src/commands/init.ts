@@ -14,11 +14,11 @@ import { type EnvReader, processEnv } from "../core/env.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
 import { LibrarianError } from "../core/errors.ts";
 import { isDirectory, isFile, readTextIfExists } from "../core/fs_probe.ts";
-import { gitRootAbove } from "./git_root.ts";
+import { gitRootAbove } from "../git/root.ts";
 import { VERSION } from "../version.ts";
-import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "./cli.ts";
-import { type CommandSpec } from "./cli_help.ts";
-import { makeStyle, printJson } from "./cli_output.ts";
+import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { makeStyle, printJson } from "../cli/output.ts";
 import { parseFormats } from "./export.ts";
 import { recordExportFormats } from "../export/record.ts";
 

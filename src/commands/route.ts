@@ -10,12 +10,12 @@ import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
 import type { RouteReport } from "../filing/report.ts";
 import { routeScratch } from "../filing/route_scratch.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "./cli.ts";
-import { type CommandSpec } from "./cli_help.ts";
-import { makeStyle, printJson, type Style } from "./cli_output.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { makeStyle, printJson, type Style } from "../cli/output.ts";
 import { plural } from "../core/words.ts";
 import { reexportFiled } from "../export/after_filing.ts";
-import { libraryJson, locateLibrary, noLibraryError } from "./locate.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "../cli/locate.ts";
 
 /** The command line of `librarian route`. */
 export const SPEC: CommandSpec = {

@@ -23,10 +23,10 @@ export const CARRIED: Readonly<Record<string, unknown>> = {};
 /** The modules the stop hook loads later from `src/`, only when a turn files or nudges. */
 export const LOADED_FROM_SOURCE: readonly string[] = [
   "automemory/sync.ts",
-  "core/provenance.ts",
+  "format/provenance.ts",
   "export/after_filing.ts",
   "filing/coordination.ts",
-  "filing/git_head.ts",
+  "git/head.ts",
   "filing/lock.ts",
   "filing/nudge_reason.ts",
   "filing/provenance_stamp.ts",

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { stripProvenance } from "../core/provenance.ts";
+import { stripProvenance } from "../format/provenance.ts";
 
 /** A library file of one folder, read. */
 export interface FolderFile {

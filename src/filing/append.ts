@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isProvenanceLine } from "../core/provenance.ts";
+import { isProvenanceLine } from "../format/provenance.ts";
 import type { Item } from "./items.ts";
 import {
   analysisLines,
@@ -15,13 +15,13 @@ import {
   eolStyle,
   lastSectionHeading,
   withoutTrailingBlankLines,
-} from "./markdown.ts";
+} from "../format/markdown.ts";
 
 const DATED_HEADING =
   /^##[ \t]+(?:Session[ \t]+)?Learnings[ \t]+\((\d{4}-\d{2}-\d{2})\)[ \t]*#*[ \t]*$/;
 
 /** The local calendar day of a date as `YYYY-MM-DD` (where provenance comments get it). */
-export { localDay } from "../core/provenance.ts";
+export { localDay } from "../format/provenance.ts";
 
 /**
  * The dated section heading for `day`.

@@ -9,7 +9,12 @@
  */
 
 import { bodyLines } from "./items.ts";
-import { awaitsReview, NOT_SECRET_MARKER, REVIEW_REASON, withoutKeptMarkers } from "./markers.ts";
+import {
+  awaitsReview,
+  NOT_SECRET_MARKER,
+  REVIEW_REASON,
+  withoutKeptMarkers,
+} from "../format/markers.ts";
 import {
   fenceMap,
   type HeadedBlock,
@@ -19,10 +24,10 @@ import {
   type ScratchDocument,
   splitLinesKeepingEnds,
   type TaggedBlock,
-} from "./scratch.ts";
-import { nearMissFix } from "./near_miss.ts";
-import { describeSecrets, findSecrets } from "./secrets.ts";
-import { type TagTarget, tagTarget } from "./tag_rules.ts";
+} from "../format/scratch.ts";
+import { nearMissFix } from "../format/near_miss.ts";
+import { describeSecrets, findSecrets } from "../format/secrets.ts";
+import { type TagTarget, tagTarget } from "../format/tag_rules.ts";
 
 /** Why a block stays in scratch. */
 export type KeepCode =
@@ -76,7 +81,7 @@ export interface ClassifyOptions {
  * @example Usage
  * ```ts
  * import { classifyBlock } from "./classify.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const [block] = parseScratch("## [TAG: src/api, type: patterns]\n- retry twice\n").blocks;
@@ -165,7 +170,7 @@ export function foldKey(relPath: string, foldCase: boolean): string {
  * @example Usage
  * ```ts
  * import { targetsToRead } from "./classify.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("## [TAG: src, type: a]\n- x\n## [TAG: SRC, type: A]\n- y\n");

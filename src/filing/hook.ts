@@ -150,13 +150,13 @@ async function fileLearnings(
     loadLater<typeof import("./coordination.ts")>("filing/coordination.ts"),
     loadLater<typeof import("./route.ts")>("filing/route.ts"),
     loadLater<typeof import("./lock.ts")>("filing/lock.ts"),
-    loadLater<typeof import("../core/provenance.ts")>(
-      "core/provenance.ts",
+    loadLater<typeof import("../format/provenance.ts")>(
+      "format/provenance.ts",
     ),
     loadLater<typeof import("./provenance_stamp.ts")>(
       "filing/provenance_stamp.ts",
     ),
-    loadLater<typeof import("./git_head.ts")>("filing/git_head.ts"),
+    loadLater<typeof import("../git/head.ts")>("git/head.ts"),
   ]);
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   let coordination;

@@ -5,10 +5,15 @@
  * @module
  */
 
-import { ANY_MARKER, NOT_A_SECRET, NOT_SECRET_MARKER, withoutKeptMarkers } from "./markers.ts";
-import { findSecrets } from "./secrets.ts";
-import { BULLET, bulletText, indentOf, isBlank, libraryLine } from "./markdown.ts";
-import { fenceMap, lineContent, splitLinesKeepingEnds } from "./scratch.ts";
+import {
+  ANY_MARKER,
+  NOT_A_SECRET,
+  NOT_SECRET_MARKER,
+  withoutKeptMarkers,
+} from "../format/markers.ts";
+import { findSecrets } from "../format/secrets.ts";
+import { BULLET, bulletText, indentOf, isBlank, libraryLine } from "../format/markdown.ts";
+import { fenceMap, lineContent, splitLinesKeepingEnds } from "../format/scratch.ts";
 
 /** One learning unit of a block body or target file. */
 export interface Item {

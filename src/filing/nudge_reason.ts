@@ -8,7 +8,7 @@
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { dirnameOf } from "../core/paths.ts";
-import { tagFolderOf, tagLineFor } from "./tag_folder.ts";
+import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
 
 /** At most this many folders get their own tag line in the reason. */
 export const MAX_NUDGE_FOLDERS = 6;

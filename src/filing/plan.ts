@@ -15,7 +15,7 @@
  */
 
 import { hashUtf8 } from "../core/hash.ts";
-import { parseProvenance, type Provenance } from "../core/provenance.ts";
+import { parseProvenance, type Provenance } from "../format/provenance.ts";
 import { appendLearnings, lastProvenanceToday } from "./append.ts";
 import { type BlockDecision, classifyBlock, foldKey } from "./classify.ts";
 import {
@@ -29,10 +29,10 @@ import {
   splitItems,
   vouchedMarkerItem,
 } from "./items.ts";
-import { analysisLines } from "./markdown.ts";
+import { analysisLines } from "../format/markdown.ts";
 import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
-import { renderScratch, type ScratchDocument, type TaggedBlock } from "./scratch.ts";
-import type { TagTarget } from "./tag_rules.ts";
+import { renderScratch, type ScratchDocument, type TaggedBlock } from "../format/scratch.ts";
+import type { TagTarget } from "../format/tag_rules.ts";
 
 /** The current state of a target file, as read by the caller. */
 export type TargetState =
@@ -81,7 +81,7 @@ export interface PlanOptions {
  * @example Usage
  * ```ts
  * import { ownProvenance } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const text = "## [TAG: global, type: tech]\n<!-- librarian: 2026-11-30 from:auto-memory/a.md -->\n- x\n";
@@ -154,7 +154,7 @@ export function rawHash(raw: string): string {
  * @example Usage
  * ```ts
  * import { planRoute } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("## [TAG: global, type: tech]\n- use deno\n");

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { formatProvenance, type Provenance } from "../core/provenance.ts";
-import type { TagTarget } from "./tag_rules.ts";
+import { formatProvenance, type Provenance } from "../format/provenance.ts";
+import type { TagTarget } from "../format/tag_rules.ts";
 
 /** At most this many code files are named in one provenance comment. */
 export const MAX_PROVENANCE_FILES = 12;

@@ -7,7 +7,7 @@
 
 import { type BlockDecision, type KeepCode } from "./classify.ts";
 import type { RoutePlan } from "./plan.ts";
-import type { ScratchDocument } from "./scratch.ts";
+import type { ScratchDocument } from "../format/scratch.ts";
 import { isNewlyKept } from "./scratch_edits.ts";
 
 /** One block filed into a target. */
@@ -142,7 +142,7 @@ export function emptyReport(
  * ```ts
  * import { reportOf } from "./report.ts";
  * import { planRoute } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("note\n## [TAG: global, type: tech]\n- use deno\n");

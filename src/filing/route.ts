@@ -43,7 +43,7 @@ import { sweepAfterCrash } from "./crash_sweep.ts";
 import { type PlanOptions, planRoute, rawHash, type TargetState } from "./plan.ts";
 import { withFailedTargets } from "./write_failures.ts";
 import { emptyReport, reportOf, type RouteReport } from "./report.ts";
-import { parseScratch } from "./scratch.ts";
+import { parseScratch } from "../format/scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
 import { existingSpelling } from "./spelling.ts";
 import { rewriteScratch } from "./scratch_rewrite.ts";

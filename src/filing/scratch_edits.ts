@@ -6,8 +6,8 @@
  */
 
 import type { BlockDecision } from "./classify.ts";
-import { markKept } from "./markers.ts";
-import { parseScratch } from "./scratch.ts";
+import { markKept } from "../format/markers.ts";
+import { parseScratch } from "../format/scratch.ts";
 
 /** Changes to apply to scratch text: blocks to remove and blocks to replace (by raw text). */
 export interface ScratchEdits {
@@ -24,7 +24,7 @@ export interface ScratchEdits {
  * ```ts
  * import { scratchEditsOf } from "./scratch_edits.ts";
  * import { planRoute } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("## [TAG: global, type: tech]\n- a\n## [TAG: ../x, type: y]\n- b\n");
@@ -54,7 +54,7 @@ export function scratchEditsOf(decisions: readonly BlockDecision[]): ScratchEdit
  * ```ts
  * import { isNewlyKept } from "./scratch_edits.ts";
  * import { planRoute } from "./plan.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("## [TAG: ../x, type: y]\n- b\n");

@@ -14,7 +14,7 @@ import { type BlockDecision, foldKey } from "./classify.ts";
  * ```ts
  * import { planRoute } from "./plan.ts";
  * import { withFailedTargets } from "./write_failures.ts";
- * import { parseScratch } from "./scratch.ts";
+ * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = parseScratch("## [TAG: global, type: tech]\n- use deno\n");

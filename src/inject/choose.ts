@@ -17,7 +17,7 @@ import {
   type RenderedContext,
 } from "./context.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
-import { stripProvenance } from "../core/provenance.ts";
+import { stripProvenance } from "../format/provenance.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import type { LibraryFile } from "../core/walk.ts";
 

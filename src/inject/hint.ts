@@ -13,8 +13,8 @@
 import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
-import { GLOBAL_PATH } from "../filing/tag_rules.ts";
-import { tagFolderOf, tagLineFor } from "../filing/tag_folder.ts";
+import { GLOBAL_PATH } from "../format/tag_rules.ts";
+import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
 import type { FileLocation } from "./file_context.ts";
 
 /** The tools whose first use in a folder gets the hint (reads do not). */

@@ -1,0 +1,179 @@
+/**
+ * `librarian inject --explain` / `librarian stop --explain`: tells on stderr, for one event, which
+ * library was found, the walk, what the ledger already had and why each file was sent, cut or left
+ * out (or, for stop, what each scratch block would become); stdout stays exactly what Claude Code
+ * would receive (the hook itself runs on the same event). Sample events are in `hook_debug.ts`.
+ *
+ * @module
+ */
+
+import { findLibraryForSession, scratchPathOf } from "../../core/discover.ts";
+import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
+import { HookInputError, parseHookEvent, provideStdinText } from "../../core/hook_io.ts";
+import { readAllSync } from "../../core/read_all.ts";
+import { decideFileContext, locateFileContext } from "../../inject/file_context.ts";
+import { FILE_TOOLS } from "../../inject/hook.ts";
+import { rootFilesAtStart } from "../../inject/start.ts";
+import { collectLibraryFiles } from "../../core/walk.ts";
+import { loadLedger } from "../../inject/ledger.ts";
+import { ledgerKeyOf, windowStateDir } from "../../inject/window.ts";
+import { safeText } from "../../core/log_tail.ts";
+import { reviewScratch } from "../scratch/review.ts";
+
+/**
+ * The explanation of one inject event, as lines for stderr (reads, never writes).
+ *
+ * @example Usage
+ * ```ts
+ * import { explainInject } from "./explain.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(explainInject("not json", envFrom({}))[0]!, /^bad input: /);
+ * const lines = explainInject('{"hook_event_name":"PreToolUse","tool_name":"Read"}', envFrom({}));
+ * assert.equal(lines[0], "event: PreToolUse (Read)");
+ * ```
+ */
+export function explainInject(text: string, env: EnvReader): string[] {
+  let event;
+  try {
+    event = parseHookEvent(text);
+  } catch (error) {
+    return [`bad input: ${error instanceof HookInputError ? error.message : String(error)}`];
+  }
+  const lines = [
+    `event: ${event.hook_event_name}${event.tool_name ? ` (${event.tool_name})` : ""}`,
+  ];
+  const state = windowStateDir(env);
+  const key = ledgerKeyOf(event);
+  const ledger = state && key ? loadLedger(state, key) : undefined;
+  const window = key ? `${key.sessionId}${key.agentId ? ` / subagent ${key.agentId}` : ""}` : "";
+  lines.push(
+    ledger
+      ? `ledger: ${Object.keys(ledger.ledger.files).length} files already sent to ${window}` +
+        (ledger.ledger.reminded ? ", reminder given" : "") +
+        (ledger.discarded ? ` (the file on disk was discarded: ${ledger.discarded})` : "")
+      : "ledger: none (no session id or no state folder): everything counts as new",
+  );
+  const inputKey = FILE_TOOLS[event.tool_name ?? ""];
+  const rawPath = inputKey ? event.tool_input?.[inputKey] : undefined;
+  if (event.hook_event_name !== "PreToolUse" || typeof rawPath !== "string") {
+    const library = findLibraryForSession(event.cwd, env);
+    lines.push(
+      library
+        ? `library: ${library.root} (scratch ${scratchPathOf(library)})`
+        : "library: none found from the session's folder: the hook sends nothing",
+    );
+    const name = event.hook_event_name;
+    if (library && (name === "SessionStart" || name === "SubagentStart")) {
+      if (!rootFilesAtStart(env)) lines.push("root files: off (LIBRARIAN_SESSION_START=off)");
+      else {
+        const sent = ledger?.ledger.files ?? {};
+        const compacted = name === "SessionStart" &&
+          (event.source === "compact" || event.source === "clear");
+        for (const file of collectLibraryFiles(library.root, "")) {
+          const had = sent[file.absPath] !== undefined && !compacted;
+          lines.push(`  ${file.label}: ${had ? "already sent to this context window" : "sent"}`);
+        }
+        if (compacted) lines.push(`source ${event.source}: the window's ledger is reset first`);
+        if (event.agent_type === "fork") {
+          lines.push("a fork starts from its parent's ledger: what the parent had is not re-sent");
+        }
+      }
+    }
+    if (name === "UserPromptSubmit") {
+      lines.push(ledger?.ledger.reminded ? "reminder: already given" : "reminder: given now");
+    }
+    lines.push("stdout shows exactly what this event sends");
+    return lines.map(safeText);
+  }
+  const location = locateFileContext(rawPath, { env, cwd: event.cwd });
+  if (location.kind === "none") {
+    if (location.library) lines.push(`library: ${location.library.root}`);
+    lines.push(`nothing to send: ${location.reason}`);
+    return lines.map(safeText);
+  }
+  lines.push(`library: ${location.library.root} (found from the file, or LIBRARIAN_PATH)`);
+  lines.push(`file: ${location.relPath}`);
+  lines.push(`walk (most specific first): ${location.files.map((f) => f.label).join(", ")}`);
+  const { budget } = readBudget(env);
+  const sent = ledger?.ledger.files ?? {};
+  const context = decideFileContext(location, budget, sent);
+  const rendered = context.kind === "context" ? context.rendered : undefined;
+  for (const file of location.files) {
+    const why = rendered?.shown.includes(file.label)
+      ? "sent"
+      : rendered?.cut.includes(file.label)
+      ? "cut to fit the budget (the closing line names it)"
+      : rendered?.left.includes(file.label)
+      ? "left out: the budget was spent (the closing line names it)"
+      : rendered?.skipped.includes(file.label)
+      ? "skipped: cannot be shown (binary, not UTF-8, unreadable or outside the library)"
+      : sent[file.absPath] !== undefined
+      ? "already sent to this context window, unchanged"
+      : "not sent";
+    lines.push(`  ${file.label}: ${why}`);
+  }
+  lines.push(
+    rendered
+      ? `${rendered.text.length} of ${budget} characters`
+      : "nothing new to send: every file was already sent",
+  );
+  return lines.map(safeText);
+}
+
+/**
+ * The explanation of one stop event: what each scratch block would become.
+ *
+ * @example Usage
+ * ```ts
+ * import { explainStop } from "./explain.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * Deno.writeTextFileSync(`${project}/_memory_library/.scratch.md`, "## [TAG: global, type: tech]\n- a\n");
+ * const lines = explainStop(JSON.stringify({ hook_event_name: "Stop", cwd: project }), envFrom({}));
+ * assert.equal(lines[0], `library: ${project}/_memory_library`);
+ * assert.ok(lines.some((l) => l.includes("tech.md")));
+ * ```
+ */
+export function explainStop(text: string, env: EnvReader): string[] {
+  let cwd: string | undefined;
+  try {
+    cwd = parseHookEvent(text).cwd;
+  } catch (error) {
+    return [`bad input: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  const library = findLibraryForSession(cwd, env);
+  if (!library) return ["library: none found from the session's folder: nothing is filed"];
+  const lines = [`library: ${library.root}`];
+  let scratch = "";
+  try {
+    scratch = Deno.readTextFileSync(scratchPathOf(library));
+  } catch {
+    lines.push("scratch: none");
+  }
+  for (const review of reviewScratch(scratch)) {
+    const what = review.kind === "routable"
+      ? `filed into ${review.target}`
+      : review.kind === "kept"
+      ? `kept in scratch: ${review.reason}`
+      : "empty: dropped";
+    lines.push(`  line ${review.line} ${review.tag}: ${what}`);
+  }
+  lines.push("auto memory is synced into scratch first (not shown here)");
+  return lines.map(safeText);
+}
+
+/**
+ * `--explain`: reads the event, writes the explanation to stderr, then hands the same event to
+ * the hook, which writes exactly what Claude Code would receive on stdout.
+ */
+export function explainThenRun(hook: string, env: EnvReader = processEnv()): void {
+  const text = new TextDecoder().decode(readAllSync(Deno.stdin));
+  const lines = hook === "stop" ? explainStop(text, env) : explainInject(text, env);
+  console.error(lines.map((l) => `explain: ${l}`).join("\n"));
+  provideStdinText(text);
+}

@@ -1,0 +1,288 @@
+/**
+ * The pure parts of `librarian lint`: what a finding is, and the text checks (conflict markers,
+ * bullets repeated in a folder and its ancestor, where a moved folder likely went).
+ *
+ * @module
+ */
+
+import { mirrorLevels } from "../../core/walk.ts";
+import type { Rename } from "../../git/renames.ts";
+import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../../format/markers.ts";
+import { findSecrets } from "../../format/secrets.ts";
+
+/** The kinds of findings, in the order they are reported. */
+export const FINDING_KINDS = [
+  "outside-library",
+  "stale-folder",
+  "source-deleted",
+  "source-renamed",
+  "source-changed",
+  "oversized",
+  "duplicate-bullet",
+  "conflict-marker",
+  "secret",
+  "not-utf8",
+  "unreadable",
+  "scratch-tag",
+  "scratch-fence",
+  "scratch-secret",
+] as const;
+
+/** One kind of finding. */
+export type FindingKind = typeof FINDING_KINDS[number];
+
+/** One problem in the library. */
+export interface Finding {
+  check: FindingKind;
+  /** Library-relative path of the file or folder (`""` is the library root). */
+  path: string;
+  /** 1-based line, for findings inside a file. */
+  line?: number;
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** For a stale folder: the code folder it most likely moved to. */
+  movedTo?: string;
+  /** For a stale learning: the code file its provenance names. */
+  source?: string;
+  /** For a stale learning whose source was renamed: the file's path now. */
+  renamedTo?: string;
+  /** For a stale learning: the commit it was filed at (full hash when git knows it). */
+  commit?: string;
+}
+
+/** A Markdown bullet of a library file. */
+export interface Bullet {
+  line: number;
+  /** The bullet's text with spacing collapsed and case folded, for comparison. */
+  key: string;
+}
+
+/** Bullets shorter than this (after collapsing spaces) are too generic to call duplicates. */
+export const MIN_BULLET_KEY = 12;
+
+const FENCE = /^\s*(```|~~~)/;
+const BULLET = /^\s*[-*+]\s+(.*\S)\s*$/;
+
+/**
+ * The bullets of a Markdown text, outside fenced code blocks (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { bulletsOf } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fence = "`".repeat(3);
+ * const text = `- Always retry on 429\n- short\n${fence}\n- Not a bullet in code\n${fence}\n`;
+ * assert.deepEqual(bulletsOf(text), [{ line: 1, key: "always retry on 429" }]);
+ * ```
+ */
+export function bulletsOf(text: string): Bullet[] {
+  const bullets: Bullet[] = [];
+  let fenced = false;
+  text.split("\n").forEach((line, i) => {
+    if (FENCE.test(line)) {
+      fenced = !fenced;
+      return;
+    }
+    const match = fenced ? null : BULLET.exec(line);
+    if (!match) return;
+    const key = match[1]!.replace(/\s+/g, " ").toLowerCase();
+    if (key.length >= MIN_BULLET_KEY) bullets.push({ line: i + 1, key });
+  });
+  return bullets;
+}
+
+/**
+ * 1-based lines that open a merge conflict, or close one that was never opened (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { conflictMarkerLines } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = ["a", "<<<<<<< ours", "x", "=======", "y", ">>>>>>> theirs", ">>>>>>> stray"].join("\n");
+ * assert.deepEqual(conflictMarkerLines(text), [2, 7]);
+ * ```
+ */
+export function conflictMarkerLines(text: string): number[] {
+  const lines: number[] = [];
+  let open = false;
+  text.split("\n").forEach((line, i) => {
+    if (/^<{7}(?: |$)/.test(line)) {
+      lines.push(i + 1);
+      open = true;
+    } else if (/^>{7}(?: |$)/.test(line)) {
+      if (!open) lines.push(i + 1);
+      open = false;
+    }
+  });
+  return lines;
+}
+
+/** A served library file with its bullets, for {@link duplicateBullets}. */
+export interface BulletFile {
+  /** Library-relative path. */
+  relPath: string;
+  /** Library-relative folder (`""` at the root). */
+  relDir: string;
+  bullets: Bullet[];
+}
+
+/**
+ * Bullets that appear both in a folder's file and in a file of one of its ancestors: the model
+ * is sent both, wasting budget (pure). One finding per bullet, at the more specific file.
+ *
+ * @example Usage
+ * ```ts
+ * import { duplicateBullets } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bullet = { line: 3, key: "always retry on 429" };
+ * const findings = duplicateBullets([
+ *   { relPath: "tech.md", relDir: "", bullets: [bullet] },
+ *   { relPath: "src/api/patterns.md", relDir: "src/api", bullets: [{ ...bullet, line: 7 }] },
+ * ]);
+ * assert.equal(findings.length, 1);
+ * assert.equal(findings[0]?.path, "src/api/patterns.md");
+ * assert.equal(findings[0]?.line, 7);
+ * ```
+ */
+export function duplicateBullets(files: readonly BulletFile[]): Finding[] {
+  const byLevel = new Map<string, { relPath: string; line: number; key: string }[]>();
+  for (const file of files) {
+    const list = byLevel.get(file.relDir) ?? [];
+    for (const b of file.bullets) list.push({ relPath: file.relPath, line: b.line, key: b.key });
+    byLevel.set(file.relDir, list);
+  }
+  const findings: Finding[] = [];
+  for (const file of files) {
+    if (file.relDir === "") continue;
+    const ancestors = mirrorLevels(file.relDir).slice(1);
+    for (const bullet of file.bullets) {
+      const twin = ancestors.flatMap((level) => byLevel.get(level) ?? [])
+        .find((b) => b.key === bullet.key);
+      if (!twin) continue;
+      findings.push({
+        check: "duplicate-bullet",
+        path: file.relPath,
+        line: bullet.line,
+        message: `the same bullet is in ${twin.relPath} line ${twin.line}, so it is sent twice`,
+        fix: `keep it in one place: delete it here if it holds for all of ${
+          twin.relPath.includes("/")
+            ? twin.relPath.slice(0, twin.relPath.lastIndexOf("/"))
+            : "the project"
+        }, else delete it from ${twin.relPath}`,
+      });
+    }
+  }
+  return findings;
+}
+
+/**
+ * The code folder that `relDir` most likely moved to, judging by renamed files that lived under
+ * it (pure). The destination most files went to wins; on a tie, the most recent rename's.
+ *
+ * @example Usage
+ * ```ts
+ * import { likelyNewHome } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const renames = [
+ *   { from: "src/old/a.ts", to: "lib/new/a.ts" },
+ *   { from: "src/old/b.ts", to: "lib/new/b.ts" },
+ *   { from: "src/old/c.ts", to: "elsewhere/c.ts" },
+ * ];
+ * assert.equal(likelyNewHome("src/old", renames), "lib/new");
+ * assert.equal(likelyNewHome("src/none", renames), null);
+ * ```
+ */
+export function likelyNewHome(relDir: string, renames: readonly Rename[]): string | null {
+  const votes = new Map<string, number>();
+  const prefix = `${relDir}/`;
+  for (const { from, to } of renames) {
+    if (!from.startsWith(prefix)) continue;
+    const suffix = from.slice(prefix.length);
+    let home: string | null = null;
+    if (to.endsWith(`/${suffix}`)) home = to.slice(0, to.length - suffix.length - 1);
+    else if (!suffix.includes("/")) home = to.includes("/") ? to.slice(0, to.lastIndexOf("/")) : "";
+    if (home === null || home === "" || home === relDir) continue;
+    votes.set(home, (votes.get(home) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  let bestVotes = 0;
+  for (const [home, count] of votes) {
+    if (count > bestVotes) {
+      best = home;
+      bestVotes = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * The folders of `stale` that are not inside another stale folder (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { outermostFolders } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(outermostFolders(["a", "a/b", "c/d", "c"]), ["a", "c"]);
+ * ```
+ */
+export function outermostFolders(stale: readonly string[]): string[] {
+  return stale.filter((dir) =>
+    !stale.some((other) => other !== dir && dir.startsWith(`${other}/`))
+  );
+}
+
+/**
+ * Likely credentials already in a library file (filed before the checks covered their shape,
+ * written by hand, or merged in), one finding per kind, never the value (pure). A file with a
+ * `<!-- librarian: not-a-secret -->` line is taken at its word.
+ *
+ * @example Usage
+ * ```ts
+ * import { libraryFileSecrets } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [finding] = libraryFileSecrets("# tech\n- DB_PASSWORD=Xk9;mQ2#vL8@pR4\n", "tech.md");
+ * assert.equal(finding?.line, 2);
+ * assert.match(finding?.message ?? "", /likely password/);
+ * ```
+ */
+export function libraryFileSecrets(text: string, relPath: string): Finding[] {
+  if (NOT_SECRET_MARKER.test(text)) return [];
+  return findSecrets(text).map((secret) => ({
+    check: "secret",
+    path: relPath,
+    line: secret.line,
+    message: `holds a likely ${secret.kind}, which is sent to the model and committed with ` +
+      "the library",
+    fix: "remove it and rotate it (git history keeps it once committed); if it is not a secret, " +
+      `add the line ${NOT_A_SECRET} to the file`,
+  }));
+}
+
+/**
+ * Findings in report order: by kind, then path, then line (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { sortFindings } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const f = (check: "stale-folder" | "duplicate-bullet", path: string, line?: number) =>
+ *   line === undefined ? { check, path, message: "", fix: "" } : { check, path, line, message: "", fix: "" };
+ * const sorted = sortFindings([f("duplicate-bullet", "b.md", 9), f("duplicate-bullet", "b.md", 2), f("stale-folder", "z")]);
+ * assert.deepEqual(sorted.map((x) => `${x.path}:${x.line ?? ""}`), ["z:", "b.md:2", "b.md:9"]);
+ * ```
+ */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  const rank = (f: Finding) => FINDING_KINDS.indexOf(f.check);
+  return [...findings].sort((a, b) =>
+    rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+    (a.line ?? 0) - (b.line ?? 0)
+  );
+}

@@ -1,0 +1,280 @@
+/**
+ * `librarian lint`: library health for people and CI. Exits 1 when there is a finding.
+ *
+ * @module
+ */
+
+import { VERSION } from "../../version.ts";
+import { type Library, SCRATCH_FILE_NAME } from "../../core/discover.ts";
+import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
+import { basenameOf, joinPath, normalizePath } from "../../core/paths.ts";
+import { decodeLibraryBytes } from "../../core/read_text.ts";
+import { EXIT_OK, EXIT_PROBLEMS, flag, intOption, runCommand } from "../../cli/args.ts";
+import { type CommandSpec } from "../../cli/help.ts";
+import { makeStyle, printJson } from "../../cli/output.ts";
+import { plural } from "../../core/words.ts";
+import { gitRenames } from "../../git/renames.ts";
+import { scanLibrary, type ScannedFolder } from "../../core/library_scan.ts";
+import { applyFolderMoves, type FolderMove } from "./fix.ts";
+import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
+import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
+import {
+  type BulletFile,
+  bulletsOf,
+  conflictMarkerLines,
+  duplicateBullets,
+  type Finding,
+  libraryFileSecrets,
+  likelyNewHome,
+  outermostFolders,
+  sortFindings,
+} from "./checks.ts";
+import { libraryJson, locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { scratchFindings } from "../scratch/review.ts";
+import { isDirectory } from "../../core/fs_probe.ts";
+
+/** The command line of `librarian lint`. */
+export const SPEC: CommandSpec = {
+  name: "lint",
+  synopsis: "[--json] [--fix] [--change-threshold <percent>]",
+  summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
+  details: [
+    "Finds library folders whose code folder no longer exists (with the likely new home when git",
+    "shows a rename), files larger than the inject budget, the same bullet in a folder and its",
+    "ancestor, merge-conflict markers, malformed or escaping tags and secrets in the scratch file,",
+    "and files that are not UTF-8. Learnings whose provenance comment names code files that were",
+    "deleted, renamed (git's rename detection gives the new path) or heavily changed since their",
+    "commit are reported too. --fix applies only safe actions: it moves a library folder whose code",
+    "folder git shows was renamed (git mv when tracked); it never deletes a learning.",
+    "Exits 1 when anything is found (after --fix: anything left), 0 when the library is clean.",
+  ],
+  options: {
+    json: { type: "boolean", description: "print a JSON object instead of text" },
+    fix: { type: "boolean", description: "move library folders whose code folder was renamed" },
+    "change-threshold": {
+      type: "string",
+      valueName: "<percent>",
+      description: "share of a source's lines that must change to report it (default 50; 0: off)",
+    },
+  },
+  positionals: [],
+};
+
+async function codeKind(path: string): Promise<"folder" | "file" | "missing"> {
+  try {
+    return (await Deno.stat(path)).isDirectory ? "folder" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+/** Library folders whose mirrored code folder is gone, with git's hint of where it went. */
+async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
+  const kinds = new Map<string, "file" | "missing">();
+  for (const { relDir } of folders) {
+    if (relDir === "") continue;
+    const kind = await codeKind(joinPath(library.projectRoot, relDir));
+    if (kind !== "folder") kinds.set(relDir, kind);
+  }
+  const outermost = outermostFolders([...kinds.keys()]);
+  if (outermost.length === 0) return { findings: [], git: "not-needed" };
+  const libName = basenameOf(library.root);
+  const findings: Finding[] = [];
+  const missing: string[] = [];
+  for (const relDir of outermost) {
+    if (kinds.get(relDir) === "missing") {
+      missing.push(relDir);
+      continue;
+    }
+    const parent = relDir.includes("/") ? relDir.slice(0, relDir.lastIndexOf("/")) : "";
+    findings.push({
+      check: "stale-folder",
+      path: `${relDir}/`,
+      message: `mirrors ${relDir}, which is a file: library folders mirror code folders, so ` +
+        "its files are never sent",
+      fix: `move its files into ${libName}/${parent ? `${parent}/` : ""} (the file's folder)`,
+    });
+  }
+  if (missing.length === 0) return { findings, git: "not-needed" };
+  const git = await gitRenames(library.projectRoot);
+  for (const relDir of missing) {
+    const movedTo = likelyNewHome(relDir, git.renames);
+    const finding: Finding = {
+      check: "stale-folder",
+      path: `${relDir}/`,
+      message: `mirrors the code folder ${relDir}/, which no longer exists` +
+        (movedTo ? `; git shows it moved to ${movedTo}/` : ""),
+      fix: movedTo
+        ? (await isDirectory(joinPath(library.root, movedTo))
+          ? `move its files into ${libName}/${movedTo}/ (which exists), then delete the folder`
+          : `git mv ${libName}/${relDir} ${libName}/${movedTo}`)
+        : "move it to the code's new home, fold its learnings into an ancestor folder, or delete it",
+    };
+    if (movedTo) finding.movedTo = movedTo;
+    findings.push(finding);
+  }
+  return { findings, git: git.status };
+}
+
+/** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
+async function contentFindings(folders: ScannedFolder[], budget: number, texts: LibraryText[]) {
+  const findings: Finding[] = [];
+  const bulletFiles: BulletFile[] = [];
+  for (const folder of folders) {
+    for (const file of folder.files) {
+      const isScratch = folder.relDir === "" && file.name === SCRATCH_FILE_NAME;
+      if (!file.served && !isScratch) continue;
+      let bytes: Uint8Array;
+      try {
+        bytes = await Deno.readFile(file.absPath);
+      } catch (error) {
+        findings.push({
+          check: "unreadable",
+          path: file.relPath,
+          message: `cannot be read (${error instanceof Error ? error.name : error}), so it is ` +
+            "never sent",
+          fix: "make it readable (check its permissions or where its link points), or remove it",
+        });
+        continue;
+      }
+      const decoded = decodeLibraryBytes(bytes, false);
+      if (decoded.kind !== "text") {
+        findings.push({
+          check: "not-utf8",
+          path: file.relPath,
+          message: decoded.kind === "binary"
+            ? "is binary, so it is never sent"
+            : "is not UTF-8 text, so it is never sent",
+          fix: "re-save it as UTF-8 text (or remove it from the library)",
+        });
+        continue;
+      }
+      for (const line of conflictMarkerLines(decoded.text)) {
+        findings.push({
+          check: "conflict-marker",
+          path: file.relPath,
+          line,
+          message: "has a merge-conflict marker, which the model is sent as is",
+          fix: "resolve the conflict (keep both sides' learnings), and run 'librarian init' so " +
+            "library files merge with merge=union",
+        });
+      }
+      if (isScratch) {
+        findings.push(...scratchFindings(decoded.text, file.relPath));
+        continue;
+      }
+      findings.push(...libraryFileSecrets(decoded.text, file.relPath));
+      if (decoded.text.length > budget) {
+        findings.push({
+          check: "oversized",
+          path: file.relPath,
+          message: `has ${decoded.text.length} characters, more than the ${budget}-character ` +
+            "inject budget, so the model only sees its start",
+          fix: "move learnings about one sub-folder into that folder's file, or trim it",
+        });
+      }
+      texts.push({ relPath: file.relPath, text: decoded.text });
+      bulletFiles.push({
+        relPath: file.relPath,
+        relDir: folder.relDir,
+        bullets: bulletsOf(decoded.text),
+      });
+    }
+  }
+  return [...findings, ...duplicateBullets(bulletFiles)];
+}
+
+/**
+ * Library entries that are links to somewhere outside the library: never read or served.
+ *
+ * @example Usage
+ * ```ts
+ * import { outsideFindings } from "./lint.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const folders = [{ relDir: "", depth: 0, files: [], outside: ["notes.md", "shared/"] }];
+ * const findings = outsideFindings(folders);
+ * assert.deepEqual(findings.map((f) => [f.check, f.path]), [
+ *   ["outside-library", "notes.md"],
+ *   ["outside-library", "shared/"],
+ * ]);
+ * ```
+ */
+export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
+  return folders.flatMap((folder) =>
+    folder.outside.map((path): Finding => ({
+      check: "outside-library",
+      path,
+      message: "is a link to a place outside the library, so it is never read or sent",
+      fix: "copy the content into the library (or link to a place inside it), or remove the link",
+    }))
+  );
+}
+
+/** Runs `librarian lint`. */
+export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
+  return await runCommand(SPEC, args, async (parsed) => {
+    const cwd = normalizePath(Deno.cwd());
+    const { library, envProblem } = await locateLibrary(env, cwd);
+    if (!library) throw noLibraryError(cwd, envProblem, { findings: [] });
+    const { budget } = readBudget(env);
+    const changeRatio = intOption(parsed, "change-threshold", DEFAULT_CHANGE_RATIO * 100, 0, 100) /
+      100;
+    let folders = await scanLibrary(library.root);
+    let stale = await staleFolderFindings(library, folders);
+    let fixed: FolderMove[] = [];
+    if (flag(parsed, "fix")) {
+      fixed = await applyFolderMoves(library, stale.findings);
+      if (fixed.some((f) => f.how !== "skipped")) {
+        folders = await scanLibrary(library.root);
+        stale = await staleFolderFindings(library, folders);
+      }
+    }
+    const texts: LibraryText[] = [];
+    const content = await contentFindings(folders, budget, texts);
+    const learnings = await staleLearningFindings(library, texts, { changeRatio });
+    const findings = sortFindings([
+      ...stale.findings,
+      ...outsideFindings(folders),
+      ...learnings.findings,
+      ...content,
+    ]);
+    const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);
+    const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    if (flag(parsed, "json")) {
+      printJson({
+        version: VERSION,
+        library: libraryJson(library),
+        checked: { folders: folders.length, files, budget, learnings: learnings.learnings },
+        git: stale.git === "not-needed" ? learnings.git : stale.git,
+        ...(flag(parsed, "fix") ? { fixed } : {}),
+        findings,
+      });
+      return exit;
+    }
+    const style = makeStyle(env);
+    const libName = basenameOf(library.root);
+    for (const move of fixed) {
+      const verb = move.how === "skipped"
+        ? style.dim("not moved")
+        : style.green(`moved (${move.how})`);
+      console.log(
+        `${verb}  ${libName}/${move.from}/ → ${libName}/${move.to}/${
+          move.why ? ` (${move.why})` : ""
+        }`,
+      );
+    }
+    const width = Math.max(0, ...findings.map((f) => f.check.length));
+    for (const f of findings) {
+      const where = `${libName}/${f.path}${f.line ? `:${f.line}` : ""}`;
+      console.log(`${style.red(f.check.padEnd(width))}  ${style.bold(where)} ${f.message}`);
+      console.log(`${" ".repeat(width)}  ${style.dim("fix:")} ${f.fix}`);
+    }
+    const scope = `${plural(files, "file")} in ${
+      plural(folders.length, "folder")
+    } of ${library.root}`;
+    if (findings.length === 0) console.log(style.green(`No problems in ${scope}.`));
+    else console.log(`\n${plural(findings.length, "problem")} in ${scope}.`);
+    return exit;
+  });
+}

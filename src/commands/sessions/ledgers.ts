@@ -1,0 +1,205 @@
+/**
+ * The inject side's ledgers read back for people (`librarian sessions`, `librarian sent`): which
+ * sessions of this project were sent library files, and which versions, per context window.
+ *
+ * Ledgers are parsed by the inject side's own parser ({@link parseLedger}); only files inside
+ * this project's library count, so other projects' sessions are never shown.
+ *
+ * @module
+ */
+
+import { claudeDir, type EnvReader } from "../../core/env.ts";
+import { isDirectory } from "../../core/fs_probe.ts";
+import { joinPath, normalizePath } from "../../core/paths.ts";
+import { parseLedger } from "../../inject/ledger_format.ts";
+import { windowStateDir } from "../../inject/window.ts";
+
+/** One context window's ledger: the main conversation or one subagent. */
+export interface WindowLedger {
+  /** `main`, or `agent-<id>` for a subagent. */
+  window: string;
+  /** Library file's absolute path → fingerprint (`<size>:<mtime-ms>:<hash>`), this library only. */
+  files: Record<string, string>;
+  reminded: boolean;
+  modified: Date | null;
+}
+
+/** One session's ledgers. */
+export interface SessionLedgers {
+  /** The session id as its ledger folder is named. */
+  session: string;
+  stateDir: string;
+  windows: WindowLedger[];
+  /** The newest ledger write. */
+  lastActive: Date | null;
+}
+
+/**
+ * Where ledgers may be: the folder `LIBRARIAN_STATE_DIR` names; otherwise where the hooks keep
+ * them ({@link windowStateDir}: `~/.claude/librarian`) and every plugin data folder of the
+ * Librarian (`~/.claude/plugins/data/librarian-*`, where older versions kept them).
+ *
+ * @example Usage
+ * ```ts
+ * import { candidateStateDirs } from "./ledgers.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const state = Deno.makeTempDirSync();
+ * assert.deepEqual(candidateStateDirs(envFrom({ LIBRARIAN_STATE_DIR: state })), [state]);
+ * const home = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${home}/.claude/plugins/data/librarian-tools`, { recursive: true });
+ * Deno.mkdirSync(`${home}/.claude/librarian`);
+ * assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [
+ *   `${home}/.claude/librarian`,
+ *   `${home}/.claude/plugins/data/librarian-tools`,
+ * ]);
+ * ```
+ */
+export function candidateStateDirs(env: EnvReader): string[] {
+  const explicit = env("LIBRARIAN_STATE_DIR")?.trim();
+  const first = windowStateDir(env);
+  if (explicit) return first ? [first] : [];
+  const dirs = first ? [first] : [];
+  const claude = claudeDir(env);
+  if (claude) {
+    const data = joinPath(claude, "plugins", "data");
+    try {
+      for (const entry of Deno.readDirSync(data)) {
+        if (entry.isDirectory && /^librarian(-|$)/.test(entry.name)) {
+          dirs.push(joinPath(data, entry.name));
+        }
+      }
+    } catch {
+      // no plugin data folder
+    }
+  }
+  return dirs.filter((dir, i) => dirs.indexOf(dir) === i && isDirectory(dir));
+}
+
+/** The files and reminder flag of ledger text, whatever the parser's result shape. */
+function ledgerContent(text: string): { files: Record<string, string>; reminded: boolean } {
+  const parsed: unknown = parseLedger(text);
+  const ledger = (parsed as { ledger?: unknown }).ledger ?? parsed;
+  const { files, reminded } = ledger as { files: Record<string, string>; reminded: boolean };
+  return { files, reminded };
+}
+
+function insideLibrary(path: string, libraryRoot: string): boolean {
+  return normalizePath(path).startsWith(`${libraryRoot}/`);
+}
+
+/** Reads one session folder's ledgers, keeping only files inside `libraryRoot`. */
+function readSession(dir: string, session: string, state: string, libraryRoot: string) {
+  const windows: WindowLedger[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+    const path = joinPath(dir, entry.name);
+    let text: string;
+    let modified: Date | null = null;
+    try {
+      const info = Deno.statSync(path);
+      if (!info.isFile || info.size > 4_000_000) continue;
+      modified = info.mtime;
+      text = Deno.readTextFileSync(path);
+    } catch {
+      continue;
+    }
+    const content = ledgerContent(text);
+    const files: Record<string, string> = {};
+    for (const [file, fingerprint] of Object.entries(content.files)) {
+      if (insideLibrary(file, libraryRoot)) files[file] = fingerprint;
+    }
+    if (Object.keys(files).length === 0) continue;
+    windows.push({
+      window: entry.name.slice(0, -".json".length),
+      files,
+      reminded: content.reminded,
+      modified,
+    });
+  }
+  if (windows.length === 0) return null;
+  windows.sort((a, b) =>
+    a.window === "main" ? -1 : b.window === "main" ? 1 : a.window.localeCompare(b.window)
+  );
+  const times = windows.map((w) => w.modified?.getTime() ?? 0);
+  const newest = Math.max(...times);
+  return {
+    session,
+    stateDir: state,
+    windows,
+    lastActive: newest > 0 ? new Date(newest) : null,
+  } satisfies SessionLedgers;
+}
+
+/**
+ * Every session that was sent files of the library at `libraryRoot`, most recent first.
+ *
+ * @example Usage
+ * ```ts
+ * import { projectSessions } from "./ledgers.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
+ * assert.deepEqual(projectSessions(env, "/repo/_memory_library"), []);
+ * ```
+ */
+export function projectSessions(env: EnvReader, libraryRoot: string): SessionLedgers[] {
+  const root = normalizePath(libraryRoot).replace(/\/+$/, "");
+  const sessions: SessionLedgers[] = [];
+  for (const state of candidateStateDirs(env)) {
+    const ledgers = joinPath(state, "ledgers");
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(ledgers)];
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory) continue;
+      const session = readSession(joinPath(ledgers, entry.name), entry.name, state, root);
+      if (session) sessions.push(session);
+    }
+  }
+  return sessions.sort((a, b) => (b.lastActive?.getTime() ?? 0) - (a.lastActive?.getTime() ?? 0));
+}
+
+/** How a sent version compares with the file on disk now. */
+export type VersionState = "current" | "changed" | "deleted";
+
+/**
+ * Compares a ledger fingerprint's `<size>:<mtime-ms>` with the file now (pure apart from the
+ * stat): the same stamp is `current`.
+ *
+ * @example Usage
+ * ```ts
+ * import { versionState } from "./ledgers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * const info = Deno.statSync(path);
+ * assert.equal(versionState(path, `5:${info.mtime?.getTime()}:hash`), "current");
+ * assert.equal(versionState(path, "4:0:hash"), "changed");
+ * assert.equal(versionState(`${path}.gone`, "5:0:hash"), "deleted");
+ * ```
+ */
+export function versionState(path: string, fingerprint: string): VersionState {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    return "deleted";
+  }
+  const [size, mtime] = fingerprint.split(":");
+  return String(info.size) === size && String(info.mtime?.getTime() ?? 0) === mtime
+    ? "current"
+    : "changed";
+}
