@@ -11,7 +11,11 @@
  * `deno task bundle --check` (and `tests/hook_bundle_test.ts`) can tell a bundle that no longer
  * matches its sources, whatever Deno version built it.
  *
- * Usage: `deno task bundle` (write), `deno task bundle --check` (exit 1 when a bundle is stale).
+ * The bundles are not committed (`.gitignore`): the tasks that run the hooks (`test`, `bench`,
+ * `e2e`, `demo`) build them first, and the release staging builds them into the release.
+ *
+ * Usage: `deno task bundle` (write; `--quiet` says nothing), `deno task bundle --check` (exit 1
+ * when a bundle is stale).
  *
  * @module
  */
@@ -146,7 +150,7 @@ export async function staleness(bundle: HookBundle): Promise<string | null> {
     `(the bundle says "${built.slice(3)}", the sources are "${
       header.split("\n")[1]!.slice(3)
     }"): ` +
-    `run deno task bundle and commit the result`;
+    `run deno task bundle`;
 }
 
 /** Builds one bundle: `deno bundle`, then the header. */
@@ -184,6 +188,7 @@ export async function buildBundle(bundle: HookBundle): Promise<void> {
 
 if (import.meta.main) {
   const check = Deno.args.includes("--check");
+  const quiet = Deno.args.includes("--quiet");
   let failed = false;
   for (const bundle of HOOK_BUNDLES) {
     if (check) {
@@ -194,7 +199,7 @@ if (import.meta.main) {
       }
     } else {
       await buildBundle(bundle);
-      console.log(`wrote ${bundle.output}`);
+      if (!quiet) console.log(`wrote ${bundle.output}`);
     }
   }
   if (failed) Deno.exit(1);

@@ -28,7 +28,7 @@ import {
   type Target,
   TARGETS,
 } from "./build_plan.ts";
-import { HOOK_BUNDLES } from "./bundle_hooks.ts";
+import { buildBundle, HOOK_BUNDLES } from "./bundle_hooks.ts";
 import { sha256File } from "./sha256.ts";
 
 /** Repository paths that make up the plugin (folders are copied whole, minus tests). */
@@ -235,6 +235,8 @@ if (import.meta.main) {
       },
     });
     if (!values.out) throw new StageError("--out <dir> is required");
+    // the hook bundles are built here, from this checkout's sources, never taken from git
+    for (const bundle of HOOK_BUNDLES) await buildBundle(bundle);
     const targets = (values.target ?? []).map((triple) => {
       const target = findTarget(triple);
       if (!target) throw new StageError(`unknown target '${triple}'`);
