@@ -35,10 +35,14 @@ Deno.test("renderContext() never exceeds the budget and names what it cut or lef
   }
 });
 
-Deno.test("renderContext() cuts a too-large file rather than dropping it when a useful part fits", () => {
-  const r = renderContext(HEADER, [section("src/a.md", 20_000)], [], 9000);
+Deno.test("renderContext() cuts a too-large file rather than dropping it, and says where the rest is", () => {
+  const body = Array.from({ length: 400 }, (_, i) => `- line ${i} of a long file`).join("\n");
+  const r = renderContext(HEADER, [{ ...section("src/a.md", 0), body }], [], 9000);
   assert.deepEqual(r.cut, ["src/a.md"]);
-  assert.ok(r.text.includes("[... cut here; the rest is in the file]"));
+  assert.match(
+    r.text,
+    /\[Not shown here; Read this file from the line given:\n- line \d+: the rest/,
+  );
   assert.ok(r.text.length > 8000, "most of the budget is used");
 });
 

@@ -18,7 +18,8 @@ import {
   type RenderedContext,
 } from "./context.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
-import { stripMetadata } from "../format/library_doc.ts";
+import { MIN_SLICE } from "../format/budget.ts";
+import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import type { LibraryFile } from "../core/walk.ts";
 
@@ -52,6 +53,38 @@ const MAX_OUTSIDE_NAMED = 5;
 
 /** The characters a section takes besides its text (`\n\n--- [label] ---\n`). */
 const SECTION_FRAME = 12;
+
+/**
+ * A library file is read up to this many bytes: past it, only its start is shown (a cut file's
+ * newest learnings are at its end, so the limit is far above the budget).
+ */
+export const MAX_READ_BYTES = 256 * 1024;
+
+/** The mirror folder of a library file (its label without the file name). */
+function folderOfFile(file: LibraryFile): string {
+  return file.relPath.slice(0, file.relPath.lastIndexOf("/") + 1);
+}
+
+/**
+ * The order files are read in: round the folders (the first file of each, most specific first,
+ * then the second of each...), as the budget gives out its slices (`format/budget.ts`), so
+ * that a folder of many files never keeps the others' files from being read.
+ */
+function readingOrder(files: readonly LibraryFile[]): number[] {
+  const groups = new Map<string, number[]>();
+  files.forEach((file, i) => {
+    const key = folderOfFile(file);
+    const members = groups.get(key);
+    if (members) members.push(i);
+    else groups.set(key, [i]);
+  });
+  const queues = [...groups.values()];
+  const order: number[] = [];
+  for (let round = 0; order.length < files.length; round++) {
+    for (const queue of queues) if (round < queue.length) order.push(queue[round]!);
+  }
+  return order;
+}
 
 function isProblemFingerprint(fingerprint: string): boolean {
   const hash = hashOf(fingerprint);
@@ -116,24 +149,26 @@ export interface ChooseOptions {
  * ```
  */
 export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
-  const maxBytes = options.budget * 4 + 1024;
   const sent = options.alreadySent;
-  const sections: ContextSection[] = [];
-  const skips: ContextSkip[] = [];
+  // by file index, so the sections keep the files' order whatever order they are read in
+  const sectionAt: (ContextSection | undefined)[] = [];
+  const skipAt: (ContextSkip | undefined)[] = [];
   const outside: string[] = [];
   const fingerprints: Record<string, string> = {};
   // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
   const touched: Record<string, string> = {};
   let hits = 0;
-  // What the files read so far would take in the context (empty and skipped files too); once it
-  // passes the budget, the rest are named as left out without being read.
-  let charsRead = 0;
-  const skip = (file: LibraryFile, reason: string, fingerprint: string) => {
-    skips.push({ label: file.label, readPath: file.absPath, reason });
+  // The least the files read so far take in the context (each its frame and a slice, empty and
+  // skipped files too); once it passes the budget, no other file could get a slice, so the rest
+  // are named as left out without being read.
+  let leastChars = 0;
+  const skip = (i: number, file: LibraryFile, reason: string, fingerprint: string) => {
+    skipAt[i] = { label: file.label, readPath: file.absPath, reason };
     fingerprints[file.absPath] = fingerprint;
-    charsRead += file.absPath.length + reason.length + 4;
+    leastChars += file.absPath.length + reason.length + 4;
   };
-  for (const file of files) {
+  for (const i of readingOrder(files)) {
+    const file = files[i]!;
     const previous = sent[file.absPath];
     if (file.outside) {
       if (previous === OUTSIDE_FINGERPRINT) continue; // named once already
@@ -141,15 +176,15 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       fingerprints[file.absPath] = OUTSIDE_FINGERPRINT;
       continue;
     }
-    if (previous === undefined && charsRead > options.budget) {
+    if (previous === undefined && leastChars > options.budget) {
       // the budget is already spent: name it without reading (or even stat'ing) it
-      sections.push({ label: file.label, readPath: file.absPath, body: null, partial: false });
+      sectionAt[i] = { label: file.label, readPath: file.absPath, body: null, partial: false };
       continue;
     }
     const stat = statStamp(file.absPath);
     if ("error" in stat) {
       const fingerprint = makeFingerprint("-:-", UNREADABLE);
-      if (previous !== fingerprint) skip(file, `unreadable: ${stat.error}`, fingerprint);
+      if (previous !== fingerprint) skip(i, file, `unreadable: ${stat.error}`, fingerprint);
       continue;
     }
     if (
@@ -158,10 +193,10 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       hits++; // unchanged since it was sent: not even read
       continue;
     }
-    const text = readLibraryText(file.absPath, stat.size, maxBytes);
+    const text = readLibraryText(file.absPath, stat.size, MAX_READ_BYTES);
     if (text.kind === "unreadable") {
       const fingerprint = makeFingerprint(stat.stamp, UNREADABLE);
-      if (previous !== fingerprint) skip(file, `unreadable: ${text.reason}`, fingerprint);
+      if (previous !== fingerprint) skip(i, file, `unreadable: ${text.reason}`, fingerprint);
       continue;
     }
     const fingerprint = makeFingerprint(stat.stamp, text.hash);
@@ -172,19 +207,26 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     }
     if (text.kind === "text") {
       fingerprints[file.absPath] = fingerprint;
-      const body = options.keepProvenance ? text.text : stripMetadata(text.text);
-      charsRead += body.length + file.label.length + SECTION_FRAME;
-      sections.push({
+      const keep = options.keepProvenance === true;
+      const body = keep ? text.text : stripMetadata(text.text);
+      leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;
+      const section: ContextSection = {
         label: file.label,
         readPath: file.absPath,
         body,
         partial: text.partial,
-      });
+        source: text.text,
+      };
+      if (keep) section.keepMetadata = true;
+      if (priorityOf(text.text) === "always") section.always = true;
+      sectionAt[i] = section;
     } else {
       const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
-      skip(file, reason, fingerprint);
+      skip(i, file, reason, fingerprint);
     }
   }
+  const sections = sectionAt.filter((s): s is ContextSection => s !== undefined);
+  const skips = skipAt.filter((s): s is ContextSkip => s !== undefined);
   if (sections.length === 0 && skips.length === 0 && outside.length === 0) {
     return { kind: "none", hits, refreshed: touched };
   }

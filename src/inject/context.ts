@@ -1,23 +1,44 @@
 /**
  * Rendering the model's context under a character budget (pure).
  *
- * Sections are taken most specific first. A section that does not fit whole is cut (when a useful
- * part fits) or left out; every cut or left-out file is named, with its path, in a closing line
- * that tells the model to Read it. The text never exceeds the budget: before each section the
- * room for the worst-case closing line is held back.
+ * Sections stay in their order (most specific first, global last). When they do not all fit,
+ * the room is shared by the fair budget (`format/budget.ts`): every file gets at least a useful
+ * slice, files smaller than the fair share are shown whole, larger ones are cut to the share and
+ * show their hand-written top, their newest learnings and an outline of the rest
+ * (`digest.ts`). Every cut or left-out file is named, with its path, in a closing line that tells
+ * the model to Read it. The text never exceeds the budget: the closing line's room is held back
+ * before the room is shared.
  *
  * @module
  */
+
+import { type BudgetClaim, MIN_SLICE, planBudget } from "../format/budget.ts";
+import { parseLibraryDoc } from "../format/library_doc.ts";
+import { cutText, digestOf } from "./digest.ts";
+
+export { cutText } from "./digest.ts";
 
 /** A library file's text, ready to be shown. */
 export interface ContextSection {
   label: string;
   /** The path the model can pass to its Read tool. */
   readPath: string;
-  /** The text, or `null` when it was not read because the budget was already spent. */
+  /**
+   * The text as the model is sent it whole (metadata lines stripped), or `null` when it was not
+   * read because the budget was already spent.
+   */
   body: string | null;
   /** True when `body` is only the start of the file (the file was too large to read whole). */
   partial: boolean;
+  /**
+   * The file's text as read, metadata lines included (default: `body`): a cut file's outline
+   * gives line numbers of the file on disk.
+   */
+  source?: string;
+  /** Keep metadata lines in a cut file's text too (`librarian read --provenance`). */
+  keepMetadata?: boolean;
+  /** Never cut while it fits (`priority: always`). */
+  always?: boolean;
 }
 
 /** A library file that cannot be shown (binary, not UTF-8, unreadable). */
@@ -43,38 +64,13 @@ export interface RenderedContext {
 }
 
 /** The smallest part of a file worth showing when it has to be cut. */
-export const MIN_CUT_CHARS = 300;
+export const MIN_CUT_CHARS = MIN_SLICE;
 /** At most this many files are named one by one in the closing line. */
 export const MAX_NAMED = 12;
 
 interface Pending {
   readPath: string;
   note: string;
-}
-
-function sectionHead(label: string): string {
-  return `\n\n--- [${label}] ---\n`;
-}
-
-/**
- * Cuts `text` to at most `max` UTF-16 units without splitting a surrogate pair.
- *
- * @example Usage
- * ```ts
- * import { cutText } from "./context.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(cutText("abcdef", 4), "abcd");
- * assert.equal(cutText("ab", 4), "ab");
- * assert.equal(cutText("a😀b", 2), "a", "never half of a surrogate pair");
- * ```
- */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max);
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return text.slice(0, end);
 }
 
 /** The folder of a read path, with its trailing `/`. */
@@ -146,35 +142,21 @@ export function closingLine(pending: Pending[], budget: number, room = Infinity)
   return counted.length <= room ? counted : "";
 }
 
-/**
- * An upper bound on the closing line's length if everything pending, then `extra`, then all
- * `laterCount` remaining sections (paths at most `laterMaxPath` long) ended up not shown whole,
- * the files not named being somewhere in `allFolders` (the folder words of every file).
- * Whatever is actually shown later, the real closing line is never longer.
- */
-function reserveFor(
-  pending: Pending[],
-  extra: Pending | undefined,
-  laterCount: number,
-  laterMaxPath: number,
-  budget: number,
-  allFolders: string,
-): number {
-  const first = pending.slice(0, MAX_NAMED);
-  if (extra && first.length < MAX_NAMED) first.push(extra);
-  const placeholder = { readPath: "x".repeat(laterMaxPath), note: "left out" };
-  while (first.length < MAX_NAMED && first.length < pending.length + (extra ? 1 : 0) + laterCount) {
-    first.push(placeholder);
-  }
-  const total = pending.length + (extra ? 1 : 0) + laterCount;
-  return closingText(first, total, budget, allFolders).length;
+/** The section heading line of a file (its label). */
+function sectionHead(label: string): string {
+  return `\n\n--- [${label}] ---\n`;
+}
+
+/** How a section's file is named in the closing line when it is not shown whole. */
+function pendingFor(section: ContextSection, note: string): Pending {
+  return { readPath: section.readPath, note };
 }
 
 /**
  * Renders `header` plus sections under `budget` characters, naming what did not fit.
  *
  * `trailer` is fixed text put last (counted in the budget): the notice of entries outside the
- * library, which is never an invitation to read them.
+ * library, which is never an invitation to read them, and the tagging hint.
  *
  * @example Usage
  * ```ts
@@ -184,6 +166,10 @@ function reserveFor(
  * const r = renderContext("[Librarian] ...", [a], [], 9000);
  * assert.deepEqual(r.shown, ["a.md (library root)"]);
  * assert.deepEqual(r.delivered, ["/l/a.md"]);
+ * const big = (name: string) => ({ ...a, label: name, readPath: `/l/${name}`, body: "- x\n".repeat(5000) });
+ * const cut = renderContext("[Librarian] ...", [big("p.md"), big("q.md"), big("t.md")], [], 9000);
+ * assert.deepEqual(cut.cut, ["p.md", "q.md", "t.md"], "every file is represented");
+ * assert.ok(cut.text.length <= 9000);
  * ```
  */
 export function renderContext(
@@ -198,63 +184,81 @@ export function renderContext(
     shown: [],
     cut: [],
     left: [],
-    skipped: [],
-    delivered: [],
+    skipped: skips.map((s) => s.label),
+    delivered: skips.map((s) => s.readPath),
   };
-  const pending: Pending[] = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
-  result.skipped = skips.map((s) => s.label);
-  result.delivered = skips.map((s) => s.readPath);
   // the trailer is fixed text at the very end: everything else fits in what it leaves
   const limit = budget - trailer.length;
-  let text = header;
-  const allFolders = folderWords([...pending, ...sections]);
-  // longest read path among sections[i..], for the closing-line reserve
-  const suffixMaxPath = new Array<number>(sections.length + 1).fill(0);
-  for (let i = sections.length - 1; i >= 0; i--) {
-    suffixMaxPath[i] = Math.max(sections[i]!.readPath.length, suffixMaxPath[i + 1]!);
-  }
-  for (let i = 0; i < sections.length; i++) {
-    const section = sections[i]!;
-    if (section.body === null) {
-      result.left.push(section.label);
-      pending.push({ readPath: section.readPath, note: "left out" });
-      continue;
-    }
-    const head = sectionHead(section.label);
-    const body = section.body.trimEnd();
-    const whole = head + body;
-    const reserveWith = (extra: Pending | undefined) =>
-      reserveFor(
-        pending,
-        extra,
-        sections.length - i - 1,
-        suffixMaxPath[i + 1]!,
-        budget,
-        allFolders,
-      );
-    if (!section.partial) {
-      const reserve = reserveWith(undefined);
-      if (text.length + whole.length + reserve <= limit) {
-        text += whole;
-        result.shown.push(section.label);
-        result.delivered.push(section.readPath);
-        continue;
+  const bodies = sections.map((s) => s.body === null ? null : s.body.trimEnd());
+  const claimed: number[] = []; // section index of each claim
+  const claims: BudgetClaim[] = [];
+  sections.forEach((section, i) => {
+    const body = bodies[i];
+    if (body === null || body === undefined) return;
+    claimed.push(i);
+    claims.push({
+      frame: sectionHead(section.label).length,
+      // a file read only in part is never shown whole
+      size: body.length + (section.partial ? 1 : 0),
+      always: section.always === true,
+      group: folderOf(section.readPath),
+    });
+  });
+  const allotmentsFor = (reserve: number) => {
+    const plan = planBudget(claims, limit - header.length - reserve);
+    const bySection = new Array<number | null>(sections.length).fill(null);
+    claimed.forEach((s, c) => bySection[s] = plan.allotments[c] ?? null);
+    return bySection;
+  };
+  const pendingOf = (allotted: (number | null)[]): Pending[] => [
+    ...skips.map((s) => ({ readPath: s.readPath, note: s.reason })),
+    ...sections.flatMap((section, i) => {
+      const body = bodies[i];
+      const room = allotted[i];
+      if (body === null || body === undefined || room === null || room === undefined) {
+        return [pendingFor(section, "left out")];
       }
-    }
-    const cutNote = { readPath: section.readPath, note: "cut" };
-    const reserve = reserveWith(cutNote);
-    const marker = "\n[... cut here; the rest is in the file]";
-    const room = limit - text.length - reserve - head.length - marker.length;
-    if (room >= MIN_CUT_CHARS) {
-      text += head + cutText(body, room) + marker;
-      result.cut.push(section.label);
-      result.delivered.push(section.readPath);
-      pending.push(cutNote);
-    } else {
-      result.left.push(section.label);
-      pending.push({ readPath: section.readPath, note: "left out" });
-    }
+      return room < body.length || section.partial ? [pendingFor(section, "cut")] : [];
+    }),
+  ];
+  // Hold back room for the closing line: more room cut means more files named, so grow the
+  // reserve until it holds the line for what is then cut (a few rounds at most).
+  let reserve = 0;
+  let allotted = allotmentsFor(reserve);
+  for (let round = 0; round <= claims.length + 1; round++) {
+    const need = closingLine(pendingOf(allotted), budget).length;
+    if (need <= reserve) break;
+    reserve = need;
+    allotted = allotmentsFor(reserve);
   }
+  const pending = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
+  let text = header;
+  sections.forEach((section, i) => {
+    const body = bodies[i];
+    const room = allotted[i];
+    if (body === null || body === undefined || room === null || room === undefined) {
+      result.left.push(section.label);
+      pending.push(pendingFor(section, "left out"));
+      return;
+    }
+    if (room >= body.length && !section.partial) {
+      text += sectionHead(section.label) + body;
+      result.shown.push(section.label);
+      result.delivered.push(section.readPath);
+      return;
+    }
+    const doc = parseLibraryDoc(section.source ?? body, section.keepMetadata === true);
+    const digest = digestOf(doc, room, section.partial);
+    if (digest === "") {
+      result.left.push(section.label);
+      pending.push(pendingFor(section, "left out"));
+      return;
+    }
+    text += sectionHead(section.label) + digest;
+    result.cut.push(section.label);
+    result.delivered.push(section.readPath);
+    pending.push(pendingFor(section, "cut"));
+  });
   text += closingLine(pending, budget, limit - text.length);
   if (text.length > limit) text = cutText(text, Math.max(0, limit)); // a guard: header too long
   text += trailer;
