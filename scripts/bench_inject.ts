@@ -88,6 +88,57 @@ export async function makeLibrary(
   return deepFile;
 }
 
+/**
+ * A library root's file of about `chars` characters as teams write them: a hand-written top of
+ * sections (one with a fenced diagram), then dated learnings with their provenance lines.
+ */
+export function largeRootFile(name: string, chars: number): string {
+  const lines = [
+    `# ${name}`,
+    "",
+    `What every change in this repository must respect (${name}).`,
+    "",
+  ];
+  let section = 0;
+  while (lines.join("\n").length < chars * 0.6) {
+    lines.push(`## ${name} topic ${section}`, "");
+    for (let i = 0; i < 8; i++) {
+      lines.push(
+        `- ${name} rule ${section}.${i}: keep handlers pure and return results, not throws`,
+      );
+    }
+    if (section === 1) lines.push("", "```", "client --> gateway --> service", "```");
+    lines.push("");
+    section++;
+  }
+  for (let day = 1; lines.join("\n").length < chars; day++) {
+    const date = `2026-10-${String(day).padStart(2, "0")}`;
+    lines.push(`## Learnings (${date})`, "");
+    for (let i = 0; i < 5; i++) {
+      lines.push(`<!-- librarian: ${date} a1b2c3d src/api/handler${i}.ts -->`);
+      lines.push(`- ${name} learning ${day}.${i}: retries are safe only for idempotent calls`);
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+/** A project whose library root holds three files of 20,000 characters; returns the edited file. */
+export async function makeLargeRootLibrary(root: string): Promise<string> {
+  await Deno.mkdir(join(root, "_memory_library"), { recursive: true });
+  for (const name of ["patterns", "product", "tech"]) {
+    await Deno.writeTextFile(
+      join(root, "_memory_library", `${name}.md`),
+      largeRootFile(name, 20_000),
+    );
+  }
+  const deepDir = join(root, ...CHAIN);
+  await Deno.mkdir(deepDir, { recursive: true });
+  const deepFile = join(deepDir, "edited.ts");
+  await Deno.writeTextFile(deepFile, "export {};\n");
+  return deepFile;
+}
+
 /** The path, when it exists. */
 async function exists(path: string): Promise<string | undefined> {
   try {
@@ -141,16 +192,31 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
   const tmp = await Deno.makeTempDir({ prefix: "librarian-bench-" });
   try {
     const rows: BenchRow[] = [];
-    const cases: [string, number, LibraryShape, boolean][] = [
+    const cases: [string, number, LibraryShape | "large-root", boolean][] = [
       ["small", 2, "tree", true],
       ["large", 2000, "tree", true],
       ["large-wide", 2000, "wide", true],
       ["large", 2000, "tree", false],
+      ["large-root", 1, "large-root", true],
+      ["large-root", 1, "large-root", false],
     ];
     for (const [name, folders, shape, fresh] of cases) {
       const root = join(tmp, name);
       const file = await exists(join(root, ...CHAIN, "edited.ts")) ??
-        await makeLibrary(root, folders, 10, shape);
+        (shape === "large-root"
+          ? await makeLargeRootLibrary(root)
+          : await makeLibrary(root, folders, 10, shape));
+      const when = fresh ? "first touch in a session" : "repeat touch, nothing new";
+      if (shape === "large-root") {
+        const subject = injectCommand(file, join(tmp, `home-${name}`), fresh);
+        const result = await compare(subject, baselineCommand(subject.stdin), runs);
+        rows.push(benchRow(
+          `inject, ${when}: three 20,000-character root files (fair budget), file ${DEPTH} levels deep`,
+          result,
+          fresh ? INJECT_GOALS.firstTouch : INJECT_GOALS.repeatTouch,
+        ));
+        continue;
+      }
       const count = await countMarkdown(join(root, "_memory_library"));
       const subject = injectCommand(file, join(tmp, `home-${name}`), fresh);
       const baseline = baselineCommand(subject.stdin);
@@ -160,7 +226,6 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
         : shape === "tree"
         ? ", repository-like tree"
         : ", ~200 entries per ancestor";
-      const when = fresh ? "first touch in a session" : "repeat touch, nothing new";
       rows.push(benchRow(
         `inject, ${when}: ${count} .md files in ${folders} folders${layout}, file ${DEPTH} levels deep`,
         result,
