@@ -2,7 +2,7 @@
  * The inject hook for Bash, Grep and Glob tool calls (the process contract): a command's named
  * project paths get their folders' library files, once per context window, shared with the file
  * tools' ledger; `librarian read --command` shows exactly what is sent; bad input never fails,
- * never decides a permission, never changes the command.
+ * never approves or asks, never changes the command (a blind first write is held: one deny).
  */
 import assert from "node:assert/strict";
 import { parseLogLine } from "../src/core/log.ts";
@@ -33,9 +33,14 @@ function event(root: string, tool: string, input: Record<string, unknown>, sessi
   });
 }
 
+/** The context sent: `additionalContext`, or what a held call's reason carries after its words. */
 function contextOf(result: RunResult): string | null {
   const out = parseHookStdout(result.stdout);
   const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific?.permissionDecision === "deny") {
+    const reason = String(specific.permissionDecisionReason);
+    return reason.slice(reason.indexOf("\n\n") + 2);
+  }
   return typeof specific?.additionalContext === "string" ? specific.additionalContext : null;
 }
 
@@ -47,7 +52,7 @@ async function inject(root: string, log: string, stdin: string): Promise<RunResu
     home: `${root}/home`,
   });
   assert.equal(result.code, 0, result.stderr);
-  assert.doesNotMatch(result.stdout, /permissionDecision|updatedInput/);
+  assert.doesNotMatch(result.stdout, /"(allow|ask|defer)"|updatedInput/);
   return result;
 }
 
@@ -56,7 +61,7 @@ async function logLines(log: string) {
   return text.split("\n").filter((l) => l !== "").map((l) => parseLogLine(l)!);
 }
 
-Deno.test("a Bash command gets the library files of every folder it names, and read --command shows the same", async () => {
+Deno.test("a Bash command gets the library files of every folder it names, and read --command shows the same (held: it writes into src/api)", async () => {
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cd src/api && sed -i 's/a/b/' x.ts && grep -rn foo ../ui";
@@ -71,7 +76,8 @@ Deno.test("a Bash command gets the library files of every folder it names, and r
   assert.equal(JSON.parse(read.stdout).additionalContext, sent);
   const [line] = await logLines(log);
   assert.equal(line?.fields.tool, "Bash");
-  assert.equal(line?.fields.result, "injected");
+  assert.equal(line?.fields.result, "held", "sed -i writes into a folder not sent yet");
+  assert.equal(line?.fields.held, "src/api");
   assert.equal(line?.fields.file, "src/api/x.ts,src/ui/");
 });
 
@@ -110,7 +116,7 @@ Deno.test("a command that names nothing in the project sends nothing", async () 
   assert.deepEqual(results, Array(4).fill("no-project-paths"));
 });
 
-Deno.test("bad Bash input: exit 0, at most one JSON object, one log line, no decision", async () => {
+Deno.test("bad Bash input: exit 0, at most one JSON object, one log line, never allow or ask", async () => {
   const { dir, root, log } = await project();
   await using _ = dir;
   const huge = `cat > src/api/new.ts <<'EOF'\n${"x".repeat(1_000_000)}\nEOF`;

@@ -29,7 +29,10 @@ function event(p: TempProject, tool: string, rel: string, extra: Record<string, 
   });
 }
 
-/** The additionalContext the hook printed, or null when it printed nothing. */
+/**
+ * The additionalContext the hook printed (for a held first write, the reason it was held with,
+ * which carries the same context), or null when it printed nothing.
+ */
 async function inject(
   p: TempProject,
   stdin: string,
@@ -40,6 +43,7 @@ async function inject(
   const out = parseHookStdout(result.stdout);
   if (out === null) return null;
   const specific = out.hookSpecificOutput as Record<string, unknown>;
+  if (specific.permissionDecision === "deny") return specific.permissionDecisionReason as string;
   assert.deepEqual(Object.keys(specific).sort(), ["additionalContext", "hookEventName"]);
   return specific.additionalContext as string;
 }

@@ -45,11 +45,26 @@ async function inject(p: Project, stdin: string, env: Record<string, string> = {
   return parseHookStdout(result.stdout);
 }
 
+/**
+ * The library context of a PreToolUse answer: its `additionalContext`, or for a held first write
+ * (a `deny`, the only decision the hook makes) the context its reason carries.
+ */
 function contextOf(output: Record<string, unknown> | null): string {
   assert.ok(output, "expected hook output");
   const specific = output.hookSpecificOutput as Record<string, unknown>;
   assert.equal(specific.hookEventName, "PreToolUse");
   assert.deepEqual(Object.keys(output), ["hookSpecificOutput"]);
+  if (specific.permissionDecision !== undefined) {
+    assert.deepEqual(Object.keys(specific).sort(), [
+      "hookEventName",
+      "permissionDecision",
+      "permissionDecisionReason",
+    ]);
+    assert.equal(specific.permissionDecision, "deny");
+    const reason = specific.permissionDecisionReason as string;
+    assert.match(reason, /^\[Librarian\] This \w+ was held once and did not run/);
+    return reason.slice(reason.indexOf("\n\n") + 2);
+  }
   assert.deepEqual(Object.keys(specific).sort(), ["additionalContext", "hookEventName"]);
   return specific.additionalContext as string;
 }
@@ -74,18 +89,23 @@ Deno.test("Read of a deep file gets its folder's files, then each ancestor's, gl
   assert.ok(!context.includes("not for src"), "sibling folders are not injected");
 });
 
-Deno.test("the hook never returns a permission decision, for any served tool", async () => {
+Deno.test("the hook never approves or asks: a read gets context, a blind first write is held (deny) once, and LIBRARIAN_HOLD=off makes no decision at all", async () => {
   const p = await project();
   await using _ = p.dir;
-  for (const tool of ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]) {
-    const out = await inject(
-      p,
-      preToolUse(`${p.root}/src/api/handler.ts`, { session_id: tool }, tool),
-    );
-    const text = JSON.stringify(out);
-    assert.ok(!text.includes("permissionDecision"), tool);
-    assert.ok(!text.includes('"decision"'), tool);
-    assert.equal(sectionLabels(contextOf(out))[0], "src/api/edge.md", tool);
+  for (const hold of ["on", "off"]) {
+    for (const tool of ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]) {
+      const out = await inject(
+        p,
+        preToolUse(`${p.root}/src/api/handler.ts`, { session_id: `${tool}-${hold}` }, tool),
+        { LIBRARIAN_HOLD: hold },
+      );
+      const text = JSON.stringify(out);
+      assert.doesNotMatch(text, /"(allow|ask|defer)"|"decision"|updatedInput/, tool);
+      const held = tool !== "Read" && hold === "on";
+      assert.equal(text.includes('"permissionDecision":"deny"'), held, `${tool} hold=${hold}`);
+      if (!held) assert.ok(!text.includes("permissionDecision"), tool);
+      assert.equal(sectionLabels(contextOf(out))[0], "src/api/edge.md", tool);
+    }
   }
 });
 

@@ -137,6 +137,20 @@ export function writeAdditionalContext(hookEventName: string, additionalContext:
   writeJsonLine({ hookSpecificOutput: { hookEventName, additionalContext } });
 }
 
+/**
+ * Writes a PreToolUse denial of the tool call with its reason for the model: the hold of a blind
+ * first write (`inject/hold.ts`), the only permission decision the Librarian ever makes.
+ */
+export function writeToolDenial(reason: string): void {
+  writeJsonLine({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: reason,
+    },
+  });
+}
+
 /** Writes a message for the user (`systemMessage`), which the model does not act on. */
 export function writeSystemMessage(message: string): void {
   writeJsonLine({ systemMessage: message });

@@ -22,6 +22,8 @@ export interface ProjectTouch {
   relPath: string;
   /** True for a folder (its own mirror folder applies), false for a file (its folder's does). */
   folder: boolean;
+  /** True when the command writes or creates it (`>`, `tee`, `sed -i`, the target of `cp`...). */
+  written?: boolean;
 }
 
 /** What a command touches in projects with a library. */
@@ -188,8 +190,14 @@ export function projectTouchesOf(
   const seen = new Set<string>();
   const libraries = new Map<string, Library | null>();
   const out: ProjectTouch[] = [];
+  const placed = new Map<string, ProjectTouch>();
   const consider = (path: string, touch: ShellTouch) => {
-    if (seen.has(path) || path.length > MAX_PATH_LENGTH) return;
+    if (seen.has(path) || path.length > MAX_PATH_LENGTH) {
+      // a path read first and written later (`cat x > x`) is written
+      const earlier = placed.get(path);
+      if (earlier && touch.role === "write") earlier.written = true;
+      return;
+    }
     seen.add(path);
     const kind = prober.kind(path);
     if (kind === null && touch.role === "read") return;
@@ -202,7 +210,10 @@ export function projectTouchesOf(
     if (!library) return;
     const placement = placeFileResolved(path, library);
     if (placement.kind !== "project") return; // outside, the root itself, or in the library
-    out.push({ library, relPath: placement.relPath, folder });
+    const found: ProjectTouch = { library, relPath: placement.relPath, folder };
+    if (touch.role === "write") found.written = true;
+    placed.set(path, found);
+    out.push(found);
   };
   for (const touch of named) {
     if (touch.glob === undefined) consider(touch.path, touch);

@@ -128,6 +128,8 @@ export interface ChooseOptions {
   keepProvenance?: boolean;
   /** Text put at the very end, inside the budget (the tagging hint). */
   ending?: string;
+  /** Characters of the budget kept for the caller's text before the context (a hold's words). */
+  reserved?: number;
 }
 
 /** Chooses and renders what of `files` (most specific first) the context window still needs. *
@@ -232,7 +234,14 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   }
   const notice = outsideNotice(outside);
   const trailer = notice + (options.ending ?? "");
-  const rendered = renderContext(options.header(hits), sections, skips, options.budget, trailer);
+  const rendered = renderContext(
+    options.header(hits),
+    sections,
+    skips,
+    options.budget,
+    trailer,
+    options.reserved ?? 0,
+  );
   const delivered: Record<string, string> = { ...touched };
   for (const path of rendered.delivered) {
     const fingerprint = fingerprints[path];

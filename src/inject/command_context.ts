@@ -11,7 +11,7 @@
 
 import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import {
   mergedLibraryFiles,
@@ -48,6 +48,11 @@ export type CommandLocation =
     files: LibraryFile[];
     /** Project-relative touched paths (a folder ends in `/`). */
     touched: string[];
+    /**
+     * Project-relative folders the command writes files into (the folder of a written file, a
+     * folder written into), each once: what a hold is about (`hold.ts`).
+     */
+    written: string[];
     /** Touched paths in other libraries' projects, left for their own events. */
     elsewhere: number;
     /** True when the command named more than was looked at. */
@@ -99,6 +104,11 @@ export function locateTouches(touches: ProjectTouch[], truncated: boolean): Comm
   const own = touches.filter((t) => t.library.root === library.root);
   const touched = own.map((t) => t.folder ? `${t.relPath}/` : t.relPath);
   const files = mergedLibraryFiles(library, own);
+  const written = [
+    ...new Set(
+      own.filter((t) => t.written).map((t) => t.folder ? t.relPath : dirnameOf(t.relPath)),
+    ),
+  ];
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", detail: touched.join(","), truncated };
   }
@@ -108,6 +118,7 @@ export function locateTouches(touches: ProjectTouch[], truncated: boolean): Comm
     relPath: touchedNames(touched),
     files,
     touched,
+    written,
     elsewhere: touches.length - own.length,
     truncated,
   };

@@ -156,7 +156,8 @@ function pendingFor(section: ContextSection, note: string): Pending {
  * Renders `header` plus sections under `budget` characters, naming what did not fit.
  *
  * `trailer` is fixed text put last (counted in the budget): the notice of entries outside the
- * library, which is never an invitation to read them, and the tagging hint.
+ * library, which is never an invitation to read them, and the tagging hint. `reserved`
+ * characters of the budget are kept for text the caller puts before it all (a hold's words).
  *
  * @example Usage
  * ```ts
@@ -178,6 +179,7 @@ export function renderContext(
   skips: ContextSkip[],
   budget: number,
   trailer = "",
+  reserved = 0,
 ): RenderedContext {
   const result: RenderedContext = {
     text: header,
@@ -188,7 +190,7 @@ export function renderContext(
     delivered: skips.map((s) => s.readPath),
   };
   // the trailer is fixed text at the very end: everything else fits in what it leaves
-  const limit = budget - trailer.length;
+  const limit = budget - trailer.length - reserved;
   const bodies = sections.map((s) => s.body === null ? null : s.body.trimEnd());
   const claimed: number[] = []; // section index of each claim
   const claims: BudgetClaim[] = [];

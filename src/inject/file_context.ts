@@ -165,7 +165,7 @@ export function decideFileContext(
   location: FileLocation & { kind: "located" },
   budget: number,
   alreadySent: Record<string, string>,
-  extra: Pick<ChooseOptions, "keepProvenance" | "ending"> = {},
+  extra: Pick<ChooseOptions, "keepProvenance" | "ending" | "reserved"> = {},
 ): FileContext {
   const { library, relPath, files } = location;
   const choice = chooseContext(files, {

@@ -10,8 +10,10 @@
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
  *
  * Every decision that sends something is serialised per context window (`window.ts`), so parallel
- * tool calls and hooks wired twice send each file version once. Never prints anything but one
- * hook JSON object, never a permission decision, always exits 0.
+ * tool calls and hooks wired twice send each file version once. The first write into a folder
+ * whose library files this window has never been sent is held once (`hold.ts`): denied with the
+ * context as its reason, the only permission decision ever made (never `allow` or `ask`). Never
+ * prints anything but one hook JSON object, always exits 0.
  *
  * @module
  */
@@ -30,7 +32,10 @@ import { appendLog, elapsedMs } from "../core/log.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
 import { HINT_TOOLS, hintEnding, hintTarget, hintText } from "./hint.ts";
-import { decideOnce, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
+import { foldersToHold, holdEnabled, holdPreface, WRITE_TOOLS } from "./hold.ts";
+import { dirnameOf, joinPath } from "../core/paths.ts";
+import type { Ledger } from "./ledger_format.ts";
+import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -106,6 +111,29 @@ async function locate(
   return { location: found, base: { tool, file: found.touched.join(","), truncated, elsewhere } };
 }
 
+/** The project folders a call writes into, when it is one a hold applies to. */
+function writtenFolders(tool: string, location: FileLocation): string[] {
+  if (location.kind !== "located") return [];
+  if (WRITE_TOOLS.has(tool)) return [dirnameOf(location.relPath)];
+  return "written" in location && Array.isArray(location.written) ? location.written : [];
+}
+
+/**
+ * The folders this call is held for, given what the window was sent: written folders not held
+ * before whose library files include one the window has never been sent.
+ */
+function holdFor(location: FileLocation, written: readonly string[], ledger: Ledger): string[] {
+  if (written.length === 0 || location.kind !== "located") return [];
+  const root = location.library.projectRoot;
+  const unsent = location.files.filter((f) => !f.outside && ledger.files[f.absPath] === undefined);
+  return foldersToHold({
+    written,
+    held: ledger.held ?? [],
+    keyOf: (folder) => joinPath(root, folder),
+    unsent,
+  });
+}
+
 async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
   const located = await locate(event, env);
   if ("none" in located) return located.none;
@@ -118,12 +146,18 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   if (location.kind === "none" && !target) return { ...base, result: location.reason };
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
-  const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
+  const written = holdEnabled(env) ? writtenFolders(tool, location) : [];
+  const outcome = decideOnce(event, env, state, ledgerKey, (ledger, recorded) => {
     const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
     const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
     const hinted = due ? { hinted: [due.folder] } : {};
+    // a write into a folder whose files never reached this window is held (hold.ts), when the
+    // hold can be recorded first
+    const holding = recorded ? holdFor(location, written, ledger) : [];
+    const preface = holding.length > 0 ? holdPreface(tool, holding) : "";
+    const reserved = preface === "" ? 0 : preface.length + 2;
     const context = location.kind === "located"
-      ? decideFileContext(location, budget, ledger.files, { ending: hintEnding(hint) })
+      ? decideFileContext(location, budget, ledger.files, { ending: hintEnding(hint), reserved })
       : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
     if (context.kind === "none") {
       const refreshed = context.refreshed ?? {};
@@ -141,7 +175,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     }
     const { shown, cut, left, skipped } = context.rendered;
     const paths = relPathsOf(context.files);
-    return {
+    const injected: Decision = {
       outcome: {
         result: "injected",
         sent: paths([...shown, ...cut]),
@@ -155,6 +189,24 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
       },
       output: { event: "PreToolUse", text: context.rendered.text },
       record: { files: context.delivered, ...hinted },
+    };
+    // held only when the context really brings one of those files (not just names them)
+    const brought = new Set([...shown, ...cut]);
+    const bringsUnsent = context.files.some((f) =>
+      brought.has(f.label) && ledger.files[f.absPath] === undefined
+    );
+    if (holding.length === 0 || !bringsUnsent) return injected;
+    const reason = `${preface}\n\n${context.rendered.text}`;
+    const root = context.library.projectRoot;
+    return {
+      outcome: {
+        ...injected.outcome,
+        result: "held",
+        held: holding.map((f) => f || ".").join(","),
+      },
+      output: { event: "PreToolUse", text: reason, deny: true },
+      record: { ...injected.record, held: holding.map((folder) => joinPath(root, folder)) },
+      unheld: injected,
     };
   });
   return { ...base, ...outcome };

@@ -21,6 +21,7 @@ import {
   type Ledger,
   LEDGER_FORMAT,
   MAX_EVENTS,
+  MAX_HELD,
   MAX_HINTED,
   parseLedger,
 } from "./ledger_format.ts";
@@ -96,6 +97,8 @@ export interface LedgerUpdate {
   event?: string;
   /** Tag folders whose tagging hint was given. */
   hinted?: string[];
+  /** Code folders (absolute) whose first write was held. */
+  held?: string[];
 }
 
 /** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. *
@@ -124,6 +127,8 @@ export function mergeLedger(
   };
   const hinted = [...new Set([...(ledger.hinted ?? []), ...(update.hinted ?? [])])];
   if (hinted.length > 0) merged.hinted = hinted.slice(0, MAX_HINTED);
+  const held = [...new Set([...(ledger.held ?? []), ...(update.held ?? [])])];
+  if (held.length > 0) merged.held = held.slice(0, MAX_HELD);
   return merged;
 }
 

@@ -31,10 +31,15 @@ export interface Ledger {
   events: string[];
   /** Tag folders whose tagging hint this context window was given (absent: none yet). */
   hinted?: string[];
+  /** Code folders (absolute) whose first write this context window held once (absent: none). */
+  held?: string[];
 }
 
 /** How many hinted folders a ledger remembers (more are not recorded: hints may repeat). */
 export const MAX_HINTED = 256;
+
+/** How many held folders a ledger remembers (more are not held: a write is never held twice). */
+export const MAX_HELD = 256;
 
 /** An empty ledger. *
  * @example Usage
@@ -138,7 +143,7 @@ export function parseLedger(text: string): ParsedLedger {
     return invalid(`format version ${JSON.stringify(value.version)}, not ${LEDGER_FORMAT}`);
   }
   for (const key of Object.keys(value)) {
-    if (!["version", "files", "reminded", "events", "hinted"].includes(key)) {
+    if (!["version", "files", "reminded", "events", "hinted", "held"].includes(key)) {
       return invalid(`unknown key ${JSON.stringify(key.slice(0, 40))}`);
     }
   }
@@ -162,16 +167,28 @@ export function parseLedger(text: string): ParsedLedger {
     if (typeof event !== "string" || !EVENT.test(event)) return invalid("an event is malformed");
     events.push(event);
   }
-  if (value.hinted === undefined) return { ledger: { files, reminded: value.reminded, events } };
-  if (!Array.isArray(value.hinted) || value.hinted.length > MAX_HINTED) {
-    return invalid(`hinted is not a list of at most ${MAX_HINTED}`);
+  const ledger: Ledger = { files, reminded: value.reminded, events };
+  const hinted = folderList(value.hinted, MAX_HINTED, "hinted");
+  if (typeof hinted === "string") return invalid(hinted);
+  if (hinted) ledger.hinted = hinted;
+  const held = folderList(value.held, MAX_HELD, "held");
+  if (typeof held === "string") return invalid(held);
+  if (held) ledger.held = held;
+  return { ledger };
+}
+
+/** A list of folders (`hinted`, `held`): the list, `undefined` when absent, or what is wrong. */
+function folderList(value: unknown, max: number, name: string): string[] | undefined | string {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > max) {
+    return `${name} is not a list of at most ${max}`;
   }
-  const hinted: string[] = [];
-  for (const folder of value.hinted) {
+  const folders: string[] = [];
+  for (const folder of value) {
     if (typeof folder !== "string" || folder === "" || folder.length > MAX_PATH_LENGTH) {
-      return invalid("a hinted folder is malformed");
+      return `a ${name} folder is malformed`;
     }
-    hinted.push(folder);
+    folders.push(folder);
   }
-  return { ledger: { files, reminded: value.reminded, events, hinted } };
+  return folders;
 }

@@ -7,7 +7,7 @@
  */
 
 import { type EnvReader, millisecondsFrom, stateDir } from "../core/env.ts";
-import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
+import { type HookEvent, writeAdditionalContext, writeToolDenial } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
@@ -129,10 +129,18 @@ export function lockTimeoutOf(env: EnvReader): number {
 /** What a handler decided: the log fields, what to hand the model, and what to record. */
 export interface Decision {
   outcome: Outcome;
-  /** The context for the model; {@link decideOnce} writes it once the decision stands. */
-  output?: { event: string; text: string };
+  /**
+   * The context for the model; {@link decideOnce} writes it once the decision stands. With
+   * `deny`, the tool call is held instead (`hold.ts`): denied, with `text` as the reason.
+   */
+  output?: { event: string; text: string; deny?: boolean };
   /** What to record in the ledger (nothing when the handler sent and learnt nothing). */
   record?: LedgerUpdate;
+  /**
+   * For a hold: the decision without it, taken instead whenever the hold cannot first be
+   * recorded (no ledger, a ledger read as damaged, a failed write), so the call goes through.
+   */
+  unheld?: Decision;
 }
 
 /** Options for {@link decideOnce}. */
@@ -144,13 +152,22 @@ export interface DecideOptions {
 }
 
 function emit(decision: Decision): void {
-  if (decision.output) writeAdditionalContext(decision.output.event, decision.output.text);
+  const output = decision.output;
+  if (!output) return;
+  if (output.deny) writeToolDenial(output.text);
+  else writeAdditionalContext(output.event, output.text);
+}
+
+/** The decision to carry out when a hold cannot be recorded first: the one without it. */
+function withoutHold(decision: Decision): Decision {
+  return decision.unheld ?? decision;
 }
 
 /**
  * Runs `decide` for one context window, once, and writes what it decided to send. `decide` must
  * only read: it returns the text for the model and what to record, and this function writes
- * both.
+ * both. Its second argument says whether what it decides will be recorded (a ledger that can be
+ * kept), the condition of a hold.
  *
  * - First without the lock, on the ledger as it is on disk (written atomically, so whole). An
  *   event already handled sends nothing (`duplicate-event`). A decision that sends nothing and
@@ -165,6 +182,10 @@ function emit(decision: Decision): void {
  * recorded. When the lock cannot be had in time, nothing is sent (`lock-timeout`): a file missed
  * now comes with the next touch, while a file sent twice cannot be taken back. When the lock file
  * cannot even be created (a read-only state folder), the decision runs unserialised.
+ *
+ * A hold (a decision with `unheld`) is recorded before it is answered, so the call made again
+ * passes; whenever that cannot be done (no ledger, none that could be locked, one read as
+ * damaged, a failed write) the decision without the hold is carried out instead.
  *
  * @example Usage
  * ```ts
@@ -184,12 +205,12 @@ export function decideOnce(
   env: EnvReader,
   state: string | undefined,
   key: LedgerKey | undefined,
-  decide: (ledger: Ledger) => Decision,
+  decide: (ledger: Ledger, recorded: boolean) => Decision,
   options: DecideOptions = {},
 ): Outcome {
   const eventId = options.eventId ?? eventIdOf(event);
   if (!state || !key) {
-    const decision = decide(emptyLedger());
+    const decision = withoutHold(decide(emptyLedger(), false));
     emit(decision);
     return decision.outcome;
   }
@@ -201,7 +222,7 @@ export function decideOnce(
     if (eventId !== undefined && isHandled(snapshot.ledger.events, eventId)) {
       return { result: "duplicate-event", ...discarded };
     }
-    early = decide(snapshot.ledger);
+    early = decide(snapshot.ledger, !snapshot.discarded);
     if (!early.output && !early.record) return { ...early.outcome, ...discarded };
   }
   const timeoutMs = lockTimeoutOf(env);
@@ -209,7 +230,7 @@ export function decideOnce(
   try {
     open = openLedger(state, key, timeoutMs);
   } catch (error) {
-    const decision = early ?? decide(loadLedger(state, key).ledger);
+    const decision = withoutHold(early ?? decide(loadLedger(state, key).ledger, false));
     emit(decision);
     return { ...decision.outcome, ledger_error: messageOf(error) };
   }
@@ -222,13 +243,31 @@ export function decideOnce(
     return { result: "duplicate-event", ...extra };
   }
   const ledger = options.seed ? options.seed(held.ledger) : held.ledger;
-  const decision = early && snapshot?.source === held.source ? early : decide(ledger);
-  emit(decision);
-  try {
+  let decision = early && snapshot?.source === held.source && !held.discarded
+    ? early
+    : decide(ledger, !held.discarded);
+  if (decision.unheld && held.discarded) decision = decision.unheld; // bad state: no hold
+  const write = () => {
     if (ledger !== held.ledger) held.replace(ledger);
     if (decision.record) {
       held.record(eventId === undefined ? decision.record : { ...decision.record, event: eventId });
     }
+  };
+  if (decision.unheld) {
+    // a hold is recorded before it is answered; if it cannot be, the call goes through
+    try {
+      write();
+    } catch (error) {
+      const unheld = decision.unheld;
+      emit(unheld);
+      return { ...unheld.outcome, ...extra, hold: "not-recorded", ledger_error: messageOf(error) };
+    }
+    emit(decision);
+    return { ...decision.outcome, ...extra };
+  }
+  emit(decision);
+  try {
+    write();
   } catch (error) {
     extra.ledger_error = messageOf(error);
   }

@@ -21,6 +21,8 @@ export interface WindowLedger {
   /** Library file's absolute path → fingerprint (`<size>:<mtime-ms>:<hash>`), this library only. */
   files: Record<string, string>;
   reminded: boolean;
+  /** Project-relative code folders (`.` for the root) whose first write this window held. */
+  held: string[];
   modified: Date | null;
 }
 
@@ -77,12 +79,22 @@ export function candidateStateDirs(env: EnvReader): string[] {
   return dirs.filter((dir, i) => dirs.indexOf(dir) === i && isDirectory(dir));
 }
 
-/** The files and reminder flag of ledger text, whatever the parser's result shape. */
-function ledgerContent(text: string): { files: Record<string, string>; reminded: boolean } {
-  const parsed: unknown = parseLedger(text);
-  const ledger = (parsed as { ledger?: unknown }).ledger ?? parsed;
-  const { files, reminded } = ledger as { files: Record<string, string>; reminded: boolean };
-  return { files, reminded };
+/** The files, reminder flag and held folders of ledger text. */
+function ledgerContent(
+  text: string,
+): { files: Record<string, string>; reminded: boolean; held: string[] } {
+  const { ledger } = parseLedger(text);
+  return { files: ledger.files, reminded: ledger.reminded, held: ledger.held ?? [] };
+}
+
+/** The held folders inside the project of `libraryRoot`, project-relative (`.` for the root). */
+function heldInProject(held: readonly string[], libraryRoot: string): string[] {
+  const project = libraryRoot.slice(0, libraryRoot.lastIndexOf("/")) || "/";
+  return held.flatMap((folder) => {
+    const path = normalizePath(folder);
+    if (path === project) return ["."];
+    return path.startsWith(`${project}/`) ? [path.slice(project.length + 1)] : [];
+  });
 }
 
 function insideLibrary(path: string, libraryRoot: string): boolean {
@@ -121,6 +133,7 @@ function readSession(dir: string, session: string, state: string, libraryRoot: s
       window: entry.name.slice(0, -".json".length),
       files,
       reminded: content.reminded,
+      held: heldInProject(content.held, libraryRoot),
       modified,
     });
   }

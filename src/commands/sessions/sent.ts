@@ -25,7 +25,8 @@ export const SPEC: CommandSpec = {
     "For <session> (its id, or the start of it as the log shows; default: the most recent",
     "session in this project), lists each context window (the main conversation, each",
     "subagent) with the library files it was sent: the version (size and content hash) and",
-    "whether the file is still that version ('current'), has changed since, or was deleted.",
+    "whether the file is still that version ('current'), has changed since, or was deleted;",
+    "and the folders whose first write was held once until their library files were sent.",
   ],
   options: {
     json: { type: "boolean", description: "print a JSON object instead of text" },
@@ -66,6 +67,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const windows = session.windows.map((w) => ({
       window: w.window,
       reminded: w.reminded,
+      held: w.held,
       lastWrite: w.modified?.toISOString() ?? null,
       files: Object.entries(w.files)
         .sort(([a], [b]) => a.localeCompare(b))
@@ -88,6 +90,11 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     for (const w of windows) {
       const title = w.window === "main" ? "main conversation" : `subagent ${w.window.slice(6)}`;
       console.log(`\n${style.bold(title)}${w.reminded ? style.dim(" (reminded to tag)") : ""}`);
+      if (w.held.length > 0) {
+        console.log(
+          `  held once (first write waited for its notes): ${w.held.map(safeText).join(", ")}`,
+        );
+      }
       const width = Math.max(...w.files.map((f) => f.path.length));
       for (const f of w.files) {
         const state = f.state === "current"
