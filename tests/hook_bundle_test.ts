@@ -1,12 +1,18 @@
 /**
- * The bundled hooks (`hooks/inject.js`, `hooks/inject-shell.js`, `hooks/stop.js`) that the
- * launcher runs in source mode: each is built from the current sources, carries every module its
- * hook loads later or loads it from `src/` by design, and runs a hook event the same way as the
- * hook's TypeScript entry module.
+ * The bundled hooks that the launcher runs in source mode (`bundles/inject.js`,
+ * `bundles/inject-shell.js`, `bundles/stop.js` in a checkout; `hooks/*.js` in the release tree):
+ * each is byte for byte a fresh build of the current sources, carries every module its hook loads
+ * later or loads it from `src/` by design, and runs a hook event the same way as the hook's
+ * TypeScript entry module. When the launcher runs one: tests/launcher_test.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_BUNDLES, staleness, startupGraph } from "../scripts/bundle_hooks.ts";
+import {
+  bundleDifferences,
+  HOOK_BUNDLES,
+  startupGraph,
+  writeBundles,
+} from "../scripts/bundle_hooks.ts";
 import {
   CARRIED as INJECT_CARRIED,
   LOADED_FROM_SOURCE as INJECT_FROM_SOURCE,
@@ -25,10 +31,28 @@ const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly st
 /** `loadLater("x/y.ts")` calls (with or without a type argument) in a module's source. */
 const LOAD_LATER_CALL = /loadLater(?:<typeof import\("[^"]+"\)>)?\(\s*"([^"]+)"/g;
 
-Deno.test("every hook bundle was built from the current sources (else: deno task bundle)", async () => {
-  for (const bundle of HOOK_BUNDLES) {
-    assert.equal(await staleness(bundle), null);
-  }
+Deno.test("every bundle in bundles/ is byte for byte a fresh build of the current sources (else: deno task bundle)", async () => {
+  assert.deepEqual(await bundleDifferences(), []);
+});
+
+Deno.test("a bundle whose body differs from a fresh build by one string is reported", async () => {
+  await using dir = await tempDir();
+  await writeBundles(dir.path);
+  assert.deepEqual(await bundleDifferences(dir.path), []);
+  const stop = join(dir.path, "stop.js");
+  const text = await Deno.readTextFile(stop);
+  // one string of the auto-memory reader, deep in the body, far from the header
+  const from = '"it belongs to another memory folder"';
+  assert.ok(text.indexOf(from) > text.length / 3, "the string sits in the bundle's body");
+  await Deno.writeTextFile(stop, text.replace(from, '"it belongs to another memory-folder"'));
+  assert.deepEqual(await bundleDifferences(dir.path), [
+    `${stop} differs from a fresh build of the current sources: run deno task bundle`,
+  ]);
+  await Deno.remove(join(dir.path, "inject.js"));
+  assert.deepEqual((await bundleDifferences(dir.path)).sort(), [
+    `${join(dir.path, "inject.js")} is missing: run deno task bundle`,
+    `${stop} differs from a fresh build of the current sources: run deno task bundle`,
+  ]);
 });
 
 Deno.test("every module a bundled hook loads later is carried or loaded from src/ by design", async () => {

@@ -1,9 +1,9 @@
 /**
- * The inject hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `hooks/inject.js`,
- * which the launcher runs in source mode for every inject event but a shell command (the plugin's
- * `hooks/hooks.json` wires Bash events to `inject --shell`, which runs `hooks/inject-shell.js`, built
- * from `bundle_inject_shell.ts`). Deno then loads one file of plain JavaScript instead of some 30
- * TypeScript modules (docs/benchmarks.md).
+ * The inject hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `inject.js`
+ * (`bundles/` in a checkout, `hooks/` in the release tree), which the launcher runs in source mode
+ * for every inject event but a shell command (the plugin's `hooks/hooks.json` wires Bash events to
+ * `inject --shell`, which runs `inject-shell.js`, built from `bundle_inject_shell.ts`). Deno then
+ * loads one file of plain JavaScript instead of some 30 TypeScript modules (docs/benchmarks.md).
  *
  * This bundle carries the session-start handlers but not the shell-command reader: every kilobyte
  * of bundle is read and deserialised on each run, and the reader is almost half of the hook

@@ -1,5 +1,5 @@
 /**
- * The stop hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `hooks/stop.js`,
+ * The stop hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `stop.js`,
  * which the launcher runs in source mode. Unlike the inject bundle it carries only what an idle
  * turn runs, the hook's static module graph: most turns file nothing, and every kilobyte of
  * bundle is read and deserialised on each of them (measured: an idle turn took about 1.1 times a
