@@ -4,9 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseHistory, parseRawNumstat, unquotePath } from "../src/git/history.ts";
 import {
   type HistoryCommit,
+  parseHistory,
+  parseRawNumstat,
+  unquotePath,
+} from "../src/git/history.ts";
+import {
   type Learning,
   MIN_HEAVY_LINES,
   staleLearnings,
