@@ -113,6 +113,96 @@ export function moduleEdges(path: string, text: string): { edges: ImportEdge[]; 
   return { edges, hidden };
 }
 
+/** What a module keeps at its top level that two copies of it would not share. */
+export interface ModuleState {
+  /** Top-level `let`/`var` bindings, and `const` bindings made from a container (`new Map()`, `[]`, `{}`). */
+  state: string[];
+  /** Classes it declares (two copies make two classes, and `instanceof` tells them apart). */
+  classes: string[];
+  /** The names it checks with `instanceof`. */
+  instanceOf: string[];
+}
+
+const CONTAINERS = new Set(["Map", "Set", "WeakMap", "WeakSet", "Array", "Object"]);
+
+// More of the syntax tree, as far as moduleState looks at it.
+interface Declarator {
+  id: { type: string; name?: string };
+  init?: { type: string; callee?: { type: string; name?: string } } | null;
+}
+interface Statement {
+  type: string;
+  kind?: string;
+  declarations?: Declarator[];
+  declaration?: Statement | null;
+  id?: { name?: string } | null;
+}
+
+/**
+ * A module's top-level state and classes, and the names it checks with `instanceof`, from its
+ * syntax tree (`path` is its path under `src/`).
+ */
+export function moduleState(path: string, text: string): ModuleState {
+  const found: ModuleState = { state: [], classes: [], instanceOf: [] };
+  const statement = (node: Statement) => {
+    const declared = node.type.startsWith("Export") && node.declaration ? node.declaration : node;
+    if (declared.type === "ClassDeclaration" && declared.id?.name) {
+      found.classes.push(declared.id.name);
+    }
+    if (declared.type !== "VariableDeclaration") return;
+    for (const declarator of declared.declarations ?? []) {
+      const name = declarator.id.name ?? "(destructured)";
+      const init = declarator.init;
+      const container = init?.type === "ArrayExpression" || init?.type === "ObjectExpression" ||
+        (init?.type === "NewExpression" && CONTAINERS.has(init.callee?.name ?? ""));
+      if (declared.kind !== "const") found.state.push(`${declared.kind} ${name}`);
+      else if (container) found.state.push(`const ${name} (a container)`);
+    }
+  };
+  const plugin = {
+    name: "module-state",
+    rules: {
+      state: {
+        create() {
+          return {
+            Program(node: { body: Statement[] }) {
+              node.body.forEach(statement);
+            },
+            BinaryExpression(node: { operator: string; right: { type: string; name?: string } }) {
+              if (node.operator === "instanceof" && node.right.type === "Identifier") {
+                found.instanceOf.push(node.right.name!);
+              }
+            },
+          };
+        },
+      },
+    },
+  };
+  Deno.lint.runPlugin(plugin as unknown as Deno.lint.Plugin, path, text);
+  return found;
+}
+
+/**
+ * The modules `roots` reach through code edges (static, dynamic, `loadLater`; not type-only ones),
+ * `roots` included.
+ */
+export function reachable(graph: ImportGraph, roots: readonly string[]): Set<string> {
+  const next = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (!edge.local || edge.kind === "type") continue;
+    next.set(edge.from, [...next.get(edge.from) ?? [], edge.to]);
+  }
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const module = queue.pop()!;
+    if (seen.has(module)) continue;
+    seen.add(module);
+    queue.push(...next.get(module) ?? []);
+  }
+  return seen;
+}
+
 /** Reads the graph of every `.ts` module under `srcDir`. */
 export async function readImportGraph(srcDir: string): Promise<ImportGraph> {
   const modules: string[] = [];

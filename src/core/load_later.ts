@@ -14,7 +14,9 @@
  * bundle's. The bundles carry only what their events need: the inject bundle
  * the session-start handlers, the shell bundle (`inject --shell`) the shell-command reader too,
  * the stop bundle nothing (`src/entry/bundle_inject.ts` and `src/entry/bundle_stop.ts` say why
- * loading the rest from source is safe).
+ * loading the rest from source is safe; `tests/hook_bundle_test.ts` checks that no module held by
+ * both copies keeps state or a class checked with `instanceof`). Every target is a string literal
+ * under `src/`, so `tests/layers_test.ts` reads these edges like imports.
  *
  * @module
  */

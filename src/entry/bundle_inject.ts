@@ -11,7 +11,8 @@
  * anyway (hooks wired by hand, or by an older `librarian setup-hooks`) is still served: the hook
  * loads the reader from `src/` ({@link LOADED_FROM_SOURCE}), as copies of their own beside the
  * bundle's copies of the modules both use. That is safe because the reader returns plain data
- * (the touched files and their library) and keeps no state the two copies would need to share.
+ * (the touched files and their library), and no module held by both keeps top-level state or a
+ * class either side checks with `instanceof` (`tests/hook_bundle_test.ts` fails otherwise).
  *
  * @module
  */
