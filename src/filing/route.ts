@@ -29,7 +29,7 @@ import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
 import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination_paths.ts";
-import { crashPoint, faultFires } from "./fault.ts";
+import { crashPoint, faultFires } from "../core/fault.ts";
 import {
   type Journal,
   JOURNAL_VERSION,
