@@ -20,7 +20,12 @@
  */
 
 import { loadLater } from "../core/load_later.ts";
-import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
+import {
+  isLibrary,
+  type Library,
+  lookUpLibraryForSession,
+  scratchPathOf,
+} from "../core/discover.ts";
 import { type EnvReader, logFile, nowFrom, processEnv } from "../core/env.ts";
 import {
   type HookEvent,
@@ -106,8 +111,12 @@ interface StopOutcome {
 }
 
 async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
-  const library = findLibraryForSession(event.cwd, env);
-  if (!library) return { fields: { result: "no-library" }, message: "" };
+  const library = lookUpLibraryForSession(event.cwd, env);
+  if (library === null) return { fields: { result: "no-library" }, message: "" };
+  // another user's library: neither filed into nor read (SessionStart warned the user)
+  if (!isLibrary(library)) {
+    return { fields: { result: "library-refused", refused: library.refused }, message: "" };
+  }
   const turn = turnSource(event, library, env);
   const filed = await fileLearnings(library, env, turn);
   const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);

@@ -7,7 +7,7 @@
  */
 
 import { type EnvReader, millisecondsFrom, stateDir } from "../core/env.ts";
-import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
+import { type HookEvent, writeHookOutput } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
@@ -129,8 +129,11 @@ export function lockTimeoutOf(env: EnvReader): number {
 /** What a handler decided: the log fields, what to hand the model, and what to record. */
 export interface Decision {
   outcome: Outcome;
-  /** The context for the model; {@link decideOnce} writes it once the decision stands. */
-  output?: { event: string; text: string };
+  /**
+   * The context for the model (`text`) and a warning for the user (`warning`, Claude Code's
+   * `systemMessage`); {@link decideOnce} writes them once the decision stands.
+   */
+  output?: { event: string; text?: string; warning?: string };
   /** What to record in the ledger (nothing when the handler sent and learnt nothing). */
   record?: LedgerUpdate;
 }
@@ -144,7 +147,8 @@ export interface DecideOptions {
 }
 
 function emit(decision: Decision): void {
-  if (decision.output) writeAdditionalContext(decision.output.event, decision.output.text);
+  const output = decision.output;
+  if (output) writeHookOutput(output.event, output.text, output.warning);
 }
 
 /**

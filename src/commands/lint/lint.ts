@@ -215,8 +215,9 @@ export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem, { findings: [] });
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located, { findings: [] });
     const { budget } = readBudget(env);
     const changeRatio = intOption(parsed, "change-threshold", DEFAULT_CHANGE_RATIO * 100, 0, 100) /
       100;
