@@ -75,6 +75,8 @@ export interface ReadTurnOptions {
    */
   waitForFile?: boolean;
   maxBytes?: number;
+  /** The clock, in milliseconds (default `performance.now`); tests give a slow one. */
+  now?: () => number;
 }
 
 /** The poll interval while waiting for the transcript to catch up. */
@@ -98,13 +100,20 @@ function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolea
  * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
  * turn's last assistant message, or does not exist yet; a transcript that grows or appears is
  * read again. Never throws.
+ *
+ * Only waiting counts: the bound and `waitedMs` start when the first read shows the transcript
+ * behind, so a read that is merely slow (a big transcript, a loaded machine) is not a wait, and
+ * `waitedMs` is 0 exactly when the hook did not wait.
  */
 export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
   const maxWait = options.maxWaitMs ?? 400;
-  const started = performance.now();
+  const clock = options.now ?? (() => performance.now());
   let read = readTurnOnce(path, options.maxBytes);
+  let waitStarted: number | undefined;
+  const waitedSoFar = () => waitStarted === undefined ? 0 : Math.max(1, clock() - waitStarted);
   while (behind(read, path, options)) {
-    const waited = performance.now() - started;
+    waitStarted ??= clock();
+    const waited = waitedSoFar();
     const status = read.activity ? "lagging" : read.status;
     if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -116,7 +125,7 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
     }
     if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
   }
-  return { ...read, waitedMs: Math.round(performance.now() - started) };
+  return { ...read, waitedMs: Math.round(waitedSoFar()) };
 }
 
 /**
