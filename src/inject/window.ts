@@ -20,11 +20,9 @@ import { type LedgerKey } from "./ledger_paths.ts";
 export type Outcome = Record<string, LogValue>;
 
 /**
- * Where the context windows' ledgers live: one folder whichever way the hooks were wired.
- * `LIBRARIAN_STATE_DIR`, else `~/.claude/librarian` (`CLAUDE_CONFIG_DIR` honoured), and only
- * without a home folder `CLAUDE_PLUGIN_DATA`: the plugin's hooks get that variable and hooks from
- * settings do not, so preferring it would give a doubly wired session two ledgers, and every file
- * twice.
+ * Where the context windows' ledgers live: the one state folder whichever way the hooks were
+ * wired (core/env.ts `stateDir`: `CLAUDE_PLUGIN_DATA` only without a home folder, so that a doubly
+ * wired session has one ledger, and every file once).
  *
  * @example Usage
  * ```ts
@@ -37,9 +35,7 @@ export type Outcome = Record<string, LogValue>;
  * ```
  */
 export function windowStateDir(env: EnvReader): string | undefined {
-  const withoutPluginData: EnvReader = (name) =>
-    name === "CLAUDE_PLUGIN_DATA" ? undefined : env(name);
-  return stateDir(withoutPluginData) ?? stateDir(env);
+  return stateDir(env);
 }
 
 /** The context window an event belongs to: the session, and the subagent when inside one. *
