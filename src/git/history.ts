@@ -15,7 +15,7 @@
  */
 
 import { runGit } from "./run.ts";
-import type { FileChange, HistoryCommit } from "../commands/lint/staleness.ts";
+import type { FileChange, HistoryCommit } from "./staleness.ts";
 
 /** What git could tell. */
 export interface GitFacts {

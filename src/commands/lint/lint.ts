@@ -17,7 +17,7 @@ import { gitRenames } from "../../git/renames.ts";
 import { scanLibrary, type ScannedFolder } from "../../core/library_scan.ts";
 import { applyFolderMoves, type FolderMove } from "./fix.ts";
 import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
-import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
+import { DEFAULT_CHANGE_RATIO } from "../../git/staleness.ts";
 import {
   type BulletFile,
   bulletsOf,

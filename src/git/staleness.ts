@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Provenance } from "../../format/provenance.ts";
+import type { Provenance } from "../format/provenance.ts";
 
 /** One file change of a commit (or of the working tree). */
 export interface FileChange {
