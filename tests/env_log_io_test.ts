@@ -31,7 +31,10 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
   assert.equal(stateDir(home), "/home/me/.claude/librarian");
   assert.equal(logFile(home), "/home/me/.claude/librarian.log");
   // One state folder however the hooks were wired: the plugin's data folder only without a home.
-  assert.equal(stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })), "/h/.claude/librarian");
+  assert.equal(
+    stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })),
+    "/h/.claude/librarian",
+  );
   assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
   assert.equal(stateDir(envFrom({ HOME: "/h", LIBRARIAN_STATE_DIR: "/s" })), "/s");
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "off" })), undefined);

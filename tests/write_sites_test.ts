@@ -32,9 +32,17 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/automemory/record_store.ts: writeTextAtomicSync": { count: 1, why: "state: sync records" },
   "src/filing/journal.ts: Deno.renameSync": { count: 1, why: "state: a damaged journal aside" },
   "src/filing/journal.ts: writeTextAtomicSync": { count: 1, why: "state: the crash journal" },
-  "src/filing/stop_nudge.ts: Deno.mkdirSync": { count: 1, why: "state: session records" },
-  "src/filing/stop_nudge.ts: Deno.writeTextFileSync": { count: 1, why: "state: a session record" },
-  "src/filing/stop_nudge.ts: Deno.removeSync": { count: 1, why: "state: an expired record" },
+  "src/filing/session_records.ts: Deno.mkdirSync": { count: 3, why: "state: session records" },
+  "src/filing/session_records.ts: Deno.writeTextFileSync": {
+    count: 2,
+    why: "state: a session record",
+  },
+  "src/filing/session_records.ts: Deno.removeSync": { count: 2, why: "state: an expired record" },
+  "src/automemory/records.ts: Deno.mkdirSync": { count: 1, why: "state: the records folder" },
+  "src/automemory/records.ts: Deno.copyFileSync": {
+    count: 1,
+    why: "state: a sync record the plugin kept in CLAUDE_PLUGIN_DATA, copied over",
+  },
   "src/filing/route.ts: writeTextAtomicSync": {
     count: 1,
     why: "library targets, each resolved inside the library first (filing/targets.ts)",

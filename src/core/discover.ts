@@ -105,7 +105,14 @@ export function isTrustedOwner(owner: number | null, self: number | null): boole
 /** Tells whether a file's owner (its `uid`, `null` when unknown) is trusted. */
 export type OwnerCheck = (owner: number | null) => boolean;
 
-let processUid: number | null | undefined;
+/** This process's `uid`, asked once at load (the walk-up needs it on every hook run). */
+const PROCESS_UID: number | null = (() => {
+  try {
+    return Deno.uid();
+  } catch {
+    return null;
+  }
+})();
 
 /**
  * Whether this process trusts files owned by `owner` ({@link isTrustedOwner} with its own `uid`,
@@ -120,14 +127,7 @@ let processUid: number | null | undefined;
  * ```
  */
 export function trustedByThisProcess(owner: number | null): boolean {
-  if (processUid === undefined) {
-    try {
-      processUid = Deno.uid();
-    } catch {
-      processUid = null;
-    }
-  }
-  return isTrustedOwner(owner, processUid);
+  return isTrustedOwner(owner, PROCESS_UID);
 }
 
 /**
