@@ -104,6 +104,16 @@ const SIGN = "\uE000";
  * ```
  */
 export function normalizeLearning(text: string): string {
+  // One pass can uncover a list marker (`+!0` reads as `+ 0`): repeat until nothing changes, so
+  // the normal form of a normal form is itself.
+  let normal = normalizeOnce(text);
+  for (let again = normalizeOnce(normal); again !== normal; again = normalizeOnce(normal)) {
+    normal = again;
+  }
+  return normal;
+}
+
+function normalizeOnce(text: string): string {
   return text.normalize("NFKC").split("\n").map((line) => line.replace(LINE_MARKER, ""))
     .join(" ")
     .toUpperCase().toLowerCase()
