@@ -182,7 +182,8 @@ function classify(lines: readonly string[]): { metadata: boolean[]; fenced: bool
  * const text = "# edge\n\n<!-- librarian: 2026-11-30 src/a.ts -->\n- a learning\n";
  * assert.equal(stripMetadata(text), "# edge\n\n- a learning\n");
  * assert.equal(stripMetadata("---\npriority: always\n---\n# c\n"), "# c\n");
- * assert.equal(stripMetadata("```\n<!-- librarian: 2026-11-30 -->\n```\n"), "```\n<!-- librarian: 2026-11-30 -->\n```\n");
+ * const fenced = "`".repeat(3) + "\n<!-- librarian: 2026-11-30 -->\n" + "`".repeat(3) + "\n";
+ * assert.equal(stripMetadata(fenced), fenced);
  * ```
  */
 export function stripMetadata(text: string): string {
