@@ -28,7 +28,7 @@ import {
   type Target,
   TARGETS,
 } from "./build_plan.ts";
-import { buildBundle, HOOK_BUNDLES } from "./bundle_hooks.ts";
+import { BUNDLE_DIR, HOOK_BUNDLES, writeBundles } from "./bundle_hooks.ts";
 import { sha256File } from "./sha256.ts";
 
 /** Repository paths that make up the plugin (folders are copied whole, minus tests). */
@@ -36,7 +36,8 @@ export const PLUGIN_PATHS: readonly string[] = [
   ".claude-plugin/plugin.json",
   "bin/librarian",
   "hooks/hooks.json",
-  ...HOOK_BUNDLES.map((bundle) => bundle.output),
+  // a checkout's bundles (scripts/bundle_hooks.ts), shipped in hooks/ (releasePath)
+  ...HOOK_BUNDLES.map((bundle) => `${BUNDLE_DIR}/${bundle.file}`),
   "skills",
   "src",
   "deno.json",
@@ -84,6 +85,25 @@ export function isExcludedFile(relPath: string): boolean {
 }
 
 /**
+ * Where a plugin file goes in the release tree: a checkout's hook bundle (`bundles/<hook>.js`) in
+ * `hooks/`, where the launcher runs it without a freshness check; anything else where it is.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { releasePath } from "./stage_release.ts";
+ *
+ * assert.equal(releasePath("bundles/stop.js"), "hooks/stop.js");
+ * assert.equal(releasePath("src/main.ts"), "src/main.ts");
+ * ```
+ */
+export function releasePath(relPath: string): string {
+  return relPath.startsWith(`${BUNDLE_DIR}/`)
+    ? `hooks/${relPath.slice(BUNDLE_DIR.length + 1)}`
+    : relPath;
+}
+
+/**
  * The copies for a staged tree (pure): the plugin files (relative paths in `files`, found under
  * `repoRoot`), then each target's binary from `binariesDir`.
  *
@@ -98,7 +118,11 @@ export function stagePlan(
 ): { copies: StageCopy[]; checksums: ChecksumEntry[] } {
   const copies: StageCopy[] = files
     .filter((f) => !isExcludedFile(f))
-    .map((f) => ({ from: join(repoRoot, f), to: f, executable: f === "bin/librarian" }));
+    .map((f) => ({
+      from: join(repoRoot, f),
+      to: releasePath(f),
+      executable: f === "bin/librarian",
+    }));
   const shipped: ChecksumEntry[] = [];
   for (const target of targets) {
     const fileName = binaryFileName(target.triple);
@@ -236,7 +260,7 @@ if (import.meta.main) {
     });
     if (!values.out) throw new StageError("--out <dir> is required");
     // the hook bundles are built here, from this checkout's sources, never taken from git
-    for (const bundle of HOOK_BUNDLES) await buildBundle(bundle);
+    await writeBundles();
     const targets = (values.target ?? []).map((triple) => {
       const target = findTarget(triple);
       if (!target) throw new StageError(`unknown target '${triple}'`);

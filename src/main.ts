@@ -11,7 +11,7 @@ import { LibrarianError, messageOf } from "./core/errors.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
 import { loadLater } from "./core/load_later.ts";
 import { closestCommand, COMMANDS } from "./command_table.ts";
-import { HOOK_COMMANDS, prepareProcess } from "./entry/hook_process.ts";
+import { HOOK_COMMANDS, prepareProcess } from "./core/process.ts";
 
 /** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
 function loadHookDebug(): Promise<typeof import("./commands/hook/debug.ts")> {

@@ -1,12 +1,18 @@
 /**
- * The bundled hooks (`hooks/inject.js`, `hooks/inject-shell.js`, `hooks/stop.js`) that the
- * launcher runs in source mode: each is built from the current sources, carries every module its
- * hook loads later or loads it from `src/` by design, and runs a hook event the same way as the
- * hook's TypeScript entry module.
+ * The bundled hooks that the launcher runs in source mode (`bundles/inject.js`,
+ * `bundles/inject-shell.js`, `bundles/stop.js` in a checkout; `hooks/*.js` in the release tree):
+ * each is byte for byte a fresh build of the current sources, carries every module its hook loads
+ * later or loads it from `src/` by design, and runs a hook event the same way as the hook's
+ * TypeScript entry module. When the launcher runs one: tests/launcher_test.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_BUNDLES, staleness, startupGraph } from "../scripts/bundle_hooks.ts";
+import {
+  bundleDifferences,
+  HOOK_BUNDLES,
+  startupGraph,
+  writeBundles,
+} from "../scripts/bundle_hooks.ts";
 import {
   CARRIED as INJECT_CARRIED,
   LOADED_FROM_SOURCE as INJECT_FROM_SOURCE,
@@ -14,6 +20,7 @@ import {
 import { CARRIED as INJECT_SHELL_CARRIED } from "../src/entry/bundle_inject_shell.ts";
 import { CARRIED as STOP_CARRIED, LOADED_FROM_SOURCE } from "../src/entry/bundle_stop.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+import { type ImportGraph, moduleState, reachable, readImportGraph } from "./import_graph.ts";
 
 /** What each bundle carries, and what its hook loads from `src/` by design. */
 const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly string[] }> = {
@@ -25,10 +32,28 @@ const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly st
 /** `loadLater("x/y.ts")` calls (with or without a type argument) in a module's source. */
 const LOAD_LATER_CALL = /loadLater(?:<typeof import\("[^"]+"\)>)?\(\s*"([^"]+)"/g;
 
-Deno.test("every hook bundle was built from the current sources (else: deno task bundle)", async () => {
-  for (const bundle of HOOK_BUNDLES) {
-    assert.equal(await staleness(bundle), null);
-  }
+Deno.test("every bundle in bundles/ is byte for byte a fresh build of the current sources (else: deno task bundle)", async () => {
+  assert.deepEqual(await bundleDifferences(), []);
+});
+
+Deno.test("a bundle whose body differs from a fresh build by one string is reported", async () => {
+  await using dir = await tempDir();
+  await writeBundles(dir.path);
+  assert.deepEqual(await bundleDifferences(dir.path), []);
+  const stop = join(dir.path, "stop.js");
+  const text = await Deno.readTextFile(stop);
+  // one string of the auto-memory reader, deep in the body, far from the header
+  const from = '"it belongs to another memory folder"';
+  assert.ok(text.indexOf(from) > text.length / 3, "the string sits in the bundle's body");
+  await Deno.writeTextFile(stop, text.replace(from, '"it belongs to another memory-folder"'));
+  assert.deepEqual(await bundleDifferences(dir.path), [
+    `${stop} differs from a fresh build of the current sources: run deno task bundle`,
+  ]);
+  await Deno.remove(join(dir.path, "inject.js"));
+  assert.deepEqual((await bundleDifferences(dir.path)).sort(), [
+    `${join(dir.path, "inject.js")} is missing: run deno task bundle`,
+    `${stop} differs from a fresh build of the current sources: run deno task bundle`,
+  ]);
 });
 
 Deno.test("every module a bundled hook loads later is carried or loaded from src/ by design", async () => {
@@ -91,4 +116,86 @@ Deno.test("each inject bundle and the hook's TypeScript entry answer an event al
     assert.equal(outputs[1], outputs[0], `${tool}: the shell bundle`);
     assert.equal(outputs[2], outputs[0], `${tool}: the TypeScript entry`);
   }
+});
+
+/**
+ * What goes wrong when a bundle and the modules its hook loads from `src/` each hold a copy of a
+ * module: the copies share no state, and a class of one is not the class of the other. For the
+ * modules in `held` (a bundle's) whose copies `graph` says are loaded from `src/` too, one sentence
+ * per top-level state and per class some module of either side checks with `instanceof`.
+ */
+function copiesThatDiffer(
+  graph: ImportGraph,
+  held: ReadonlySet<string>,
+  text: (module: string) => string,
+): { shared: string[]; problems: string[] } {
+  // loaded later and not carried: from src/; main.ts runs only by hand, everything then from src/
+  const roots = graph.edges
+    .filter((e) => e.kind === "loadLater" && held.has(e.from) && !held.has(e.to))
+    .map((e) => e.to)
+    .filter((module) => module !== "main.ts");
+  const fromSource = reachable(graph, roots);
+  const shared = [...held].filter((module) => fromSource.has(module)).sort();
+  const checked = new Set(
+    [...held, ...fromSource].flatMap((module) => moduleState(module, text(module)).instanceOf),
+  );
+  const problems: string[] = [];
+  for (const module of shared) {
+    const { state, classes } = moduleState(module, text(module));
+    for (const what of state) problems.push(`${module}: ${what}, one in each copy`);
+    for (const name of classes.filter((c) => checked.has(c))) {
+      problems.push(`${module}: class ${name}, checked with instanceof, one in each copy`);
+    }
+  }
+  return { shared, problems };
+}
+
+Deno.test("a module both a bundle and what its hook loads from src/ hold keeps no state and no checked class", async () => {
+  const src = join(REPO_ROOT, "src");
+  const graph = await readImportGraph(src);
+  const texts = new Map<string, string>();
+  const text = (module: string) => texts.get(module)!;
+  for (const module of graph.modules) {
+    texts.set(module, await Deno.readTextFile(join(src, module)));
+  }
+  for (const bundle of HOOK_BUNDLES) {
+    const held = new Set((await startupGraph(bundle.entry)).filter((m) => m.endsWith(".ts")));
+    const { shared, problems } = copiesThatDiffer(graph, held, text);
+    assert.deepEqual(problems, [], `${bundle.file}: keep this state out of ${shared.join(", ")}`);
+    if (bundle.name === "stop") assert.ok(shared.includes("core/errors.ts"), shared.join(", "));
+  }
+});
+
+Deno.test("a shared module with a top-level let, a container or a checked class is reported", () => {
+  const graph: ImportGraph = {
+    modules: ["entry/b.ts", "core/x.ts", "core/y.ts", "filing/later.ts"],
+    edges: [
+      { from: "entry/b.ts", to: "core/x.ts", kind: "static", local: true },
+      { from: "entry/b.ts", to: "core/y.ts", kind: "static", local: true },
+      { from: "entry/b.ts", to: "filing/later.ts", kind: "loadLater", local: true },
+      { from: "filing/later.ts", to: "core/x.ts", kind: "static", local: true },
+    ],
+    hidden: [],
+  };
+  const texts: Record<string, string> = {
+    "entry/b.ts": "",
+    "core/x.ts": [
+      "let warned = false;",
+      "export const seen = new Map();",
+      "const RULES = Object.freeze([1, 2]);",
+      "export class Busy extends Error {}",
+      "export class Plain {}",
+    ].join("\n"),
+    "core/y.ts": "let alone = 0;",
+    "filing/later.ts": "if (e instanceof Busy) {}",
+  };
+  const held = new Set(["entry/b.ts", "core/x.ts", "core/y.ts"]);
+  assert.deepEqual(copiesThatDiffer(graph, held, (m) => texts[m]!), {
+    shared: ["core/x.ts"],
+    problems: [
+      "core/x.ts: let warned, one in each copy",
+      "core/x.ts: const seen (a container), one in each copy",
+      "core/x.ts: class Busy, checked with instanceof, one in each copy",
+    ],
+  });
 });

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
+import { freshnessFile, freshnessScript, HOOK_BUNDLES } from "../scripts/bundle_hooks.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
 import { copyLauncher, FAKE_DENO, fakeUname, toolsDir, writeScript } from "./launcher_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";
@@ -265,4 +266,85 @@ Deno.test("the launcher finds its folder when called by a backslash path, as on 
   await Deno.copyFile(join(plugin, "bin", "librarian"), join(plugin, "bin\\librarian"));
   const result = await runLibrarian(["inject"], { launcher: join(plugin, "bin\\librarian") });
   assert.equal(result.stdout.trim(), `binary ${HOST_FILE} inject`);
+});
+
+/** What the launcher runs for `command` in a plugin tree at `plugin` (its last argument). */
+async function launched(plugin: string, command: string[], tools: string): Promise<string> {
+  const result = await runLibrarian(command, {
+    launcher: join(plugin, "bin", "librarian"),
+    mode: "source",
+    env: { PATH: tools },
+  });
+  const lines = result.stdout.trim().split("\n");
+  assert.equal(lines[0], "FAKE-DENO", result.stderr);
+  return lines.at(-1)!.slice(plugin.length + 1);
+}
+
+Deno.test(
+  "the launcher runs a checkout's bundle only while each of its sources and deno.json is older",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+    const stop = HOOK_BUNDLES.find((bundle) => bundle.name === "stop")!;
+    for (const file of ["src/main.ts", "src/entry/stop.ts", "src/filing/hook.ts", "deno.json"]) {
+      await Deno.mkdir(join(plugin, file, ".."), { recursive: true });
+      await Deno.writeTextFile(join(plugin, file), "");
+    }
+    await Deno.mkdir(join(plugin, "bundles"));
+    const bundle = join(plugin, "bundles", stop.file);
+    await Deno.writeTextFile(bundle, "");
+    const fragment = join(plugin, "bundles", freshnessFile(stop));
+    await Deno.writeTextFile(fragment, freshnessScript(stop, ["entry/stop.ts", "filing/hook.ts"]));
+    const age = (file: string, seconds: number) =>
+      Deno.utime(join(plugin, file), Date.now() / 1000 + seconds, Date.now() / 1000 + seconds);
+    for (const file of ["src/entry/stop.ts", "src/filing/hook.ts", "deno.json"]) {
+      await age(file, -60);
+    }
+    assert.equal(await launched(plugin, ["stop"], tools), "bundles/stop.js");
+    // a source saved after the build
+    await age("src/filing/hook.ts", 60);
+    assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
+    await age("src/filing/hook.ts", -60);
+    // the import map or compiler options changed
+    await age("deno.json", 60);
+    assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
+    await age("deno.json", -60);
+    // the same modification time as the bundle (a shell that keeps whole seconds sees no order)
+    const now = Math.floor(Date.now() / 1000);
+    await Deno.utime(bundle, now, now);
+    await Deno.utime(join(plugin, "src/entry/stop.ts"), now, now);
+    assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
+    await age("src/entry/stop.ts", -60);
+    assert.equal(await launched(plugin, ["stop"], tools), "bundles/stop.js");
+    // the release tree's hooks/stop.js is not run in a checkout whose bundle is stale, and a
+    // bundle without its fragment is not run
+    await Deno.mkdir(join(plugin, "hooks"));
+    await Deno.writeTextFile(join(plugin, "hooks", "stop.js"), "");
+    await age("src/filing/hook.ts", 60);
+    assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
+    await age("src/filing/hook.ts", -60);
+    await Deno.remove(fragment);
+    assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
+  },
+);
+
+Deno.test("the launcher runs the release tree's hooks/<hook>.js as it is, however old", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
+  await using dir = await tempDir();
+  const plugin = await copyLauncher(dir.path);
+  const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+  for (const file of ["src/main.ts", "src/entry/inject.ts", "hooks/inject-shell.js"]) {
+    await Deno.mkdir(join(plugin, file, ".."), { recursive: true });
+    await Deno.writeTextFile(join(plugin, file), "");
+  }
+  const past = Date.now() / 1000 - 3600;
+  await Deno.utime(join(plugin, "hooks", "inject-shell.js"), past, past);
+  assert.equal(await launched(plugin, ["inject", "--shell"], tools), "hooks/inject-shell.js");
+  // no bundle for plain inject: the TypeScript entry
+  assert.equal(await launched(plugin, ["inject"], tools), "src/entry/inject.ts");
 });

@@ -4,14 +4,18 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseHistory, parseRawNumstat, unquotePath } from "../src/git/history.ts";
 import {
   type HistoryCommit,
+  parseHistory,
+  parseRawNumstat,
+  unquotePath,
+} from "../src/git/history.ts";
+import {
   type Learning,
   MIN_HEAVY_LINES,
   staleLearnings,
   type StalenessInput,
-} from "../src/commands/lint/staleness.ts";
+} from "../src/git/staleness.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";

@@ -39,17 +39,17 @@ Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", 
   const start = args.indexOf(PERMISSION_FLAGS[0]!);
   assert.deepEqual(args.slice(start, start + PERMISSION_FLAGS.length), [...PERMISSION_FLAGS]);
   // a hook event runs the hook's bundle (scripts/bundle_hooks.ts)
-  assert.deepEqual(args.slice(-1), [`${REPO_ROOT}/hooks/inject.js`]);
+  assert.deepEqual(args.slice(-1), [`${REPO_ROOT}/bundles/inject.js`]);
   assert.equal(args[0], "run");
 });
 
 Deno.test("in source mode a hook event runs the hook's bundle, anything else main.ts", {
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
-  assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/hooks/stop.js`]);
+  assert.deepEqual((await sourceModeArgs(["stop"])).slice(-1), [`${REPO_ROOT}/bundles/stop.js`]);
   // hooks.json wires Bash events to `inject --shell`: the bundle with the shell-command reader
   assert.deepEqual((await sourceModeArgs(["inject", "--shell"])).slice(-1), [
-    `${REPO_ROOT}/hooks/inject-shell.js`,
+    `${REPO_ROOT}/bundles/inject-shell.js`,
   ]);
   // LIBRARIAN_UNBUNDLED=1: the hook's own entry module, which loads its TypeScript modules
   const unbundled = { LIBRARIAN_UNBUNDLED: "1" };
@@ -98,11 +98,13 @@ Deno.test("source mode and every compiled binary run with the same V8 flags", {
   }
 });
 
-Deno.test("the permissions never prompt and grant no network, FFI, system info or other programs", () => {
+Deno.test("the permissions never prompt and grant no network, FFI, other programs, nor any system information but the user id", () => {
   assert.ok(PERMISSION_FLAGS.includes("--no-prompt"));
   for (const flag of PERMISSION_FLAGS) {
-    assert.doesNotMatch(flag, /^(-A|--allow-all|--allow-(net|ffi|sys|import))\b/);
+    assert.doesNotMatch(flag, /^(-A|--allow-all|--allow-(net|ffi|import))\b/);
+    assert.ok(!flag.startsWith("--allow-sys") || flag === "--allow-sys=uid", flag);
   }
+  assert.ok(PERMISSION_FLAGS.includes("--allow-sys=uid"));
   assert.ok(PERMISSION_FLAGS.includes(`--allow-run=${ALLOWED_RUN.join(",")}`));
   assert.deepEqual([...ALLOWED_RUN], ["git"]);
 });

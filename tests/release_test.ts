@@ -149,6 +149,8 @@ Deno.test("the staged tree is the plugin plus every binary, without tests, scrip
     files.filter((f) => /^(tests|scripts|\.github|\.ci|node_modules)\/|_test\.ts$/.test(f)),
     [],
   );
+  // the bundles ship in hooks/ only, without the checkout's freshness fragments
+  assert.deepEqual(files.filter((f) => /^bundles\/|\.fresh\.sh$/.test(f)), []);
   assert.equal((await Deno.stat(join(out, "bin", "librarian"))).mode! & 0o111, 0o111);
   assert.equal((await Deno.stat(join(out, "bin", HOST_FILE))).mode! & 0o111, 0o111);
   assert.deepEqual(

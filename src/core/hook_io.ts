@@ -138,6 +138,24 @@ export function writeAdditionalContext(hookEventName: string, additionalContext:
 }
 
 /**
+ * Writes a hook's output: `additionalContext` for `hookEventName` when `additionalContext` is
+ * given, and a warning for the user (`systemMessage`) when `systemMessage` is; nothing when
+ * neither is.
+ */
+export function writeHookOutput(
+  hookEventName: string,
+  additionalContext: string | undefined,
+  systemMessage: string | undefined,
+): void {
+  const output: Record<string, unknown> = {};
+  if (systemMessage !== undefined) output.systemMessage = systemMessage;
+  if (additionalContext !== undefined) {
+    output.hookSpecificOutput = { hookEventName, additionalContext };
+  }
+  if (Object.keys(output).length > 0) writeJsonLine(output);
+}
+
+/**
  * Writes a PreToolUse denial of the tool call with its reason for the model: the hold of a blind
  * first write (`inject/hold.ts`), the only permission decision the Librarian ever makes.
  */

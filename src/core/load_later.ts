@@ -8,12 +8,15 @@
  * the module is read only when it is imported. A compiled binary embeds these modules through
  * `--include src` (`scripts/build_plan.ts`).
  *
- * A bundled hook (`hooks/*.js`, built by `scripts/bundle_hooks.ts`) is one module. Its entry hands
- * the modules it carries to {@link provideBundled}; any other is loaded from `src/`, as a copy of
- * its own beside the bundle's. The bundles carry only what their events need: the inject bundle
+ * A bundled hook (`bundles/*.js` in a checkout, `hooks/*.js` in the release tree, built by
+ * `scripts/bundle_hooks.ts`) is one module. Its entry hands the modules it carries to
+ * {@link provideBundled}; any other is loaded from `src/`, as a copy of its own beside the
+ * bundle's. The bundles carry only what their events need: the inject bundle
  * the session-start handlers, the shell bundle (`inject --shell`) the shell-command reader too,
  * the stop bundle nothing (`src/entry/bundle_inject.ts` and `src/entry/bundle_stop.ts` say why
- * loading the rest from source is safe).
+ * loading the rest from source is safe; `tests/hook_bundle_test.ts` checks that no module held by
+ * both copies keeps state or a class checked with `instanceof`). Every target is a string literal
+ * under `src/`, so `tests/layers_test.ts` reads these edges like imports.
  *
  * @module
  */
@@ -22,9 +25,10 @@
 const bundled = new Map<string, unknown>();
 
 /**
- * Where paths under `src/` resolve: this module sits in `src/core/`; a bundle sits in `hooks/`,
- * one folder below the repository root, so its `src/` is `../src/`. Made on first use: a hook run
- * that loads nothing from source never pays for a `URL` (about 0.2 ms the first time).
+ * Where paths under `src/` resolve: this module sits in `src/core/`; a bundle sits in `bundles/`
+ * or `hooks/`, one folder below the repository root, so its `src/` is `../src/`. Made on first
+ * use: a hook run that loads nothing from source never pays for a `URL` (about 0.2 ms the first
+ * time).
  */
 let srcRoot: URL | undefined;
 

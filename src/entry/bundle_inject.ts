@@ -1,9 +1,9 @@
 /**
- * The inject hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `hooks/inject.js`,
- * which the launcher runs in source mode for every inject event but a shell command (the plugin's
- * `hooks/hooks.json` wires Bash events to `inject --shell`, which runs `hooks/inject-shell.js`, built
- * from `bundle_inject_shell.ts`). Deno then loads one file of plain JavaScript instead of some 30
- * TypeScript modules (docs/benchmarks.md).
+ * The inject hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `inject.js`
+ * (`bundles/` in a checkout, `hooks/` in the release tree), which the launcher runs in source mode
+ * for every inject event but a shell command (the plugin's `hooks/hooks.json` wires Bash events to
+ * `inject --shell`, which runs `inject-shell.js`, built from `bundle_inject_shell.ts`). Deno then
+ * loads one file of plain JavaScript instead of some 30 TypeScript modules (docs/benchmarks.md).
  *
  * This bundle carries the session-start handlers but not the shell-command reader: every kilobyte
  * of bundle is read and deserialised on each run, and the reader is almost half of the hook
@@ -11,7 +11,8 @@
  * anyway (hooks wired by hand, or by an older `librarian setup-hooks`) is still served: the hook
  * loads the reader from `src/` ({@link LOADED_FROM_SOURCE}), as copies of their own beside the
  * bundle's copies of the modules both use. That is safe because the reader returns plain data
- * (the touched files and their library) and keeps no state the two copies would need to share.
+ * (the touched files and their library), and no module held by both keeps top-level state or a
+ * class either side checks with `instanceof` (`tests/hook_bundle_test.ts` fails otherwise).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The inject hook for shell commands, as one module: the entry `scripts/bundle_hooks.ts` bundles
- * into `hooks/inject-shell.js`, which the launcher runs in source mode for `inject --shell` (the
+ * into `inject-shell.js`, which the launcher runs in source mode for `inject --shell` (the
  * plugin's `hooks/hooks.json` wires Bash events that way). It is `bundle_inject.ts` plus the
  * shell-command reader, carried so that a Bash event loads one module, not the reader's modules
  * from `src/` too.

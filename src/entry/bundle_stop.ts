@@ -1,5 +1,5 @@
 /**
- * The stop hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `hooks/stop.js`,
+ * The stop hook as one module: the entry `scripts/bundle_hooks.ts` bundles into `stop.js`,
  * which the launcher runs in source mode. Unlike the inject bundle it carries only what an idle
  * turn runs, the hook's static module graph: most turns file nothing, and every kilobyte of
  * bundle is read and deserialised on each of them (measured: an idle turn took about 1.1 times a
@@ -7,9 +7,11 @@
  *
  * When a turn has something to file, the hook loads the filing modules from `src/` as usual
  * ({@link LOADED_FROM_SOURCE}). They are then copies of their own, beside the bundle's copies of
- * the modules both use; that is safe because the hook checks the errors they throw against the
- * classes those same modules export (`LockTimeoutError`, `CoordinationError`), and no module
- * keeps state that the two copies would need to share.
+ * the modules both use (`core/errors.ts`, `core/paths.ts`, ...). That is safe while no module held
+ * by both keeps top-level state (a `let`, a `Map`) or declares a class either side checks with
+ * `instanceof`: `tests/hook_bundle_test.ts` reads the real import graph and fails otherwise. The
+ * hook checks the errors the filing code throws against the classes those same modules export
+ * (`LockTimeoutError`, `CoordinationError`).
  *
  * @module
  */

@@ -11,7 +11,7 @@
 
 import { millisecondsFrom } from "../core/env.ts";
 import { openLockFile, releaseLockFile } from "../core/lock_file.ts";
-import { faultFires } from "./fault.ts";
+import { faultFires } from "../core/fault.ts";
 
 /** How long a hook waits for the lock by default before leaving the work for the next turn. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;

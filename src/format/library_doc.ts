@@ -182,8 +182,8 @@ function classify(lines: readonly string[]): { metadata: boolean[]; fenced: bool
  * const text = "# edge\n\n<!-- librarian: 2026-11-30 src/a.ts -->\n- a learning\n";
  * assert.equal(stripMetadata(text), "# edge\n\n- a learning\n");
  * assert.equal(stripMetadata("---\npriority: always\n---\n# c\n"), "# c\n");
- * const code = "~~~\n<!-- librarian: 2026-11-30 -->\n~~~\n";
- * assert.equal(stripMetadata(code), code, "fenced code is text");
+ * const fenced = "`".repeat(3) + "\n<!-- librarian: 2026-11-30 -->\n" + "`".repeat(3) + "\n";
+ * assert.equal(stripMetadata(fenced), fenced);
  * ```
  */
 export function stripMetadata(text: string): string {

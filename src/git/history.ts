@@ -15,7 +15,25 @@
  */
 
 import { runGit } from "./run.ts";
-import type { FileChange, HistoryCommit } from "../commands/lint/staleness.ts";
+
+/** One file change of a commit (or of the working tree). */
+export interface FileChange {
+  /** `A`, `M`, `D`, `R`, `C`, `T`. */
+  status: string;
+  /** The path after the change (for `D`, the deleted path). */
+  path: string;
+  /** For `R` and `C`: the path before. */
+  from?: string;
+  /** Lines added plus lines deleted (0 for binary files). */
+  lines: number;
+}
+
+/** One commit of the history. */
+export interface HistoryCommit {
+  hash: string;
+  parents: string[];
+  changes: FileChange[];
+}
 
 /** What git could tell. */
 export interface GitFacts {

@@ -7,7 +7,7 @@
  */
 
 import { type EnvReader, millisecondsFrom, stateDir } from "../core/env.ts";
-import { type HookEvent, writeAdditionalContext, writeToolDenial } from "../core/hook_io.ts";
+import { type HookEvent, writeHookOutput, writeToolDenial } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
@@ -20,11 +20,9 @@ import { type LedgerKey } from "./ledger_paths.ts";
 export type Outcome = Record<string, LogValue>;
 
 /**
- * Where the context windows' ledgers live: one folder whichever way the hooks were wired.
- * `LIBRARIAN_STATE_DIR`, else `~/.claude/librarian` (`CLAUDE_CONFIG_DIR` honoured), and only
- * without a home folder `CLAUDE_PLUGIN_DATA`: the plugin's hooks get that variable and hooks from
- * settings do not, so preferring it would give a doubly wired session two ledgers, and every file
- * twice.
+ * Where the context windows' ledgers live: the one state folder whichever way the hooks were
+ * wired (core/env.ts `stateDir`: `CLAUDE_PLUGIN_DATA` only without a home folder, so that a doubly
+ * wired session has one ledger, and every file once).
  *
  * @example Usage
  * ```ts
@@ -37,9 +35,7 @@ export type Outcome = Record<string, LogValue>;
  * ```
  */
 export function windowStateDir(env: EnvReader): string | undefined {
-  const withoutPluginData: EnvReader = (name) =>
-    name === "CLAUDE_PLUGIN_DATA" ? undefined : env(name);
-  return stateDir(withoutPluginData) ?? stateDir(env);
+  return stateDir(env);
 }
 
 /** The context window an event belongs to: the session, and the subagent when inside one. *
@@ -130,10 +126,11 @@ export function lockTimeoutOf(env: EnvReader): number {
 export interface Decision {
   outcome: Outcome;
   /**
-   * The context for the model; {@link decideOnce} writes it once the decision stands. With
-   * `deny`, the tool call is held instead (`hold.ts`): denied, with `text` as the reason.
+   * The context for the model (`text`) and a warning for the user (`warning`, Claude Code's
+   * `systemMessage`); {@link decideOnce} writes them once the decision stands. With `deny`, the
+   * tool call is held instead (`hold.ts`): denied, with `text` as the reason.
    */
-  output?: { event: string; text: string; deny?: boolean };
+  output?: { event: string; text?: string; warning?: string; deny?: boolean };
   /** What to record in the ledger (nothing when the handler sent and learnt nothing). */
   record?: LedgerUpdate;
   /**
@@ -154,8 +151,8 @@ export interface DecideOptions {
 function emit(decision: Decision): void {
   const output = decision.output;
   if (!output) return;
-  if (output.deny) writeToolDenial(output.text);
-  else writeAdditionalContext(output.event, output.text);
+  if (output.deny) writeToolDenial(output.text ?? "");
+  else writeHookOutput(output.event, output.text, output.warning);
 }
 
 /** The decision to carry out when a hold cannot be recorded first: the one without it. */

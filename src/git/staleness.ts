@@ -12,26 +12,8 @@
  * @module
  */
 
-import type { Provenance } from "../../format/provenance.ts";
-
-/** One file change of a commit (or of the working tree). */
-export interface FileChange {
-  /** `A`, `M`, `D`, `R`, `C`, `T`. */
-  status: string;
-  /** The path after the change (for `D`, the deleted path). */
-  path: string;
-  /** For `R` and `C`: the path before. */
-  from?: string;
-  /** Lines added plus lines deleted (0 for binary files). */
-  lines: number;
-}
-
-/** One commit of the history. */
-export interface HistoryCommit {
-  hash: string;
-  parents: string[];
-  changes: FileChange[];
-}
+import type { Provenance } from "../format/provenance.ts";
+import type { FileChange, HistoryCommit } from "./history.ts";
 
 /** A filed learning: where it is and what its provenance says. */
 export interface Learning {

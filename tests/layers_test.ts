@@ -1,0 +1,147 @@
+/**
+ * The layers of `src/`, checked on the real import graph (tests/import_graph.ts): every module
+ * imports downwards only (static and dynamic imports, `typeof import()` and `loadLater("x/y.ts")`
+ * alike), never a sibling of its own layer, and no modules import each other in a cycle.
+ * `docs/architecture.md` draws exactly these layers.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  cycles,
+  type ImportGraph,
+  type Layers,
+  layerViolations,
+  moduleEdges,
+  readImportGraph,
+} from "./import_graph.ts";
+import { REPO_ROOT, tempDir } from "./helpers.ts";
+
+/** The layers, lowest first; units of one layer do not import each other. */
+const LAYERS: Layers = [
+  ["version.ts", "permissions.ts"],
+  ["core/"],
+  ["format/"],
+  ["git/", "cli/"],
+  ["automemory/", "export/"],
+  ["filing/", "inject/"],
+  ["commands/"],
+  ["command_table.ts"],
+  ["main.ts"],
+  ["entry/"],
+];
+
+/**
+ * The only calls allowed to name their target at run time: the loader itself, and the npm
+ * package the auto-memory reader loads on first use.
+ */
+const COMPUTED_TARGETS = [
+  "core/load_later.ts: import() with a target that is not a string literal",
+  "automemory/sync.ts: import() with a target that is not a string literal",
+];
+
+const SRC = join(REPO_ROOT, "src");
+
+function withoutComputed(problems: string[]): string[] {
+  return problems.filter((problem) => !COMPUTED_TARGETS.includes(problem));
+}
+
+Deno.test("src/ imports downwards only, never a sibling layer, with no cycle", async () => {
+  const graph = await readImportGraph(SRC);
+  assert.ok(graph.edges.length > 500, "the whole graph was read");
+  assert.ok(graph.edges.some((e) => e.kind === "loadLater" && e.to === "filing/route.ts"));
+  assert.deepEqual(withoutComputed(layerViolations(graph, LAYERS)), []);
+});
+
+Deno.test("every edge a module writes is read: imports, re-exports, import(), typeof import(), loadLater()", () => {
+  const text = [
+    "/** @example",
+    ' * import { notAnEdge } from "../commands/x.ts";',
+    " */",
+    'import { a } from "./a.ts";',
+    'import type { B } from "../format/b.ts";',
+    'export { c } from "./c.ts";',
+    'export * from "../git/d.ts";',
+    'const e = await import("./e.ts");',
+    'const f = await loadLater<typeof import("../filing/f.ts")>("filing/f.ts");',
+    'const g = await import(`./${"g"}.ts`);',
+    'import { join } from "node:path";',
+    'import json from "../../hooks/hooks.json" with { type: "json" };',
+    "const s = \"import('./not-an-edge.ts')\";",
+  ].join("\n");
+  const { edges, hidden } = moduleEdges("core/x.ts", text);
+  assert.deepEqual(
+    edges.map((e) => `${e.kind} ${e.to}${e.local ? "" : " (external)"}`),
+    [
+      "static core/a.ts",
+      "type format/b.ts",
+      "static core/c.ts",
+      "static git/d.ts",
+      "dynamic core/e.ts",
+      "loadLater filing/f.ts",
+      "type filing/f.ts",
+      "static node:path (external)",
+    ],
+  );
+  assert.deepEqual(hidden, ["core/x.ts: import() with a target that is not a string literal"]);
+});
+
+Deno.test("an upward import injected into a copy of src/ fails the check, whatever its kind", async () => {
+  await using dir = await tempDir();
+  const copy = join(dir.path, "src");
+  const graph = await readImportGraph(SRC);
+  for (const module of graph.modules) {
+    await Deno.mkdir(join(copy, module, ".."), { recursive: true });
+    await Deno.copyFile(join(SRC, module), join(copy, module));
+  }
+  const inject = async (module: string, line: string) => {
+    const path = join(copy, module);
+    await Deno.writeTextFile(path, `${line}\n${await Deno.readTextFile(path)}`);
+  };
+  await inject("core/paths.ts", 'import { COMMANDS } from "../command_table.ts";');
+  await inject(
+    "format/tag_line.ts",
+    'const later = () => loadLater<typeof import("../filing/route.ts")>("filing/route.ts");',
+  );
+  await inject("inject/hint.ts", 'const filing = () => import("../filing/hook.ts");');
+  const problems = withoutComputed(layerViolations(await readImportGraph(copy), LAYERS));
+  assert.deepEqual(problems.filter((p) => !p.startsWith("import cycle")).sort(), [
+    "core/paths.ts → command_table.ts (static): core/ imports command_table.ts, a higher layer",
+    "format/tag_line.ts → filing/route.ts (loadLater): format/ imports filing/, a higher layer",
+    "format/tag_line.ts → filing/route.ts (type): format/ imports filing/, a higher layer",
+    "inject/hint.ts → filing/hook.ts (dynamic): inject/ imports filing/, its sibling",
+  ]);
+  // command_table.ts reaches core/paths.ts through the commands: the upward edge closes a cycle
+  const cycle = problems.filter((p) => p.startsWith("import cycle"));
+  assert.equal(cycle.length, 1, cycle.join("\n"));
+  assert.match(cycle[0]!, /command_table\.ts, .*core\/paths\.ts/);
+});
+
+Deno.test("the checker names modules in no layer, missing targets, computed targets and cycles", () => {
+  const graph: ImportGraph = {
+    modules: ["core/a.ts", "core/b.ts", "core/c.ts", "stray.ts"],
+    edges: [
+      { from: "core/a.ts", to: "core/b.ts", kind: "static", local: true },
+      { from: "core/b.ts", to: "core/c.ts", kind: "type", local: true },
+      { from: "core/c.ts", to: "core/a.ts", kind: "loadLater", local: true },
+      { from: "core/a.ts", to: "core/gone.ts", kind: "loadLater", local: true },
+      { from: "core/a.ts", to: "node:path", kind: "static", local: false },
+    ],
+    hidden: ["core/a.ts: import() with a target that is not a string literal"],
+  };
+  assert.deepEqual(cycles(graph), [["core/a.ts", "core/b.ts", "core/c.ts"]]);
+  assert.deepEqual(layerViolations(graph, [["core/"]]), [
+    "core/a.ts: import() with a target that is not a string literal",
+    "stray.ts is in no layer",
+    "core/a.ts → core/gone.ts (loadLater): no such module under src/",
+    "import cycle among core/a.ts, core/b.ts, core/c.ts",
+  ]);
+});
+
+Deno.test("docs/architecture.md draws exactly the layers this test enforces", async () => {
+  const doc = await Deno.readTextFile(join(REPO_ROOT, "docs", "architecture.md"));
+  const block = doc.split("<!-- layers: tests/layers_test.ts -->\n")[1]?.split("```")[1];
+  assert.ok(block, "architecture.md has the layers block");
+  const drawn = block.split("\n").slice(1).filter((line) => line.trim() !== "")
+    .map((line) => line.split(/\s{2,}/)[0]!.split(" · "));
+  assert.deepEqual(drawn.reverse(), LAYERS);
+});
