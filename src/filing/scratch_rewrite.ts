@@ -18,7 +18,6 @@ import { removeIfPresent } from "../core/atomic.ts";
 import { lstatOrNull, readFileBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
 import { crashPoint } from "./fault.ts";
-import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
 import { MAX_TEXT_BYTES, utf8 } from "./targets.ts";
 
@@ -46,7 +45,7 @@ async function renameOver(from: string, to: string): Promise<void> {
     } catch (error) {
       const busy = error instanceof Deno.errors.PermissionDenied && Deno.build.os === "windows";
       if (!busy || attempt >= 20) throw error;
-      await sleep(25);
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 }

@@ -16,7 +16,7 @@
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { joinPath } from "../core/paths.ts";
-import { type HeldSyncLock, INJECT_LOCK_TIMEOUT_MS, lockSync } from "./lock.ts";
+import { type HeldLock, takeLock } from "../core/lock.ts";
 import {
   type Ledger,
   LEDGER_FORMAT,
@@ -25,6 +25,12 @@ import {
   parseLedger,
 } from "./ledger_format.ts";
 import { type LedgerKey, ledgerLockPath, ledgerPath, sessionLedgerDir } from "./ledger_paths.ts";
+
+/**
+ * How long an inject run waits for its context window's lock by default; past it the run sends
+ * nothing rather than risk sending twice.
+ */
+export const INJECT_LOCK_TIMEOUT_MS = 2_000;
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -187,7 +193,7 @@ export function openLedger(
   timeoutMs: number = INJECT_LOCK_TIMEOUT_MS,
   maxEvents: number = MAX_EVENTS,
 ): OpenLedger | null {
-  const lock: HeldSyncLock | null = lockSync(ledgerLockPath(stateDir, key), timeoutMs);
+  const lock: HeldLock | null = takeLock(ledgerLockPath(stateDir, key), timeoutMs);
   if (lock === null) return null;
   const loaded = loadLedger(stateDir, key);
   const open: OpenLedger = {
