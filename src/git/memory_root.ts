@@ -8,39 +8,10 @@
 
 import { readTextBounded } from "../core/fs_probe.ts";
 import { basenameOf, dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { gitRootAbove } from "./root.ts";
 
 /** The largest `.git` pointer, `commondir` or `gitdir` file read. */
 const MAX_POINTER_BYTES = 4096;
-
-/**
- * The nearest folder at or above `start` holding a `.git` folder or file, or `null`.
- *
- * @example Usage
- * ```ts
- * import { findGitRoot } from "./memory_root.ts";
- * import assert from "node:assert/strict";
- *
- * const repo = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${repo}/.git`);
- * Deno.mkdirSync(`${repo}/src/app`, { recursive: true });
- * assert.equal(findGitRoot(`${repo}/src/app`), repo);
- * ```
- */
-export function findGitRoot(start: string): string | null {
-  let dir = normalizePath(start);
-  for (let depth = 0; depth < 256; depth++) {
-    try {
-      const info = Deno.statSync(joinPath(dir, ".git"));
-      if (info.isDirectory || info.isFile) return dir;
-    } catch {
-      // not here: look one level up
-    }
-    const parent = dirnameOf(dir);
-    if (parent === dir || parent === "") return null;
-    dir = parent;
-  }
-  return null;
-}
 
 function resolveFrom(base: string, path: string): string {
   const normal = normalizePath(path);
@@ -122,6 +93,6 @@ export function mainRepositoryOf(root: string): string {
  * ```
  */
 export function canonicalGitRoot(start: string): string | null {
-  const root = findGitRoot(start);
+  const root = gitRootAbove(start);
   return root === null ? null : mainRepositoryOf(root);
 }
