@@ -88,10 +88,10 @@ export function memoryDirSetting(value: unknown, home: string | undefined): stri
 }
 
 function configuredMemoryDir(settingsPath: string, env: EnvReader): string | null {
-  const text = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
-  if (!text) return null;
+  const read = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
+  if (read.kind !== "text" || !read.text) return null;
   try {
-    const settings = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+    const settings = JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
     if (typeof settings !== "object" || settings === null) return null;
     const value = (settings as { autoMemoryDirectory?: unknown }).autoMemoryDirectory;
     return memoryDirSetting(value, homeDir(env));

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readFileBounded } from "../core/fs_probe.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
@@ -162,7 +162,7 @@ export type LoadedRecord =
  * ```
  */
 export function readRecord(path: string, dir: string): LoadedRecord {
-  const read = readFileBounded(path, MAX_RECORD_BYTES);
+  const read = readTextBounded(path, MAX_RECORD_BYTES);
   switch (read.kind) {
     case "missing":
       return { kind: "missing", record: emptyRecord(dir) };
@@ -172,13 +172,10 @@ export function readRecord(path: string, dir: string): LoadedRecord {
       return { kind: "damaged", record: emptyRecord(dir), reason: `${read.size} bytes, too large` };
     case "unreadable":
       return { kind: "damaged", record: emptyRecord(dir), reason: `unreadable (${read.reason})` };
+    case "not-utf8":
+      return { kind: "damaged", record: emptyRecord(dir), reason: "not UTF-8 text" };
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
-  } catch {
-    return { kind: "damaged", record: emptyRecord(dir), reason: "not UTF-8 text" };
-  }
+  const text = read.text.replace(/^\uFEFF/, "");
   const parsed = parseSyncRecord(text, dir);
   return parsed.ok
     ? { kind: "ok", record: parsed.record }

@@ -14,9 +14,8 @@
 
 import { isObject } from "../core/json.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { type BoundedRead, readFileBounded } from "../core/fs_probe.ts";
+import { type BoundedText, readTextBounded } from "../core/fs_probe.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
-import { utf8 } from "./targets.ts";
 import { legacyUntilOf, legacyWindowBeside } from "./journal_legacy.ts";
 
 /** Blocks filed in the last 30 days are remembered, however many there are. */
@@ -143,8 +142,10 @@ export function parseJournal(text: string): Journal | string {
   return journal;
 }
 
-function describe(read: BoundedRead): string | null {
+function describe(read: BoundedText): string | null {
   switch (read.kind) {
+    case "not-utf8":
+      return "not UTF-8 text";
     case "not-a-file":
       return "not a regular file";
     case "too-large":
@@ -196,7 +197,7 @@ export function loadJournal(
   path: string,
   options: { now?: number; setAside?: boolean } = {},
 ): JournalLoad {
-  const read = readFileBounded(path, JOURNAL_MAX_BYTES);
+  const read = readTextBounded(path, JOURNAL_MAX_BYTES);
   if (read.kind === "missing") {
     const until = legacyWindowBeside(path, (text) => {
       const old = parseJournal(text);
@@ -208,18 +209,10 @@ export function loadJournal(
   if (read.kind === "unreadable") {
     throw new JournalError(`cannot read the journal ${path}: ${read.reason}`);
   }
-  if (read.kind === "bytes") {
-    let text: string | undefined;
-    try {
-      text = utf8.decode(read.bytes);
-    } catch {
-      why = "not UTF-8 text";
-    }
-    if (text !== undefined) {
-      const parsed = parseJournal(text);
-      if (typeof parsed !== "string") return { journal: parsed };
-      why = parsed;
-    }
+  if (read.kind === "text") {
+    const parsed = parseJournal(read.text);
+    if (typeof parsed !== "string") return { journal: parsed };
+    why = parsed;
   }
   if (options.setAside === false) {
     return { journal: emptyJournal(), setAside: { path, why: why ?? "damaged" } };

@@ -13,6 +13,12 @@ import { gitRootAbove } from "./root.ts";
 /** The largest `.git` pointer, `commondir` or `gitdir` file read. */
 const MAX_POINTER_BYTES = 4096;
 
+/** A pointer file's text, trimmed (a byte-order mark too), or `undefined`. */
+function pointerText(path: string): string | undefined {
+  const read = readTextBounded(path, MAX_POINTER_BYTES);
+  return read.kind === "text" ? read.text.trim() : undefined;
+}
+
 function resolveFrom(base: string, path: string): string {
   const normal = normalizePath(path);
   return isAbsolutePath(normal) ? normal : normalizePath(joinPath(base, normal));
@@ -63,14 +69,14 @@ export function realPathOr(path: string): string {
  * ```
  */
 export function mainRepositoryOf(root: string): string {
-  const pointer = readTextBounded(joinPath(root, ".git"), MAX_POINTER_BYTES)?.trim();
+  const pointer = pointerText(joinPath(root, ".git"));
   if (!pointer?.startsWith("gitdir:")) return root;
   const gitDir = resolveFrom(root, pointer.slice("gitdir:".length).trim());
-  const common = readTextBounded(joinPath(gitDir, "commondir"), MAX_POINTER_BYTES)?.trim();
+  const common = pointerText(joinPath(gitDir, "commondir"));
   if (!common) return root; // a submodule, or a plain gitdir pointer: this folder is the root
   const commonDir = resolveFrom(gitDir, common);
   if (dirnameOf(gitDir) !== joinPath(commonDir, "worktrees")) return root;
-  const back = readTextBounded(joinPath(gitDir, "gitdir"), MAX_POINTER_BYTES)?.trim();
+  const back = pointerText(joinPath(gitDir, "gitdir"));
   const backReal = back ? realPathOrNull(back) : null;
   const rootReal = realPathOrNull(root);
   if (!backReal || !rootReal || backReal !== joinPath(rootReal, ".git")) return root;
