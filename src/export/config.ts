@@ -9,6 +9,7 @@
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { messageOf } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
+import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./formats.ts";
 
@@ -52,10 +53,8 @@ export class ConfigError extends Error {
  * ```
  */
 export function validateConfig(value: unknown): LibraryConfig | string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return "it is not a JSON object";
-  }
-  const record = value as Record<string, unknown>;
+  if (!isObject(value)) return "it is not a JSON object";
+  const record = value;
   const unknown = Object.keys(record).filter((k) => k !== "version" && k !== "export");
   if (unknown.length > 0) return `unknown setting ${JSON.stringify(unknown[0])}`;
   if (record.version !== 1) return `"version" must be 1`;
