@@ -7,7 +7,7 @@
  */
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { messageOf } from "../core/errors.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
 import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
@@ -27,7 +27,7 @@ export interface LibraryConfig {
 }
 
 /** A settings file that is there but cannot be used, with what to do about it. */
-export class ConfigError extends Error {
+export class ConfigError extends LibrarianError {
   constructor(path: string, problem: string) {
     super(
       `${path}: ${problem}. Fix or delete the file (librarian init --export <formats> writes it).`,
