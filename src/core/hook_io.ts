@@ -8,7 +8,7 @@
  */
 
 import { readAllSync } from "./read_all.ts";
-import { messageOf } from "./errors.ts";
+import { LibrarianError, messageOf } from "./errors.ts";
 import { isObject } from "./json.ts";
 
 /** The fields of a Claude Code hook event that the Librarian reads. */
@@ -25,7 +25,7 @@ export interface HookEvent {
 }
 
 /** Why an input could not be used as a hook event. */
-export class HookInputError extends SyntaxError {
+export class HookInputError extends LibrarianError {
   constructor(message: string) {
     super(message);
     this.name = "HookInputError";
