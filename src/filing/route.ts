@@ -214,7 +214,6 @@ export async function routeLocked(
     targets: states,
     foldCase,
     filedBefore: new Set(journal.filed.map(([hash]) => hash)),
-    assumeFiledBefore: (journal.legacyUntil ?? 0) > now.getTime(),
     maxTargets,
     acceptReview,
     ...(options.provenanceFor ? { provenanceFor: options.provenanceFor } : {}),
