@@ -11,6 +11,8 @@
  *   (`--ignore-env`) instead of throwing, so a dependency that peeks at the environment cannot crash
  *   a hook.
  * - run: `git` only (rename hints in `librarian lint`); no network, no other subprocesses.
+ * - sys: the user id only (`Deno.uid()`), so that a library owned by another user is not used
+ *   (`src/core/discover.ts`); no other system information.
  *
  * @module
  */
@@ -29,6 +31,9 @@ export const ALLOWED_ENV: readonly string[] = [
 /** Subprocesses the program may start. */
 export const ALLOWED_RUN: readonly string[] = ["git"];
 
+/** System information the program may read. */
+export const ALLOWED_SYS: readonly string[] = ["uid"];
+
 /** The permission flags, in the order the launcher writes them. */
 export const PERMISSION_FLAGS: readonly string[] = [
   "--no-prompt",
@@ -37,6 +42,7 @@ export const PERMISSION_FLAGS: readonly string[] = [
   `--allow-env=${ALLOWED_ENV.join(",")}`,
   "--ignore-env",
   `--allow-run=${ALLOWED_RUN.join(",")}`,
+  `--allow-sys=${ALLOWED_SYS.join(",")}`,
 ];
 
 /**

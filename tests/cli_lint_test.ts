@@ -150,6 +150,57 @@ Deno.test("lint flags the same bullet in a folder and its ancestor, ignoring cas
   assert.match(findings[0]!.message, /tech\.md line 2/);
 });
 
+Deno.test("lint reports near-duplicate learnings as pairs with both places, across levels", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/tech.md": "# Tech\n\n- Money is integer cents; never floats.\n",
+    "_memory_library/src/api/patterns.md": "# Patterns\n\n" +
+      "- Retries use exponential backoff with jitter.\n" +
+      "- Money is stored as integer cents, never as floats.\n" +
+      "- Retries use exponential backoff, with jitter added.\n",
+    // another branch of the tree: never sent with src/api, so not a pair
+    "_memory_library/src/ui/patterns.md":
+      "# Patterns\n\n- Retries use exponential backoff with jitter\n",
+    "src/ui/view.ts": "",
+  });
+  const { code, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  const near = findings.filter((f) => f.check === "near-duplicate") as (Finding & {
+    other: { path: string; line: number };
+    similarity: number;
+  })[];
+  assert.deepEqual(near.map((f) => [`${f.path}:${f.line}`, `${f.other.path}:${f.other.line}`]), [
+    ["src/api/patterns.md:4", "tech.md:3"],
+    ["src/api/patterns.md:5", "src/api/patterns.md:3"],
+  ]);
+  assert.match(near[0]!.message, /nearly the same as tech\.md line 3 \(\d+% alike\)/);
+  assert.ok(near.every((f) => f.similarity >= 0.6 && f.similarity < 1));
+  const text = await runLibrarian(["lint"], { cwd: dir.path });
+  assert.match(
+    text.stdout,
+    /near-duplicate +_memory_library\/src\/api\/patterns\.md:4 says nearly/,
+  );
+  const off = await runLibrarian(["lint", "--json", "--similarity", "0"], { cwd: dir.path });
+  assert.deepEqual(JSON.parse(off.stdout).findings, []);
+});
+
+Deno.test("lint reports a learning repeated in one file or one folder, whatever its spelling", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "_memory_library/src/api/patterns.md":
+      "# Patterns\n\n- Validate every request body at the edge.\n- VALIDATE every request-body at the edge\n",
+  });
+  const { findings } = await lint(dir.path);
+  assert.deepEqual(
+    findings.map((f) => `${f.check} ${f.path}:${f.line} ${f.message}`),
+    [
+      "near-duplicate src/api/patterns.md:4 says the same as line 3 of this file, so the model reads it twice",
+    ],
+  );
+});
+
 Deno.test("lint does not call short or fenced bullets duplicates", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, {
@@ -262,7 +313,7 @@ Deno.test("lint with bad arguments exits 2 with a usage line", async () => {
     assert.equal(result.code, 2, args.join(" "));
     assert.match(
       result.stderr,
-      /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\]$/m,
+      /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\] \[--similarity <percent>\]$/m,
     );
   }
 });

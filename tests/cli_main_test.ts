@@ -61,7 +61,7 @@ Deno.test("help <command> shows that command's help", async () => {
   assert.equal(result.code, 0);
   assert.match(
     result.stdout,
-    /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\]$/m,
+    /^Usage: librarian lint \[--json\] \[--fix\] \[--change-threshold <percent>\] \[--similarity <percent>\]$/m,
   );
 });
 

@@ -3,9 +3,18 @@ import {
   findLibraryAbove,
   findLibraryForFile,
   findLibraryForSession,
+  isTrustedOwner,
+  type Library,
+  lookUpLibraryAbove,
+  lookUpLibraryForFile,
+  lookUpLibraryForSession,
   placeFile,
   placeFileResolved,
+  probeLibraryDir,
+  refusalWarning,
+  trustsOwnersOf,
 } from "../src/core/discover.ts";
+import { ConfigError, readLibraryConfig } from "../src/export/config.ts";
 import { envFrom } from "../src/core/env.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
@@ -99,4 +108,97 @@ Deno.test("placeFileResolved() sees through a symlinked checkout, even for a new
     kind: "project",
     relPath: "src/new/y.ts",
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Ownership (issue 22, item 2): another user's library is neither served nor acted on, unless
+// LIBRARIAN_PATH names it. The check is injected here; tests/ownership_test.ts runs it for real.
+
+const NOBODY_OWNS_IT = () => false;
+
+Deno.test("the user's and root's files are trusted, another user's are not; no owner told (Windows) is the user's", () => {
+  assert.ok(isTrustedOwner(1000, 1000));
+  assert.ok(isTrustedOwner(0, 1000));
+  assert.ok(!isTrustedOwner(1001, 1000));
+  assert.ok(!isTrustedOwner(65534, 0));
+  assert.ok(isTrustedOwner(null, 1000));
+  assert.ok(isTrustedOwner(1001, null));
+});
+
+Deno.test("another user's library folder is refused, and the lookup names it", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "_memory_library/a.md": "outer",
+    "shared/_memory_library/b.md": "theirs",
+    "shared/me/src/x.ts": "",
+  });
+  const start = `${dir.path}/shared/me/src`;
+  assert.deepEqual(
+    probeLibraryDir(`${dir.path}/shared/_memory_library`, dir.path, NOBODY_OWNS_IT),
+    "not-owned",
+  );
+  assert.deepEqual(lookUpLibraryAbove(start, "file", NOBODY_OWNS_IT), {
+    refused: `${dir.path}/shared/_memory_library`,
+    reason: "not-owned",
+  });
+  // the owner check reads the lstat the search makes anyway: a trusted owner finds it as before
+  assert.equal(
+    (lookUpLibraryAbove(start, "file", (uid) => uid === Deno.statSync(dir.path).uid) as Library)
+      .root,
+    `${dir.path}/shared/_memory_library`,
+  );
+  assert.deepEqual(lookUpLibraryForFile(`${start}/x.ts`, NO_ENV, NOBODY_OWNS_IT), {
+    refused: `${dir.path}/shared/_memory_library`,
+    reason: "not-owned",
+  });
+  const session = lookUpLibraryForSession(
+    start,
+    envFrom({ CLAUDE_PROJECT_DIR: start }),
+    NOBODY_OWNS_IT,
+  );
+  assert.deepEqual(session, { refused: `${dir.path}/shared/_memory_library`, reason: "not-owned" });
+});
+
+Deno.test(
+  "a library linked inside its project is refused when the link or its target is another user's",
+  {
+    ignore: skipOnWindows("creates a symbolic link"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, { "proj/notes/a.md": "" });
+    await Deno.symlink(`${dir.path}/proj/notes`, `${dir.path}/proj/_memory_library`);
+    const mine = Deno.statSync(dir.path).uid;
+    const library = `${dir.path}/proj/_memory_library`;
+    assert.equal(probeLibraryDir(library, `${dir.path}/proj`, (uid) => uid === mine), "library");
+    assert.equal(probeLibraryDir(library, `${dir.path}/proj`, NOBODY_OWNS_IT), "not-owned");
+  },
+);
+
+Deno.test("LIBRARIAN_PATH names a library of any owner: the user chose it", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "shared/_memory_library/b.md": "" });
+  const env = envFrom({ LIBRARIAN_PATH: `${dir.path}/shared/_memory_library` });
+  const found = lookUpLibraryForFile(`${dir.path}/shared/x.ts`, env, NOBODY_OWNS_IT);
+  assert.equal((found as Library).foundBy, "LIBRARIAN_PATH");
+  assert.ok(trustsOwnersOf(found as Library)(65534));
+});
+
+Deno.test("the refusal's one-line warning names the folder and the way to use it anyway", () => {
+  const line = refusalWarning({ refused: "/tmp/_memory_library", reason: "not-owned" });
+  assert.ok(line.startsWith("/tmp/_memory_library is not used: it is owned by another user"));
+  assert.match(line, /set LIBRARIAN_PATH to it/);
+  assert.ok(!line.includes("\n"));
+});
+
+Deno.test("another user's .librarian.json chooses nothing: it is refused with its name", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { ".librarian.json": '{"version":1,"export":["agents-md"]}' });
+  assert.deepEqual(readLibraryConfig(dir.path).export, ["agents-md"]);
+  assert.throws(
+    () => readLibraryConfig(dir.path, NOBODY_OWNS_IT),
+    (error: Error) =>
+      error instanceof ConfigError && error.message.includes(`${dir.path}/.librarian.json`) &&
+      /owned by another user/.test(error.message),
+  );
 });

@@ -30,7 +30,13 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
   assert.equal(claudeDir(home), "/home/me/.claude");
   assert.equal(stateDir(home), "/home/me/.claude/librarian");
   assert.equal(logFile(home), "/home/me/.claude/librarian.log");
-  assert.equal(stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
+  // One state folder however the hooks were wired: the plugin's data folder only without a home.
+  assert.equal(
+    stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })),
+    "/h/.claude/librarian",
+  );
+  assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
+  assert.equal(stateDir(envFrom({ HOME: "/h", LIBRARIAN_STATE_DIR: "/s" })), "/s");
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "off" })), undefined);
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "/tmp/x.log" })), "/tmp/x.log");
   // A drive path is a home only on Windows: elsewhere it would name a folder `C:` in the working

@@ -20,7 +20,8 @@ import { REPO_ROOT, tempDir } from "./helpers.ts";
 const LAYERS: Layers = [
   ["version.ts", "permissions.ts"],
   ["core/"],
-  ["format/", "git/", "cli/"],
+  ["format/"],
+  ["git/", "cli/"],
   ["automemory/", "export/"],
   ["filing/", "inject/"],
   ["commands/"],

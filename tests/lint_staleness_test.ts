@@ -15,7 +15,7 @@ import {
   MIN_HEAVY_LINES,
   staleLearnings,
   type StalenessInput,
-} from "../src/commands/lint/staleness.ts";
+} from "../src/git/staleness.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";

@@ -64,9 +64,11 @@ Deno.test("no library: exit 1, a message that says what to run, and JSON details
     /LIBRARIAN_PATH is not set, and there is no _memory_library\/ folder in \/repo/,
   );
   assert.match(plain, /Run 'librarian init'/);
-  const withProblem = noLibraryMessage("/repo", 'LIBRARIAN_PATH="x" is not an absolute path');
+  const withProblem = noLibraryMessage("/repo", {
+    envProblem: 'LIBRARIAN_PATH="x" is not an absolute path',
+  });
   assert.ok(withProblem.includes('LIBRARIAN_PATH="x" is not an absolute path, and there is no'));
-  const error = noLibraryError("/repo", undefined, { findings: [] });
+  const error = noLibraryError("/repo", {}, { findings: [] });
   assert.ok(error instanceof LibrarianError);
   assert.equal(error.exitCode, 1);
   assert.equal(error.message, plain);

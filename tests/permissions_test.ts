@@ -98,11 +98,13 @@ Deno.test("source mode and every compiled binary run with the same V8 flags", {
   }
 });
 
-Deno.test("the permissions never prompt and grant no network, FFI, system info or other programs", () => {
+Deno.test("the permissions never prompt and grant no network, FFI, other programs, nor any system information but the user id", () => {
   assert.ok(PERMISSION_FLAGS.includes("--no-prompt"));
   for (const flag of PERMISSION_FLAGS) {
-    assert.doesNotMatch(flag, /^(-A|--allow-all|--allow-(net|ffi|sys|import))\b/);
+    assert.doesNotMatch(flag, /^(-A|--allow-all|--allow-(net|ffi|import))\b/);
+    assert.ok(!flag.startsWith("--allow-sys") || flag === "--allow-sys=uid", flag);
   }
+  assert.ok(PERMISSION_FLAGS.includes("--allow-sys=uid"));
   assert.ok(PERMISSION_FLAGS.includes(`--allow-run=${ALLOWED_RUN.join(",")}`));
   assert.deepEqual([...ALLOWED_RUN], ["git"]);
 });

@@ -48,3 +48,25 @@ export function skipUnderWine(reason: string): boolean {
   }
   return UNDER_WINE;
 }
+
+/** True when the tests run as root on a system that tells file owners (not Windows). */
+export const AS_ROOT: boolean = !IS_WINDOWS && Deno.uid() === 0;
+
+/**
+ * The `ignore:` value of a test that must run as root (to give a file to another user with
+ * `chown`): false as root, else true, and the reason is printed once, so a run that skips it
+ * says why. CI runs as root.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(skipUnlessRoot("chowns a folder to nobody"), !AS_ROOT);
+ * ```
+ */
+export function skipUnlessRoot(reason: string): boolean {
+  if (reason.trim() === "" || reason.includes("\n")) {
+    throw new Error("skipUnlessRoot needs a one-line reason");
+  }
+  if (!AS_ROOT) console.log(`skipped (not running as root): ${reason}`);
+  return !AS_ROOT;
+}

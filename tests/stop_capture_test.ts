@@ -8,35 +8,18 @@ import { normalizePath } from "../src/core/paths.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
-import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import {
+  makeProject,
+  type Project,
+  prompt,
+  say,
+  stopEvent,
+  tool,
+  writeTranscript,
+  writeTurn,
+} from "./stop_fixtures.ts";
 
 const NOW = "2026-11-30T12:00:00";
-
-function entry(type: string, content: unknown, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    type,
-    isSidechain: false,
-    message: { role: type, content },
-    sessionId: "sess-1234abcd",
-    ...extra,
-  });
-}
-const prompt = (text: string) => entry("user", text, { promptId: "p1" });
-let ids = 0;
-function tool(name: string, input: Record<string, unknown>, error = false): string[] {
-  const id = `toolu_${++ids}`;
-  return [
-    entry("assistant", [{ type: "tool_use", id, name, input }]),
-    entry("user", [{ type: "tool_result", tool_use_id: id, content: "ok", is_error: error }]),
-  ];
-}
-const say = (text: string) => entry("assistant", [{ type: "text", text }]);
-
-async function writeTranscript(p: Project, lines: string[]): Promise<string> {
-  const path = join(p.base, "transcript.jsonl");
-  await Deno.writeTextFile(path, lines.join("\n") + "\n");
-  return path;
-}
 
 async function stop(
   p: Project,
@@ -60,15 +43,6 @@ async function stop(
 
 function output(result: RunResult): Record<string, unknown> {
   return parseHookStdout(result.stdout) ?? {};
-}
-
-function writeTurn(p: Project, ...files: string[]): string[] {
-  return [
-    prompt("Change the billing code."),
-    ...tool("Read", { file_path: join(p.root, "src/api/billing/invoice.ts") }),
-    ...files.flatMap((f) => tool("Write", { file_path: join(p.root, f), content: "x\n" })),
-    say("Done."),
-  ];
 }
 
 Deno.test("a turn that changed code and tagged nothing is nudged once: folders, tag lines, scratch path", async () => {

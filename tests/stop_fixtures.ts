@@ -54,3 +54,44 @@ export async function listFiles(dir: string, prefix = ""): Promise<string[]> {
   }
   return out.sort();
 }
+
+/** One transcript line as Claude Code 2.1.197 writes it. */
+export function entry(type: string, content: unknown, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    type,
+    isSidechain: false,
+    message: { role: type, content },
+    sessionId: "sess-1234abcd",
+    ...extra,
+  });
+}
+/** The turn's prompt line. */
+export const prompt = (text: string): string => entry("user", text, { promptId: "p1" });
+let ids = 0;
+/** A tool call and its result (failed when `error`). */
+export function tool(name: string, input: Record<string, unknown>, error = false): string[] {
+  const id = `toolu_${++ids}`;
+  return [
+    entry("assistant", [{ type: "tool_use", id, name, input }]),
+    entry("user", [{ type: "tool_result", tool_use_id: id, content: "ok", is_error: error }]),
+  ];
+}
+/** An assistant text line. */
+export const say = (text: string): string => entry("assistant", [{ type: "text", text }]);
+
+/** Writes `lines` as the session transcript `<base>/transcript.jsonl`; returns its path. */
+export async function writeTranscript(p: Project, lines: string[]): Promise<string> {
+  const path = join(p.base, "transcript.jsonl");
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  return path;
+}
+
+/** A turn that reads the billing code and writes `files`, ending "Done.". */
+export function writeTurn(p: Project, ...files: string[]): string[] {
+  return [
+    prompt("Change the billing code."),
+    ...tool("Read", { file_path: join(p.root, "src/api/billing/invoice.ts") }),
+    ...files.flatMap((f) => tool("Write", { file_path: join(p.root, f), content: "x\n" })),
+    say("Done."),
+  ];
+}

@@ -292,7 +292,7 @@ Deno.test("a target that cannot be written keeps its block in scratch, and the u
   assert.equal(await read(p.scratch), scratch);
 });
 
-Deno.test("bullets already in the target are not appended again; a rerun changes nothing", async () => {
+Deno.test("learnings already in the target are not appended again; the message says where; a rerun changes nothing", async () => {
   await using dir = await tempDir();
   const before = "# tech\n\n## Learnings (2026-11-01)\n\n- use deno\n";
   const p = await makeProject(dir.path, {
@@ -301,7 +301,7 @@ Deno.test("bullets already in the target are not appended again; a rerun changes
   });
   assert.equal(
     messageOf(await stop(p)),
-    "Librarian: 1 learning → tech.md; 1 bullet already in the library",
+    "Librarian: 1 learning → tech.md; 1 learning already known (tech.md:5)",
   );
   const after = await read(join(p.lib, "tech.md"));
   assert.equal(
@@ -310,8 +310,8 @@ Deno.test("bullets already in the target are not appended again; a rerun changes
   );
   assert.equal(messageOf(await stop(p)), null);
   assert.equal(await read(join(p.lib, "tech.md")), after);
-  await Deno.writeTextFile(p.scratch, "## [TAG: global, type: tech]\n- new one\n");
-  assert.equal(messageOf(await stop(p)), "Librarian: 1 bullet already in the library");
+  await Deno.writeTextFile(p.scratch, "## [TAG: global, type: tech]\n- New one.\n");
+  assert.equal(messageOf(await stop(p)), "Librarian: 1 learning already known (tech.md:10)");
   assert.equal(await read(join(p.lib, "tech.md")), after);
   assert.equal(await read(p.scratch), "");
 });

@@ -6,7 +6,14 @@
  */
 
 import { LibrarianError } from "../core/errors.ts";
-import { findLibraryForSession, type Library, LIBRARY_DIR_NAME } from "../core/discover.ts";
+import {
+  isLibrary,
+  type Library,
+  LIBRARY_DIR_NAME,
+  lookUpLibraryForSession,
+  refusalWarning,
+  type RefusedLibrary,
+} from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
 
@@ -15,7 +22,12 @@ export interface LocatedLibrary {
   library: Library | null;
   /** Set when `LIBRARIAN_PATH` is set but unusable (it was ignored). */
   envProblem?: string;
+  /** Set when the library found is not used (another user's): `library` is then `null`. */
+  refused?: RefusedLibrary;
 }
+
+/** Why no library was found: what {@link locateLibrary} said besides the library. */
+export type NoLibraryWhy = Omit<LocatedLibrary, "library">;
 
 /**
  * Why `LIBRARIAN_PATH` was ignored, or undefined when it is unset or usable.
@@ -66,13 +78,17 @@ export async function librarianPathProblem(env: EnvReader): Promise<string | und
  * ```
  */
 export async function locateLibrary(env: EnvReader, cwd: string): Promise<LocatedLibrary> {
-  const library = await findLibraryForSession(cwd, env);
+  const found = lookUpLibraryForSession(cwd, env);
   const envProblem = await librarianPathProblem(env);
-  return envProblem ? { library, envProblem } : { library };
+  const located: LocatedLibrary = { library: isLibrary(found) ? found : null };
+  if (envProblem) located.envProblem = envProblem;
+  if (found !== null && !isLibrary(found)) located.refused = found;
+  return located;
 }
 
 /**
- * What to tell a person when no library was found from `cwd`.
+ * What to tell a person when no library was found from `cwd`: why `LIBRARIAN_PATH` was ignored,
+ * if it was, and the library folder that was found but not used, if one was.
  *
  * @example Usage
  * ```ts
@@ -80,13 +96,21 @@ export async function locateLibrary(env: EnvReader, cwd: string): Promise<Locate
  * import assert from "node:assert/strict";
  *
  * assert.match(noLibraryMessage("/repo"), /^no memory library found: LIBRARIAN_PATH is not set, and there is no _memory_library\/ folder in \/repo or above/);
+ * const refused = { refused: "/tmp/_memory_library", reason: "not-owned" as const };
+ * assert.match(noLibraryMessage("/tmp/a", { refused }), /^no memory library used: \/tmp\/_memory_library is not used: it is owned by another user/);
  * ```
  */
-export function noLibraryMessage(cwd: string, envProblem?: string): string {
-  const why = envProblem ? `${envProblem}, and there` : "LIBRARIAN_PATH is not set, and there";
-  return `no memory library found: ${why} is no ${LIBRARY_DIR_NAME}/ folder in ${cwd} or above. ` +
-    `Run 'librarian init' in your project's root folder, or set LIBRARIAN_PATH to the library ` +
-    `folder's absolute path.`;
+export function noLibraryMessage(cwd: string, why: NoLibraryWhy = {}): string {
+  const fix = `Run 'librarian init' in your project's root folder, or set LIBRARIAN_PATH to the ` +
+    `library folder's absolute path.`;
+  if (why.refused) {
+    const env = why.envProblem ? ` (${why.envProblem})` : "";
+    return `no memory library used${env}: ${refusalWarning(why.refused)}. ${fix}`;
+  }
+  const env = why.envProblem
+    ? `${why.envProblem}, and there`
+    : "LIBRARIAN_PATH is not set, and there";
+  return `no memory library found: ${env} is no ${LIBRARY_DIR_NAME}/ folder in ${cwd} or above. ${fix}`;
 }
 
 /**
@@ -99,7 +123,7 @@ export function noLibraryMessage(cwd: string, envProblem?: string): string {
  * import { LibrarianError } from "../core/errors.ts";
  * import assert from "node:assert/strict";
  *
- * const error = noLibraryError("/repo", undefined, { findings: [] });
+ * const error = noLibraryError("/repo", {}, { findings: [] });
  * assert.ok(error instanceof LibrarianError);
  * assert.equal(error.exitCode, 1);
  * assert.deepEqual(error.details, { library: null, findings: [] });
@@ -107,11 +131,12 @@ export function noLibraryMessage(cwd: string, envProblem?: string): string {
  */
 export function noLibraryError(
   cwd: string,
-  envProblem?: string,
+  why: NoLibraryWhy = {},
   details: Record<string, unknown> = {},
 ): LibrarianError {
-  return new LibrarianError(noLibraryMessage(cwd, envProblem), {
-    details: { library: null, ...details },
+  const refused = why.refused ? { refused: why.refused.refused } : {};
+  return new LibrarianError(noLibraryMessage(cwd, why), {
+    details: { library: null, ...refused, ...details },
   });
 }
 

@@ -10,6 +10,7 @@ import { LibrarianError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { normalizePath } from "../core/paths.ts";
+import { trustsOwnersOf } from "../core/discover.ts";
 import { ConfigError, readLibraryConfig } from "../export/config.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "../export/formats.ts";
 import { type ExportReport, runExport } from "../export/run.ts";
@@ -119,14 +120,15 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if (modes.length > 1) throw new UsageError("--check, --clean and --dry-run go alone");
     const json = flag(parsed, "json");
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const raw = stringOption(parsed, "format");
     let formats: ExportFormat[];
     if (raw !== undefined) formats = parseFormats(raw);
     else {
       try {
-        formats = readLibraryConfig(library.root).export;
+        formats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         throw new LibrarianError(error.message, {

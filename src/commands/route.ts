@@ -92,8 +92,9 @@ function printReport(report: RouteReport, style: Style): void {
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const report = await routeScratch(library, {
       dryRun: flag(parsed, "dry-run"),
       env,

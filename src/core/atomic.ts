@@ -50,7 +50,68 @@ export function isTempSiblingName(name: string, baseName: string): boolean {
 }
 
 /**
- * Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper.
+ * The file calls an atomic write makes, replaceable so a test can make one fail as a full disk
+ * would (`ENOSPC` half-way through a write).
+ */
+export interface AtomicIo {
+  writeTextFileSync(path: string, text: string, options: Deno.WriteFileOptions): void;
+  renameSync(from: string, to: string): void;
+}
+
+/** The real file system. */
+export const SYSTEM_IO: AtomicIo = {
+  writeTextFileSync: (path, text, options) => Deno.writeTextFileSync(path, text, options),
+  renameSync: (from, to) => Deno.renameSync(from, to),
+};
+
+/** How an atomic write is made. */
+export interface AtomicOptions {
+  /** Permission bits the new file gets (a replaced file's own, kept); none on Windows. */
+  mode?: number;
+  /** The file calls (default: the real file system). */
+  io?: AtomicIo;
+}
+
+/** Writes the temp file (never through a link or over a file that is there: `createNew`). */
+function writeTemp(temp: string, text: string, options: AtomicOptions): void {
+  const io = options.io ?? SYSTEM_IO;
+  try {
+    io.writeTextFileSync(temp, text, { createNew: true });
+    if (options.mode !== undefined && Deno.build.os !== "windows") {
+      Deno.chmodSync(temp, options.mode);
+    }
+  } catch (error) {
+    // A write cut short (a full disk) leaves a partial temp file: it never outlives the call.
+    removeIfPresent(temp);
+    throw error;
+  }
+}
+
+/**
+ * Writes `text` to a new temp file beside `path` ({@link tempSiblingOf}) and returns its name,
+ * for a caller that renames it over `path` itself; when the write fails (a full disk), the temp
+ * file is removed before the error is thrown.
+ *
+ * @example Usage
+ * ```ts
+ * import { writeTempSibling } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${Deno.makeTempDirSync()}/.scratch.md`;
+ * const temp = writeTempSibling(path, "next");
+ * assert.ok(temp.startsWith(`${path}.tmp-`));
+ * assert.equal(Deno.readTextFileSync(temp), "next");
+ * ```
+ */
+export function writeTempSibling(path: string, text: string, options: AtomicOptions = {}): string {
+  const temp = tempSiblingOf(path);
+  writeTemp(temp, text, options);
+  return temp;
+}
+
+/**
+ * Synchronous {@link writeTextAtomic}, for short-lived hooks where sync calls are cheaper. The
+ * temp file is removed whatever fails (a full disk included); the target is then as it was.
  *
  * @example Usage
  * ```ts
@@ -61,19 +122,33 @@ export function isTempSiblingName(name: string, baseName: string): boolean {
  * writeTextAtomicSync(path, "first");
  * writeTextAtomicSync(path, "second");
  * assert.equal(Deno.readTextFileSync(path), "second");
+ * const full = {
+ *   writeTextFileSync(p: string) {
+ *     Deno.writeTextFileSync(p, "sec");
+ *     throw Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ *   },
+ *   renameSync: Deno.renameSync,
+ * };
+ * assert.throws(() => writeTextAtomicSync(path, "third", { io: full }), /No space/);
+ * assert.equal(Deno.readTextFileSync(path), "second");
+ * assert.equal([...Deno.readDirSync(path.slice(0, -9))].length, 1);
  * ```
  */
-export function writeTextAtomicSync(path: string, text: string): void {
-  const temp = tempSiblingOf(path);
+export function writeTextAtomicSync(
+  path: string,
+  text: string,
+  options: AtomicOptions = {},
+): void {
+  let temp: string;
   try {
-    Deno.writeTextFileSync(temp, text);
+    temp = writeTempSibling(path, text, options);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     Deno.mkdirSync(dirnameOf(path), { recursive: true });
-    Deno.writeTextFileSync(temp, text);
+    temp = writeTempSibling(path, text, options);
   }
   try {
-    Deno.renameSync(temp, path);
+    (options.io ?? SYSTEM_IO).renameSync(temp, path);
   } catch (error) {
     removeIfPresent(temp);
     throw error;
@@ -118,9 +193,13 @@ export function removeIfPresent(path: string): void {
  * assert.equal(Deno.readTextFileSync(path), "kept");
  * ```
  */
-export function writeTextAtomic(path: string, text: string): Promise<void> {
+export function writeTextAtomic(
+  path: string,
+  text: string,
+  options: AtomicOptions = {},
+): Promise<void> {
   try {
-    writeTextAtomicSync(path, text);
+    writeTextAtomicSync(path, text, options);
     return Promise.resolve();
   } catch (error) {
     return Promise.reject(error);

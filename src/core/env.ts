@@ -153,8 +153,11 @@ export function claudeDir(env: EnvReader): string | undefined {
 }
 
 /**
- * The Librarian's state folder (ledgers, sync records, locks): `LIBRARIAN_STATE_DIR`, else
- * `CLAUDE_PLUGIN_DATA` (kept across plugin updates), else `~/.claude/librarian`.
+ * The Librarian's state folder (ledgers, session records, sync records): one folder whichever
+ * way the hooks were wired. `LIBRARIAN_STATE_DIR`, else `~/.claude/librarian` (`CLAUDE_CONFIG_DIR`
+ * honoured), and only without a home folder `CLAUDE_PLUGIN_DATA`: the plugin's hooks get that
+ * variable and hooks from settings do not, so preferring it would give a doubly wired session two
+ * state folders (every file sent twice, the Stop nudge sent twice, each auto memory synced twice).
  *
  * @example Usage
  * ```ts
@@ -162,14 +165,37 @@ export function claudeDir(env: EnvReader): string | undefined {
  * import assert from "node:assert/strict";
  *
  * assert.equal(stateDir(envFrom({ HOME: "/home/ada" })), "/home/ada/.claude/librarian");
+ * const plugin = envFrom({ HOME: "/home/ada", CLAUDE_PLUGIN_DATA: "/data" });
+ * assert.equal(stateDir(plugin), "/home/ada/.claude/librarian");
  * assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), "/data");
  * ```
  */
 export function stateDir(env: EnvReader): string | undefined {
-  const explicit = absolutePathFrom(env, "LIBRARIAN_STATE_DIR", "CLAUDE_PLUGIN_DATA");
+  const explicit = absolutePathFrom(env, "LIBRARIAN_STATE_DIR");
   if (explicit) return explicit;
   const claude = claudeDir(env);
-  return claude ? joinPath(claude, "librarian") : undefined;
+  return claude ? joinPath(claude, "librarian") : absolutePathFrom(env, "CLAUDE_PLUGIN_DATA");
+}
+
+/**
+ * Where the plugin's Stop hook kept its records before it shared {@link stateDir} with inject
+ * (`CLAUDE_PLUGIN_DATA`, when that is not the state folder), so that sync records written there
+ * are still found: `undefined` when there is no such folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { envFrom, legacyPluginStateDir } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(legacyPluginStateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data" })), "/data");
+ * assert.equal(legacyPluginStateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), undefined);
+ * assert.equal(legacyPluginStateDir(envFrom({ HOME: "/h" })), undefined);
+ * ```
+ */
+export function legacyPluginStateDir(env: EnvReader): string | undefined {
+  if (absolutePathFrom(env, "LIBRARIAN_STATE_DIR")) return undefined;
+  const data = absolutePathFrom(env, "CLAUDE_PLUGIN_DATA");
+  return data !== undefined && data !== stateDir(env) ? data : undefined;
 }
 
 /**

@@ -136,6 +136,24 @@ export function writeAdditionalContext(hookEventName: string, additionalContext:
   writeJsonLine({ hookSpecificOutput: { hookEventName, additionalContext } });
 }
 
+/**
+ * Writes a hook's output: `additionalContext` for `hookEventName` when `additionalContext` is
+ * given, and a warning for the user (`systemMessage`) when `systemMessage` is; nothing when
+ * neither is.
+ */
+export function writeHookOutput(
+  hookEventName: string,
+  additionalContext: string | undefined,
+  systemMessage: string | undefined,
+): void {
+  const output: Record<string, unknown> = {};
+  if (systemMessage !== undefined) output.systemMessage = systemMessage;
+  if (additionalContext !== undefined) {
+    output.hookSpecificOutput = { hookEventName, additionalContext };
+  }
+  if (Object.keys(output).length > 0) writeJsonLine(output);
+}
+
 /** Writes a message for the user (`systemMessage`), which the model does not act on. */
 export function writeSystemMessage(message: string): void {
   writeJsonLine({ systemMessage: message });

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Library } from "../core/discover.ts";
+import { type Library, trustsOwnersOf } from "../core/discover.ts";
 import { messageOf } from "../core/errors.ts";
 import { isFile } from "../core/fs_probe.ts";
 import { joinPath } from "../core/paths.ts";
@@ -55,7 +55,7 @@ export async function reexportFiled(
       import("./config.ts"),
       import("./run.ts"),
     ]);
-    const formats = readLibraryConfig(library.root).export;
+    const formats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
     if (formats.length === 0) return null;
     const report = await runExport(library, { formats, folders: foldersOfTargets(targets) });
     const changed = report.actions.filter((a) => a.kind !== "unchanged" && a.kind !== "collision")

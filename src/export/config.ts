@@ -11,6 +11,7 @@ import { LibrarianError, messageOf } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
 import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
+import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./formats.ts";
 
 /** The settings file's name, at the library root (a dotfile: never served to the model). */
@@ -70,7 +71,11 @@ export function validateConfig(value: unknown): LibraryConfig | string {
 /**
  * The library's settings; a missing file gives the defaults (no export).
  *
- * @throws {ConfigError} when the file is there but is not valid.
+ * A file owned by someone other than the user or root is not used: {@link ConfigError}, whose
+ * message names it. `trusts` says whose files are trusted (every owner's for a library named by
+ * `LIBRARIAN_PATH`).
+ *
+ * @throws {ConfigError} when the file is there but is not valid, or is another user's.
  *
  * @example Usage
  * ```ts
@@ -81,20 +86,33 @@ export function validateConfig(value: unknown): LibraryConfig | string {
  * assert.deepEqual(readLibraryConfig(root), { version: 1, export: [] });
  * Deno.writeTextFileSync(`${root}/.librarian.json`, '{"version":1,"export":["cursor"]}');
  * assert.deepEqual(readLibraryConfig(root), { version: 1, export: ["cursor"] });
+ * assert.throws(() => readLibraryConfig(root, () => false), /owned by another user/);
  * Deno.writeTextFileSync(`${root}/.librarian.json`, '{"export":"all"}');
  * assert.throws(() => readLibraryConfig(root), ConfigError);
  * ```
  */
-export function readLibraryConfig(libraryRoot: string): LibraryConfig {
+export function readLibraryConfig(
+  libraryRoot: string,
+  trusts: OwnerCheck = trustedByThisProcess,
+): LibraryConfig {
   const path = joinPath(libraryRoot, CONFIG_FILE_NAME);
   let text: string | null;
+  let foreign = false;
   try {
     const info = Deno.statSync(path);
-    if (info.isFile && info.size > MAX_CONFIG_BYTES) throw new Error("it is too large");
-    text = readTextIfExists(path);
+    // another user's settings choose nothing here (git's safe.directory rule)
+    foreign = !trusts(info.uid);
+    if (!foreign && info.isFile && info.size > MAX_CONFIG_BYTES) throw new Error("it is too large");
+    text = foreign ? null : readTextIfExists(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { version: 1, export: [] };
     throw new ConfigError(path, `cannot be read (${messageOf(error)})`);
+  }
+  if (foreign) {
+    throw new ConfigError(
+      path,
+      "it is owned by another user (not you, not root), so it is not used",
+    );
   }
   if (text === null) return { version: 1, export: [] };
   let parsed: unknown;

@@ -10,6 +10,7 @@
 import {
   type ExportFormat,
   isGeneratedText,
+  isMarkerLine,
   type OutputPlace,
   SECTION_BEGIN,
   SECTION_END,
@@ -35,31 +36,60 @@ export type ExportAction =
 /** What is on disk: a path's text, or `null` when nothing is there. */
 export type DiskText = (path: string) => string | null;
 
+/** Where export's section lies in a text: from the start of its begin line to past its end line. */
+interface SectionSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * Finds export's section: a line that is exactly {@link SECTION_BEGIN}, followed by a marker line
+ * (`isMarkerLine`), through the next line that is exactly {@link SECTION_END}. Markers are whole
+ * lines only, so a person's prose that mentions one is never taken for it; a begin whose end is
+ * gone gives way to a later complete section, and library text inside cannot hold a marker line
+ * (`escapeMarkerLines`).
+ */
+function findSection(text: string): SectionSpan | null {
+  let start = -1;
+  let offset = 0;
+  let previousBegin = -1;
+  while (offset < text.length) {
+    const newline = text.indexOf("\n", offset);
+    const next = newline < 0 ? text.length : newline + 1;
+    const raw = text.slice(offset, newline < 0 ? text.length : newline);
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (previousBegin >= 0 && isMarkerLine(line, "html")) start = previousBegin;
+    previousBegin = line === SECTION_BEGIN ? offset : -1;
+    if (start >= 0 && line === SECTION_END) return { start, end: next };
+    offset = next;
+  }
+  return null;
+}
+
 /**
  * `text` with its marked section replaced by `section`, or with `section` appended (after a
  * blank line) when it has none; `section` `null` removes the section and the blank line before
- * it.
+ * it. Only whole marker lines count ({@link hasSection}).
  *
  * @example Usage
  * ```ts
  * import { withSection } from "./plan.ts";
+ * import { generatedText } from "./formats.ts";
  * import assert from "node:assert/strict";
  *
- * const section = "<!-- librarian:begin -->\nx\n<!-- librarian:end -->\n";
- * const mine = "# Our rules\n\nBe kind.\n";
+ * const section = generatedText("copilot", "_memory_library", "", "x\n");
+ * const mine = "# Our rules\n\nBe kind; `<!-- librarian:begin -->` opens the generated part.\n";
  * const both = withSection(mine, section);
  * assert.equal(both, `${mine}\n${section}`);
+ * assert.equal(withSection(both, section), both);
  * assert.equal(withSection(both, null), mine);
  * ```
  */
 export function withSection(text: string, section: string | null): string {
-  const begin = text.indexOf(SECTION_BEGIN);
-  const endAt = begin < 0 ? -1 : text.indexOf(SECTION_END, begin);
-  if (begin >= 0 && endAt >= 0) {
-    let end = endAt + SECTION_END.length;
-    if (text[end] === "\n") end++;
-    const before = text.slice(0, begin);
-    const after = text.slice(end);
+  const span = findSection(text);
+  if (span !== null) {
+    const before = text.slice(0, span.start);
+    const after = text.slice(span.end);
     if (section !== null) return `${before}${section}${after}`;
     const trimmed = after === "" ? before.replace(/\n\n$/, "\n") : before;
     return `${trimmed}${after}`;
@@ -70,20 +100,21 @@ export function withSection(text: string, section: string | null): string {
 }
 
 /**
- * True when `text` holds export's marked section.
+ * True when `text` holds export's marked section: whole lines only, the begin line followed by
+ * a marker line, then an end line.
  *
  * @example Usage
  * ```ts
  * import { hasSection } from "./plan.ts";
+ * import { generatedText } from "./formats.ts";
  * import assert from "node:assert/strict";
  *
- * assert.ok(hasSection("x\n<!-- librarian:begin -->\ny\n<!-- librarian:end -->\n"));
- * assert.ok(!hasSection("x\n"));
+ * assert.ok(hasSection(`x\n${generatedText("copilot", "_memory_library", "", "y\n")}`));
+ * assert.ok(!hasSection("x <!-- librarian:begin -->\ny\n<!-- librarian:end -->\n"));
  * ```
  */
 export function hasSection(text: string): boolean {
-  const begin = text.indexOf(SECTION_BEGIN);
-  return begin >= 0 && text.indexOf(SECTION_END, begin) >= 0;
+  return findSection(text) !== null;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import { stripProvenance } from "../format/provenance.ts";
+import { encodeName } from "./formats.ts";
 
 /** A library file of one folder, read. */
 export interface FolderFile {
@@ -28,7 +29,7 @@ export interface RenderedFolder {
 
 function sectionOf(relPath: string, text: string): string {
   const body = stripProvenance(text).trim();
-  return `--- [${relPath}] ---\n${body}\n`;
+  return `--- [${encodeName(relPath)}] ---\n${body}\n`;
 }
 
 function lineCount(text: string): number {
@@ -55,10 +56,10 @@ function lineCount(text: string): number {
 export function cutLine(libraryLabel: string, relPaths: readonly string[]): string {
   if (relPaths.length > 3) {
     const folder = relPaths[0]!.includes("/") ? relPaths[0]!.replace(/\/[^/]*$/, "") : "";
-    const where = folder === "" ? `${libraryLabel}/` : `${libraryLabel}/${folder}/`;
+    const where = encodeName(folder === "" ? `${libraryLabel}/` : `${libraryLabel}/${folder}/`);
     return `[More of this folder's knowledge did not fit here: read the files in ${where}.]\n`;
   }
-  const paths = relPaths.map((p) => `${libraryLabel}/${p}`);
+  const paths = relPaths.map((p) => encodeName(`${libraryLabel}/${p}`));
   const list = paths.length === 1
     ? paths[0]
     : `${paths.slice(0, -1).join(", ")} and ${paths[paths.length - 1]}`;

@@ -9,6 +9,7 @@
  */
 
 import { bodyLines } from "./items.ts";
+import type { KnownAt } from "./known.ts";
 import {
   awaitsReview,
   NOT_SECRET_MARKER,
@@ -48,8 +49,13 @@ export type BlockDecision =
     target: TagTarget;
     /** Items (bullets, paragraphs) appended to the target. */
     added: number;
-    /** Bullets left out because the target already has them. */
+    /**
+     * Learnings left out because the library already has them (the target, or a file sent
+     * along with it), in normalised form.
+     */
     duplicates: number;
+    /** Where each learning left out is already (one entry per learning). */
+    known: KnownAt[];
   }
   | { kind: "keep"; block: HeadedBlock; code: KeepCode; reason: string }
   | { kind: "drop"; block: HeadedBlock; why: "empty" | "already-filed" }

@@ -13,15 +13,22 @@
  *
  * Cheap when there is nothing to do (no scratch content, no changed memory file: a few `stat`
  * calls, no YAML parser, no lock; the transcript is read only when a nudge could be due).
- * Safe when several run at once (one lock per library). Prints at most one JSON object (a
+ * Safe when several run at once (one lock per library), and once per event: the same Stop
+ * delivered twice (hooks wired by the plugin and in settings) is handled by the first run only
+ * (session_records.ts). Prints at most one JSON object (a
  * `systemMessage` for the user, and the nudge's decision), and always exits 0.
  *
  * @module
  */
 
 import { loadLater } from "../core/load_later.ts";
-import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, logFile, nowFrom, processEnv } from "../core/env.ts";
+import {
+  isLibrary,
+  type Library,
+  lookUpLibraryForSession,
+  scratchPathOf,
+} from "../core/discover.ts";
+import { type EnvReader, logFile, nowFrom, processEnv, stateDir } from "../core/env.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -37,6 +44,7 @@ import { hasPendingCarryOver, holdsKeptScratch } from "./carry_kept.ts";
 import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination_paths.ts";
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
+import { claimStopEvent } from "./session_records.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -106,8 +114,16 @@ interface StopOutcome {
 }
 
 async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
-  const library = findLibraryForSession(event.cwd, env);
-  if (!library) return { fields: { result: "no-library" }, message: "" };
+  const library = lookUpLibraryForSession(event.cwd, env);
+  if (library === null) return { fields: { result: "no-library" }, message: "" };
+  // another user's library: neither filed into nor read (SessionStart warned the user)
+  if (!isLibrary(library)) {
+    return { fields: { result: "library-refused", refused: library.refused }, message: "" };
+  }
+  // Hooks wired twice (the plugin and settings) deliver each Stop twice, at once: one handles it.
+  if (claimStopEvent(stateDir(env), event, Date.now()) === "duplicate") {
+    return { fields: { result: "duplicate-event" }, message: "" };
+  }
   const turn = turnSource(event, library, env);
   const filed = await fileLearnings(library, env, turn);
   const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);

@@ -12,7 +12,8 @@ import {
   withoutKeptMarkers,
 } from "../format/markers.ts";
 import { findSecrets } from "../format/secrets.ts";
-import { BULLET, bulletText, indentOf, isBlank, libraryLine } from "../format/markdown.ts";
+import { BULLET, bulletText, isBlank, libraryLine } from "../format/markdown.ts";
+import { itemSpans } from "../format/learnings.ts";
 import { fenceMap, lineContent, splitLinesKeepingEnds } from "../format/scratch.ts";
 
 /** One learning unit of a block body or target file. */
@@ -56,47 +57,11 @@ export function itemKey(item: Item): string {
  * ```
  */
 export function splitItems(lines: readonly string[]): Item[] {
-  const { fenced } = fenceMap(lines);
-  const items: Item[] = [];
-  let gap = false;
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (!fenced[i] && isBlank(line)) {
-      gap = true;
-      i++;
-      continue;
-    }
-    const bulletMatch = fenced[i] ? null : BULLET.exec(line);
-    const item: string[] = [line];
-    let j = i + 1;
-    if (bulletMatch && indentOf(line) <= 3) {
-      const indent = indentOf(line);
-      while (j < lines.length) {
-        const next = lines[j]!;
-        if (fenced[j] && (fenced[j - 1] || indentOf(next) > indent)) {
-          item.push(next);
-        } else if (!isBlank(next) && indentOf(next) > indent) {
-          item.push(next);
-        } else {
-          break;
-        }
-        j++;
-      }
-      items.push({ lines: item, bullet: true, gapBefore: gap });
-    } else {
-      while (j < lines.length) {
-        const next = lines[j]!;
-        if (!fenced[j] && (isBlank(next) || (BULLET.test(next) && indentOf(next) <= 3))) break;
-        item.push(next);
-        j++;
-      }
-      items.push({ lines: item, bullet: false, gapBefore: gap });
-    }
-    gap = false;
-    i = j;
-  }
-  return items;
+  return itemSpans(lines).map((span) => ({
+    lines: lines.slice(span.start, span.end),
+    bullet: span.bullet,
+    gapBefore: span.gapBefore,
+  }));
 }
 
 /** What a target file already has: bullet items, single bullet lines, and other items. */

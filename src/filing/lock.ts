@@ -9,7 +9,7 @@
 import { millisecondsFrom } from "../core/env.ts";
 import { LibrarianError } from "../core/errors.ts";
 import { type HeldLock, takeLock } from "../core/lock.ts";
-import { faultFires } from "./fault.ts";
+import { faultFires } from "../core/fault.ts";
 
 /** How long filing waits for the lock by default before leaving the work for the next turn. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;

@@ -30,6 +30,13 @@ import {
   vouchedMarkerItem,
 } from "./items.ts";
 import { analysisLines } from "../format/markdown.ts";
+import {
+  comparableKey,
+  keyLines,
+  type KnownAt,
+  KnownLearnings,
+  type VisibleFile,
+} from "./known.ts";
 import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
 import { renderScratch, type ScratchDocument, type TaggedBlock } from "../format/scratch.ts";
 import type { TagTarget } from "../format/tag_rules.ts";
@@ -68,6 +75,12 @@ export interface PlanOptions {
    * synced from auto memory say where they came from).
    */
   provenanceFor?: (target: TagTarget, own: Provenance | undefined) => string | undefined;
+  /**
+   * The library files sent along with each target (the other files of its folder and of the
+   * folders above), by target path as in {@link targets}: a learning already in one of them, or
+   * in the target, is not filed again (compared in normalised form, see `known.ts`).
+   */
+  visible?: ReadonlyMap<string, readonly VisibleFile[]>;
 }
 
 /**
@@ -178,6 +191,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     provenance?: string;
   }
   const pending = new Map<string, Pending>();
+  const known = new KnownLearnings();
+  const toPlace: { at: KnownAt; key: string }[] = [];
   const decisions: BlockDecision[] = [];
   const maxTargets = options.maxTargets ?? Infinity;
   const admitted = new Set<string>();
@@ -229,6 +244,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       const earlier = lastProvenanceToday(before, options.today);
       if (earlier !== undefined) target.provenance = earlier;
       pending.set(key, target);
+      known.addTarget(relPath, before, options.visible?.get(relPath) ?? []);
     }
     const items = splitItems(bodyLines(block.body));
     const hash = rawHash(block.raw);
@@ -240,17 +256,26 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       continue;
     }
     routedInRun.add(hash);
-    let duplicates = 0;
+    const knownAt: KnownAt[] = [];
     const fresh: Item[] = [];
     items.forEach((item, index) => {
+      const comparable = comparableKey(item);
+      const already = comparable === undefined ? undefined : known.find(target.relPath, comparable);
+      if (already) {
+        knownAt.push(already);
+        if (already.line === 0) toPlace.push({ at: already, key: comparable! });
+        return;
+      }
       if (item.bullet && isBulletPresent(item, target.present)) {
-        duplicates++;
+        knownAt.push({ file: target.relPath, line: 0 });
         return;
       }
       // The first item of a block continues the list only if both are bullets.
       fresh.push(index === 0 ? { ...item, gapBefore: false } : item);
       remember(item, target.present);
+      if (comparable !== undefined) known.remember(target.relPath, comparable);
     });
+    const duplicates = knownAt.length;
     const added = fresh.length;
     const provenance = added > 0
       ? options.provenanceFor?.(cls.target, ownProvenance(block))
@@ -267,7 +292,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       target.markers++;
     }
     target.items.push(...fresh);
-    decisions.push({ kind: "route", block, target: cls.target, added, duplicates });
+    decisions.push({ kind: "route", block, target: cls.target, added, duplicates, known: knownAt });
   }
 
   const writes: TargetWrite[] = [];
@@ -283,6 +308,27 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     });
   }
   writes.sort((a, b) => a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+  placeKnown(toPlace, writes);
   const edits = scratchEditsOf(decisions);
   return { decisions, writes, edits, scratchText: applyScratchEdits(renderScratch(doc), edits) };
+}
+
+/**
+ * Gives a line to each learning found known because this pass files it too (line 0): the line
+ * of the first learning with its key in the new text of the file it was filed into.
+ */
+function placeKnown(
+  toPlace: readonly { at: KnownAt; key: string }[],
+  writes: readonly TargetWrite[],
+): void {
+  const lines = new Map<string, Map<string, number>>();
+  for (const { at, key } of toPlace) {
+    let found = lines.get(at.file);
+    if (!found) {
+      const write = writes.find((w) => w.relPath === at.file);
+      lines.set(at.file, found = keyLines(write?.after ?? ""));
+    }
+    const line = found.get(key);
+    if (line !== undefined) at.line = line;
+  }
 }

@@ -9,6 +9,7 @@ import { type BlockDecision, type KeepCode } from "./classify.ts";
 import type { RoutePlan } from "./plan.ts";
 import type { ScratchDocument } from "../format/scratch.ts";
 import { isNewlyKept } from "./scratch_edits.ts";
+import type { KnownAt } from "./known.ts";
 
 /** One block filed into a target. */
 export interface RoutedEntry {
@@ -20,8 +21,10 @@ export interface RoutedEntry {
   target: string;
   /** Items appended. */
   added: number;
-  /** Bullets left out because the target already had them. */
+  /** Learnings left out because the library already had them. */
   duplicates: number;
+  /** Where each of those is (library file and line). */
+  known: KnownAt[];
 }
 
 /** One block that stays in scratch. */
@@ -81,8 +84,10 @@ export interface RouteReport {
   untaggedLines: number;
   /** Items appended in all. */
   learnings: number;
-  /** Bullets skipped because their target already had them. */
+  /** Learnings left out because the library already had them. */
   duplicates: number;
+  /** Where each of those is, in scratch order (library file and 1-based line; 0: unknown). */
+  known: KnownAt[];
   /** Targets that could not be written (their blocks stay in scratch). */
   failures: Array<{ target: string; error: string }>;
   /** Things the user must hear about besides the filing (a damaged journal set aside). */
@@ -128,6 +133,7 @@ export function emptyReport(
     untaggedLines: 0,
     learnings: 0,
     duplicates: 0,
+    known: [],
     failures: [],
     notices: [],
   };
@@ -175,8 +181,10 @@ export function reportOf(
         target: decision.target.relPath,
         added: decision.added,
         duplicates: decision.duplicates,
+        known: decision.known,
       });
       report.duplicates += decision.duplicates;
+      report.known.push(...decision.known);
     } else if (decision.kind === "keep") {
       report.kept.push({
         line: decision.block.startLine,

@@ -29,7 +29,7 @@ import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
 import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination_paths.ts";
-import { crashPoint, faultFires } from "./fault.ts";
+import { crashPoint, faultFires } from "../core/fault.ts";
 import {
   type Journal,
   JOURNAL_VERSION,
@@ -48,6 +48,7 @@ import { scratchEditsOf } from "./scratch_edits.ts";
 import { existingSpelling } from "./spelling.ts";
 import { rewriteScratch } from "./scratch_rewrite.ts";
 import { readTextFile, type ResolvedTarget, resolveTarget } from "./targets.ts";
+import { visibleFiles } from "./visible.ts";
 
 /** Options for `routeScratch` (`route_scratch.ts`). */
 export interface RouteOptions {
@@ -216,6 +217,7 @@ export async function routeLocked(
     filedBefore: new Set(journal.filed.map(([hash]) => hash)),
     maxTargets,
     acceptReview,
+    visible: visibleFiles(library.root, states.keys(), foldCase),
     ...(options.provenanceFor ? { provenanceFor: options.provenanceFor } : {}),
   });
   if (options.dryRun || !journalPath) {

@@ -13,11 +13,10 @@
  * @module
  */
 
-import { tempSiblingOf } from "../core/atomic.ts";
-import { removeIfPresent } from "../core/atomic.ts";
+import { removeIfPresent, writeTempSibling } from "../core/atomic.ts";
 import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
-import { crashPoint } from "./fault.ts";
+import { crashPoint } from "../core/fault.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
 import { MAX_TEXT_BYTES } from "./targets.ts";
 
@@ -92,8 +91,7 @@ export async function rewriteScratch(
     if (current === null) throw new Error("scratch is not UTF-8 text");
     const next = applyScratchEdits(current, edits);
     if (next === current) return;
-    const temp = tempSiblingOf(path);
-    Deno.writeTextFileSync(temp, next);
+    const temp = writeTempSibling(path, next);
     const kept = bytes.length > 0 ? keepOld(path, bytes.length, places) : null;
     hooks.beforeCheck?.();
     // Only appended to since it was read (what was read is still its beginning), and the kept

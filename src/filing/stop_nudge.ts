@@ -1,13 +1,11 @@
 /**
  * The stop nudge's effects: read the turn from the transcript (once, shared with provenance),
  * waiting within a bound for Claude Code's buffered transcript to catch up, remember which
- * sessions were nudged, and decide with the pure rules of `nudge.ts`.
+ * sessions were nudged (session_records.ts), and decide with the pure rules of `nudge.ts`.
  *
- * A session's nudge is recorded as `<state>/nudged/<session>`, created exclusively, so that two
- * Stop hooks running at once (plugin and settings) nudge once between them. A session whose
- * transcript never appeared within the wait is recorded as `<state>/no-transcript/<session>`, so
- * its later Stops do not wait for it again. Records older than {@link NUDGE_RECORD_MAX_AGE_MS} are
- * pruned when a new one is written.
+ * A session's nudge is recorded exclusively, so that two Stop hooks running at once (plugin and
+ * settings) nudge once between them; a session whose transcript never appeared within the wait
+ * is recorded too, so its later Stops do not wait for it again.
  *
  * @module
  */
@@ -16,8 +14,8 @@ import type { Library } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import type { LogValue } from "../core/log.ts";
-import { safeId } from "../core/hash.ts";
-import { isLocalAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
+import { createRecord, hasRecord } from "./session_records.ts";
 import {
   nudgeGate,
   nudgeModeOf,
@@ -28,9 +26,6 @@ import {
 } from "./nudge.ts";
 import { readTurnOnce, type TurnActivity, type TurnRead } from "./transcript.ts";
 import { loadLater } from "../core/load_later.ts";
-
-/** Nudge records older than this are pruned. */
-export const NUDGE_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The turn's changes from the transcript, read at most once per hook run. */
 export interface TurnSource {
@@ -75,6 +70,8 @@ export interface ReadTurnOptions {
    */
   waitForFile?: boolean;
   maxBytes?: number;
+  /** The clock, in milliseconds (default `performance.now`); tests give a slow one. */
+  now?: () => number;
 }
 
 /** The poll interval while waiting for the transcript to catch up. */
@@ -98,13 +95,20 @@ function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolea
  * Reads the current turn, waiting (up to `maxWaitMs`) while the transcript does not yet show the
  * turn's last assistant message, or does not exist yet; a transcript that grows or appears is
  * read again. Never throws.
+ *
+ * Only waiting counts: the bound and `waitedMs` start when the first read shows the transcript
+ * behind, so a read that is merely slow (a big transcript, a loaded machine) is not a wait, and
+ * `waitedMs` is 0 exactly when the hook did not wait.
  */
 export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
   const maxWait = options.maxWaitMs ?? 400;
-  const started = performance.now();
+  const clock = options.now ?? (() => performance.now());
   let read = readTurnOnce(path, options.maxBytes);
+  let waitStarted: number | undefined;
+  const waitedSoFar = () => waitStarted === undefined ? 0 : Math.max(1, clock() - waitStarted);
   while (behind(read, path, options)) {
-    const waited = performance.now() - started;
+    waitStarted ??= clock();
+    const waited = waitedSoFar();
     const status = read.activity ? "lagging" : read.status;
     if (waited >= maxWait) return { ...read, status, waitedMs: Math.round(waited) };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -116,7 +120,7 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
     }
     if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
   }
-  return { ...read, waitedMs: Math.round(performance.now() - started) };
+  return { ...read, waitedMs: Math.round(waitedSoFar()) };
 }
 
 /**
@@ -179,55 +183,10 @@ async function readOnce(event: HookEvent, state: string | undefined): Promise<Tu
   return read;
 }
 
-/** What a session record under the state folder remembers. */
-type SessionRecordKind = "nudged" | "no-transcript";
-
-function recordPath(state: string, kind: SessionRecordKind, sessionId: string): string {
-  return joinPath(state, kind, safeId(sessionId));
-}
-
-function hasRecord(state: string, kind: SessionRecordKind, sessionId: string): boolean {
-  try {
-    Deno.statSync(recordPath(state, kind, sessionId));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function wasNudged(state: string | undefined, sessionId: string | undefined): boolean {
   // Without a session or a place to remember it, "once per session" cannot be kept: no nudge.
   if (!state || !sessionId) return true;
   return hasRecord(state, "nudged", sessionId);
-}
-
-/**
- * Creates the record exclusively; false when it already exists or cannot be written. Prunes the
- * kind's records older than {@link NUDGE_RECORD_MAX_AGE_MS}.
- */
-function createRecord(
-  state: string,
-  kind: SessionRecordKind,
-  sessionId: string,
-  now: number,
-): boolean {
-  const path = recordPath(state, kind, sessionId);
-  try {
-    Deno.mkdirSync(joinPath(state, kind), { recursive: true });
-    Deno.writeTextFileSync(path, "", { createNew: true });
-  } catch {
-    return false; // taken already, or cannot be remembered
-  }
-  try {
-    for (const entry of Deno.readDirSync(joinPath(state, kind))) {
-      const old = joinPath(state, kind, entry.name);
-      const mtime = Deno.statSync(old).mtime?.getTime() ?? now;
-      if (now - mtime > NUDGE_RECORD_MAX_AGE_MS) Deno.removeSync(old);
-    }
-  } catch {
-    // pruning is housekeeping only
-  }
-  return true;
 }
 
 /** The nudge decision for one Stop. */

@@ -9,6 +9,7 @@ import type { SyncReport } from "../automemory/sync.ts";
 import type { MemoryScan } from "../automemory/scan.ts";
 import type { LogValue } from "../core/log.ts";
 import type { RouteReport } from "./report.ts";
+import type { KnownAt } from "./known.ts";
 import { plural } from "../core/words.ts";
 
 /** The longest user message; the rest is cut with an ellipsis. */
@@ -46,9 +47,7 @@ export function summarize(
       const where = names.length <= 3 ? names.join(", ") : plural(names.length, "file");
       parts.push(`${plural(report.learnings, "learning")} → ${where}`);
     }
-    if (report.duplicates > 0) {
-      parts.push(`${plural(report.duplicates, "bullet")} already in the library`);
-    }
+    if (report.duplicates > 0) parts.push(alreadyKnown(report.known, report.duplicates));
     const newly = report.kept.filter((k) => k.newly);
     const secrets = newly.filter((k) => k.code === "secret");
     // Write failures are reported on their own below.
@@ -86,6 +85,35 @@ export function summarize(
   }
   if (parts.length === 0) return "";
   return capped(`Librarian: ${parts.join("; ")}`);
+}
+
+/** At most this many places are named for learnings already known. */
+const MAX_KNOWN_NAMED = 3;
+
+/**
+ * The part of the message for learnings not filed because the library has them: how many, and
+ * where (file and line, the first few).
+ *
+ * @example Usage
+ * ```ts
+ * import { alreadyKnown } from "./stop_summary.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(alreadyKnown([{ file: "tech.md", line: 4 }], 1), "1 learning already known (tech.md:4)");
+ * const known = [1, 2, 3, 4].map((line) => ({ file: "src/edge.md", line }));
+ * assert.equal(
+ *   alreadyKnown(known, 4),
+ *   "4 learnings already known (src/edge.md:1, src/edge.md:2, src/edge.md:3, …)",
+ * );
+ * ```
+ */
+export function alreadyKnown(known: readonly KnownAt[], count: number): string {
+  const places = known.slice(0, MAX_KNOWN_NAMED).map((k) =>
+    k.line > 0 ? `${k.file}:${k.line}` : k.file
+  );
+  const more = known.length > MAX_KNOWN_NAMED ? ", …" : "";
+  const where = places.length > 0 ? ` (${places.join(", ")}${more})` : "";
+  return `${plural(count, "learning")} already known${where}`;
 }
 
 function capped(message: string): string {

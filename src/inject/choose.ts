@@ -4,7 +4,8 @@
  * as the budget can use), skip what cannot be shown, and never read an entry outside the library.
  *
  * Used for a touched file's walk-up (PreToolUse), and for the library root's files at session
- * and subagent start.
+ * and subagent start. What the model gets of a file is its knowledge: metadata lines (provenance,
+ * imported-by, review markers, the front matter's priority) are stripped (`format/library_doc.ts`).
  *
  * @module
  */
@@ -17,7 +18,7 @@ import {
   type RenderedContext,
 } from "./context.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
-import { stripProvenance } from "../format/provenance.ts";
+import { stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import type { LibraryFile } from "../core/walk.ts";
 
@@ -87,7 +88,10 @@ export interface ChooseOptions {
   alreadySent: Record<string, string>;
   /** The header line, given how many files were already sent. */
   header: (hits: number) => string;
-  /** Keep provenance comments (`librarian read --provenance`); the model never gets them. */
+  /**
+   * Keep metadata lines: provenance, imported-by and review comments
+   * (`librarian read --provenance`); the model never gets them.
+   */
   keepProvenance?: boolean;
   /** Text put at the very end, inside the budget (the tagging hint). */
   ending?: string;
@@ -168,7 +172,7 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     }
     if (text.kind === "text") {
       fingerprints[file.absPath] = fingerprint;
-      const body = options.keepProvenance ? text.text : stripProvenance(text.text);
+      const body = options.keepProvenance ? text.text : stripMetadata(text.text);
       charsRead += body.length + file.label.length + SECTION_FRAME;
       sections.push({
         label: file.label,

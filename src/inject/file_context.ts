@@ -10,7 +10,13 @@
 
 import type { RenderedContext } from "./context.ts";
 import { chooseContext, type ChooseOptions } from "./choose.ts";
-import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
+import {
+  isLibrary,
+  type Library,
+  lookUpLibraryForFile,
+  placeFileResolved,
+  type RefusedLibrary,
+} from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
@@ -19,6 +25,7 @@ import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 export type NoContextReason =
   | "not-a-local-path"
   | "no-library"
+  | "library-refused"
   | "outside-project"
   | "in-library"
   | "no-library-files"
@@ -31,6 +38,8 @@ export type FileContext =
     reason: NoContextReason;
     library?: Library;
     relPath?: string;
+    /** The library folder that was found but not used (`library-refused`), and why. */
+    refused?: RefusedLibrary;
     hits: number;
     /** Fingerprints of files touched on disk but unchanged, to refresh in the ledger. */
     refreshed?: Record<string, string>;
@@ -109,7 +118,14 @@ function baseFolder(cwd: string | undefined): string | undefined {
 
 /** Where a touched file's library context comes from, or why there is none. */
 export type FileLocation =
-  | { kind: "none"; reason: NoContextReason; library?: Library; relPath?: string }
+  | {
+    kind: "none";
+    reason: NoContextReason;
+    library?: Library;
+    relPath?: string;
+    /** The library folder that was found but not used (`library-refused`), and why. */
+    refused?: RefusedLibrary;
+  }
   | { kind: "located"; library: Library; relPath: string; files: LibraryFile[] };
 
 /**
@@ -136,8 +152,10 @@ export function locateFileContext(
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
   if (filePath === null) return { kind: "none", reason: "not-a-local-path" };
-  const library = findLibraryForFile(filePath, options.env);
-  if (!library) return { kind: "none", reason: "no-library" };
+  const found = lookUpLibraryForFile(filePath, options.env);
+  if (found === null) return { kind: "none", reason: "no-library" };
+  if (!isLibrary(found)) return { kind: "none", reason: "library-refused", refused: found };
+  const library = found;
   const placement = placeFileResolved(filePath, library);
   if (placement.kind === "outside") return { kind: "none", reason: "outside-project", library };
   if (placement.kind === "in-library") return { kind: "none", reason: "in-library", library };

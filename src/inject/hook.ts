@@ -17,7 +17,12 @@
  */
 
 import { loadLater } from "../core/load_later.ts";
-import { findLibraryForSession, scratchPathOf } from "../core/discover.ts";
+import {
+  isLibrary,
+  lookUpLibraryForSession,
+  type RefusedLibrary,
+  scratchPathOf,
+} from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget } from "../core/env.ts";
 import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
@@ -89,7 +94,7 @@ async function locate(
     const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&
       location.reason === "no-library-files";
     return location.kind === "none" && !hintable
-      ? { none: { ...base, result: location.reason } }
+      ? { none: { ...base, result: location.reason, refused: location.refused?.refused } }
       : { location, base };
   }
   if (!COMMAND_TOOLS.has(tool)) return { none: { tool, result: "tool-not-served" } };
@@ -160,9 +165,16 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   return { ...base, ...outcome };
 }
 
+/** The log line of an event whose library was refused (another user's), or that has none. */
+export function refusedOrNone(found: RefusedLibrary | null): Outcome {
+  return found === null
+    ? { result: "no-library" }
+    : { result: "library-refused", refused: found.refused, why: found.reason };
+}
+
 function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
-  const library = findLibraryForSession(event.cwd, env);
-  if (!library) return { result: "no-library" };
+  const library = lookUpLibraryForSession(event.cwd, env);
+  if (!isLibrary(library)) return refusedOrNone(library);
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
   return decideOnce(event, env, windowStateDir(env), key, (ledger) => {
     if (ledger.reminded) return { outcome: { result: "already-reminded" } };

@@ -13,7 +13,14 @@
  * @module
  */
 
-import { findLibraryForSession, type Library, scratchPathOf } from "../core/discover.ts";
+import {
+  findLibraryForSession,
+  isLibrary,
+  type Library,
+  lookUpLibraryForSession,
+  refusalWarning,
+  scratchPathOf,
+} from "../core/discover.ts";
 import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
@@ -100,12 +107,21 @@ function forgetWindow(ledger: Ledger): Ledger {
 export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
   const state = windowStateDir(env);
   const source = event.source ?? "unknown";
-  const library = findLibraryForSession(event.cwd, env);
+  const found = lookUpLibraryForSession(event.cwd, env);
+  const library = isLibrary(found) ? found : null;
   const fresh = source === "compact" || source === "clear";
   const send = library !== null && rootFilesAtStart(env);
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
   const { budget } = readBudget(env);
   const outcome = decideOnce(event, env, state, key, (ledger) => {
+    if (found !== null && !isLibrary(found)) {
+      // another user's library: the user hears it once per start; nothing is read or filed
+      return {
+        outcome: { result: "library-refused", refused: found.refused, why: found.reason },
+        output: { event: "SessionStart", warning: `Librarian: ${refusalWarning(found)}.` },
+        record: {},
+      };
+    }
     if (!send || library === null) {
       return {
         outcome: { result: library === null ? "no-library" : "root-files-off" },

@@ -7,7 +7,7 @@
  */
 
 import { type EnvReader, millisecondsFrom, stateDir } from "../core/env.ts";
-import { type HookEvent, writeAdditionalContext } from "../core/hook_io.ts";
+import { type HookEvent, writeHookOutput } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
@@ -19,11 +19,9 @@ import { type LedgerKey } from "./ledger_paths.ts";
 export type Outcome = Record<string, LogValue>;
 
 /**
- * Where the context windows' ledgers live: one folder whichever way the hooks were wired.
- * `LIBRARIAN_STATE_DIR`, else `~/.claude/librarian` (`CLAUDE_CONFIG_DIR` honoured), and only
- * without a home folder `CLAUDE_PLUGIN_DATA`: the plugin's hooks get that variable and hooks from
- * settings do not, so preferring it would give a doubly wired session two ledgers, and every file
- * twice.
+ * Where the context windows' ledgers live: the one state folder whichever way the hooks were
+ * wired (core/env.ts `stateDir`: `CLAUDE_PLUGIN_DATA` only without a home folder, so that a doubly
+ * wired session has one ledger, and every file once).
  *
  * @example Usage
  * ```ts
@@ -36,9 +34,7 @@ export type Outcome = Record<string, LogValue>;
  * ```
  */
 export function windowStateDir(env: EnvReader): string | undefined {
-  const withoutPluginData: EnvReader = (name) =>
-    name === "CLAUDE_PLUGIN_DATA" ? undefined : env(name);
-  return stateDir(withoutPluginData) ?? stateDir(env);
+  return stateDir(env);
 }
 
 /** The context window an event belongs to: the session, and the subagent when inside one. *
@@ -128,8 +124,11 @@ export function lockTimeoutOf(env: EnvReader): number {
 /** What a handler decided: the log fields, what to hand the model, and what to record. */
 export interface Decision {
   outcome: Outcome;
-  /** The context for the model; {@link decideOnce} writes it once the decision stands. */
-  output?: { event: string; text: string };
+  /**
+   * The context for the model (`text`) and a warning for the user (`warning`, Claude Code's
+   * `systemMessage`); {@link decideOnce} writes them once the decision stands.
+   */
+  output?: { event: string; text?: string; warning?: string };
   /** What to record in the ledger (nothing when the handler sent and learnt nothing). */
   record?: LedgerUpdate;
 }
@@ -143,7 +142,8 @@ export interface DecideOptions {
 }
 
 function emit(decision: Decision): void {
-  if (decision.output) writeAdditionalContext(decision.output.event, decision.output.text);
+  const output = decision.output;
+  if (output) writeHookOutput(output.event, output.text, output.warning);
 }
 
 /**

@@ -8,9 +8,9 @@
 
 import assert from "node:assert/strict";
 import { REPO_ROOT } from "../helpers.ts";
-import type { ClaudeRun } from "./harness.ts";
+import type { ClaudeRun, E2EProject } from "./harness.ts";
 import { type ScriptedTurn, text, toolUse } from "./model_server.ts";
-import { contextSections, hookContexts, textsOf } from "./requests.ts";
+import { contextSections, hookContexts, stopFeedback, textsOf } from "./requests.ts";
 import { scenario } from "./scenario.ts";
 
 const SIBLINGS = ["a", "b", "c", "d", "e", "f"];
@@ -84,20 +84,25 @@ scenario(
   },
 );
 
+/** Wires the hooks in the project's settings too, as `librarian setup-hooks` does. */
+async function wireSettingsToo(project: E2EProject): Promise<void> {
+  const hooksJson = await Deno.readTextFile(`${REPO_ROOT}/hooks/hooks.json`);
+  const settings = JSON.parse(
+    hooksJson.replaceAll(
+      '\\"${CLAUDE_PLUGIN_ROOT}/bin/librarian\\"',
+      `'${REPO_ROOT}/bin/librarian'`,
+    ),
+  );
+  await project.write({
+    ".claude/settings.local.json": JSON.stringify({ hooks: settings.hooks }),
+  });
+}
+
 scenario(
   "plugin and settings hooks both wired: the reminder, the root files and each folder's files come once",
   async (open) => {
     const project = await open(LIBRARY);
-    const hooksJson = await Deno.readTextFile(`${REPO_ROOT}/hooks/hooks.json`);
-    const settings = JSON.parse(
-      hooksJson.replaceAll(
-        '\\"${CLAUDE_PLUGIN_ROOT}/bin/librarian\\"',
-        `'${REPO_ROOT}/bin/librarian'`,
-      ),
-    );
-    await project.write({
-      ".claude/settings.local.json": JSON.stringify({ hooks: settings.hooks }),
-    });
+    await wireSettingsToo(project);
     const reads = ["a", "b"].map((s) =>
       toolUse("Read", { file_path: project.path(`pkg/${s}/x.ts`) })
     );
@@ -120,6 +125,31 @@ scenario(
       pre.every((r) => ["injected", "duplicate-event"].includes(String(r.fields.result))),
       JSON.stringify(pre.map((r) => r.fields)),
     );
+  },
+);
+
+scenario(
+  "plugin and settings hooks both wired: the Stop nudge reaches the model once, and each Stop is handled once",
+  async (open) => {
+    const project = await open(LIBRARY);
+    await wireSettingsToo(project);
+    const run = await project.run("Change a.", [
+      [toolUse("Write", { file_path: project.path("pkg/a/new.ts"), content: "export {};\n" })],
+      done,
+      [text("Nothing worth recording this time.")],
+    ], { env: { LIBRARIAN_NUDGE: "session" } });
+    assertOk(run);
+    const nudges = stopFeedback(lastTurnBody(run)).join("\n")
+      .match(/\[Librarian\] This turn changed code/g) ?? [];
+    assert.equal(nudges.length, 1, `the model was nudged ${nudges.length} times`);
+    const stops = (await project.log()).filter((r) => r.command === "stop");
+    assert.equal(stops.length, 4, "both wirings ran for both Stops");
+    assert.deepEqual(
+      stops.map((r) => r.fields.result === "duplicate-event").sort(),
+      [false, false, true, true],
+      JSON.stringify(stops.map((r) => r.fields)),
+    );
+    assert.equal(stops.filter((r) => r.fields.nudge === "sent").length, 1);
   },
 );
 

@@ -4,7 +4,13 @@
  * @module
  */
 
-import { type Library, LIBRARY_DIR_NAME, scratchPathOf } from "../../core/discover.ts";
+import {
+  type Library,
+  LIBRARY_DIR_NAME,
+  refusalWarning,
+  type RefusedLibrary,
+  scratchPathOf,
+} from "../../core/discover.ts";
 import { type EnvReader, readBudget } from "../../core/env.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
@@ -87,7 +93,12 @@ async function installChecks(env: EnvReader, runtime: Runtime): Promise<Check[]>
   return checks;
 }
 
-function libraryChecks(library: Library | null, envProblem: string | undefined, cwd: string) {
+function libraryChecks(
+  library: Library | null,
+  envProblem: string | undefined,
+  cwd: string,
+  refused?: RefusedLibrary,
+) {
   const checks: Check[] = [];
   if (envProblem) {
     checks.push(fail(
@@ -96,7 +107,13 @@ function libraryChecks(library: Library | null, envProblem: string | undefined, 
       "set LIBRARIAN_PATH to the library folder's absolute path, or unset it",
     ));
   }
-  if (!library) {
+  if (refused) {
+    checks.push(fail(
+      "library",
+      `${refusalWarning(refused)}, so the hooks stay silent here`,
+      "check who made it (git's safe.directory refuses the same case), or set LIBRARIAN_PATH",
+    ));
+  } else if (!library) {
     checks.push(fail(
       "library",
       `no ${LIBRARY_DIR_NAME}/ in ${cwd} or above, so the hooks stay silent here`,
@@ -235,12 +252,12 @@ function budgetCheck(env: EnvReader): Check {
  */
 export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
   const runtime = currentRuntime();
-  const { library, envProblem } = await locateLibrary(env, cwd);
+  const { library, envProblem, refused } = await locateLibrary(env, cwd);
   const projectRoot = library?.projectRoot ?? env("CLAUDE_PROJECT_DIR") ?? cwd;
   return [
     runtimeCheck(runtime),
     ...(await installChecks(env, runtime)),
-    ...libraryChecks(library, envProblem, cwd),
+    ...libraryChecks(library, envProblem, cwd, refused),
     ...(library ? [await scratchCheck(library), await linksCheck(library)] : []),
     ...(await hooksChecks(
       await detectHookWiring(env, projectRoot),

@@ -143,8 +143,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if (!suggest && !apply && parsed.positionals.length === 0) {
       throw new UsageError("missing <folder>");
     }
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) return problem(json, noLibraryMessage(cwd, envProblem));
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) return problem(json, noLibraryMessage(cwd, located));
     if (suggest || apply) return await runMoves(library, env, { apply, only, json });
     const sourceDir = pathArgument(parsed.positionals[0]!, cwd);
     let listing: SourceListing;

@@ -9,6 +9,8 @@ import { mirrorLevels } from "../../core/walk.ts";
 import type { Rename } from "../../git/renames.ts";
 import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../../format/markers.ts";
 import { findSecrets } from "../../format/secrets.ts";
+import { learningsOf } from "../../format/learnings.ts";
+import { shinglesOf, similarPairs } from "../../format/similarity.ts";
 
 /** The kinds of findings, in the order they are reported. */
 export const FINDING_KINDS = [
@@ -19,6 +21,7 @@ export const FINDING_KINDS = [
   "source-changed",
   "oversized",
   "duplicate-bullet",
+  "near-duplicate",
   "conflict-marker",
   "secret",
   "not-utf8",
@@ -49,6 +52,10 @@ export interface Finding {
   renamedTo?: string;
   /** For a stale learning: the commit it was filed at (full hash when git knows it). */
   commit?: string;
+  /** For a near-duplicate: the other learning of the pair. */
+  other?: { path: string; line: number };
+  /** For a near-duplicate: how alike the two are, 0 to 1 (token-shingle similarity). */
+  similarity?: number;
 }
 
 /** A Markdown bullet of a library file. */
@@ -61,11 +68,10 @@ export interface Bullet {
 /** Bullets shorter than this (after collapsing spaces) are too generic to call duplicates. */
 export const MIN_BULLET_KEY = 12;
 
-const FENCE = /^\s*(```|~~~)/;
-const BULLET = /^\s*[-*+]\s+(.*\S)\s*$/;
-
 /**
- * The bullets of a Markdown text, outside fenced code blocks (pure).
+ * The bullets of a Markdown text, outside fenced code blocks, each with its normalised text
+ * (`format/learnings.ts`: case, spacing, punctuation and list markers do not count); bullets
+ * shorter than {@link MIN_BULLET_KEY} are left out (pure).
  *
  * @example Usage
  * ```ts
@@ -73,24 +79,14 @@ const BULLET = /^\s*[-*+]\s+(.*\S)\s*$/;
  * import assert from "node:assert/strict";
  *
  * const fence = "`".repeat(3);
- * const text = `- Always retry on 429\n- short\n${fence}\n- Not a bullet in code\n${fence}\n`;
+ * const text = `- Always retry on 429!\n- short\n${fence}\n- Not a bullet in code\n${fence}\n`;
  * assert.deepEqual(bulletsOf(text), [{ line: 1, key: "always retry on 429" }]);
  * ```
  */
 export function bulletsOf(text: string): Bullet[] {
-  const bullets: Bullet[] = [];
-  let fenced = false;
-  text.split("\n").forEach((line, i) => {
-    if (FENCE.test(line)) {
-      fenced = !fenced;
-      return;
-    }
-    const match = fenced ? null : BULLET.exec(line);
-    if (!match) return;
-    const key = match[1]!.replace(/\s+/g, " ").toLowerCase();
-    if (key.length >= MIN_BULLET_KEY) bullets.push({ line: i + 1, key });
-  });
-  return bullets;
+  return learningsOf(text)
+    .filter((unit) => unit.bullet && unit.key.length >= MIN_BULLET_KEY)
+    .map((unit) => ({ line: unit.line, key: unit.key }));
 }
 
 /**
@@ -175,6 +171,104 @@ export function duplicateBullets(files: readonly BulletFile[]): Finding[] {
         }, else delete it from ${twin.relPath}`,
       });
     }
+  }
+  return findings;
+}
+
+/** A served library file's text, for {@link nearDuplicates}. */
+export interface LearningFile {
+  /** Library-relative path. */
+  relPath: string;
+  /** Library-relative folder (`""` at the root). */
+  relDir: string;
+  text: string;
+}
+
+/** True when `folder` is `other` or one of its ancestors. */
+function isAtOrAbove(folder: string, other: string): boolean {
+  return folder === "" || folder === other || other.startsWith(`${folder}/`);
+}
+
+/**
+ * Pairs of learnings that say nearly the same thing (token-shingle similarity of at least
+ * `threshold`, `format/similarity.ts`) and are sent together: in one file, one folder, or a
+ * folder and one above it (a folder learning that repeats the root's). One finding per pair, at
+ * the more specific learning (or the later one in a file), naming the other. Exact repeats of a
+ * bullet in an ancestor are `duplicate-bullet` findings, not these (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { nearDuplicates } from "./checks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const findings = nearDuplicates([
+ *   { relPath: "tech.md", relDir: "", text: "# tech\n\n- Money is integer cents; never floats.\n" },
+ *   { relPath: "src/api/edge.md", relDir: "src/api", text: "- Money is stored as integer cents, never floats\n" },
+ *   { relPath: "src/ui/edge.md", relDir: "src/ui", text: "- Money is stored as integer cents, never floats\n" },
+ * ], 0.6);
+ * assert.deepEqual(findings.map((f) => [f.path, f.line, f.other]), [
+ *   ["src/api/edge.md", 1, { path: "tech.md", line: 3 }],
+ *   ["src/ui/edge.md", 1, { path: "tech.md", line: 3 }],
+ * ]);
+ * ```
+ */
+export function nearDuplicates(files: readonly LearningFile[], threshold: number): Finding[] {
+  if (threshold <= 0) return [];
+  interface Unit {
+    relPath: string;
+    relDir: string;
+    depth: number;
+    line: number;
+    key: string;
+    bullet: boolean;
+  }
+  const units: Unit[] = [];
+  for (const file of files) {
+    const depth = file.relDir === "" ? 0 : file.relDir.split("/").length;
+    for (const unit of learningsOf(file.text)) {
+      if (unit.key === "" || unit.key.startsWith("code:")) continue;
+      const { line, key, bullet } = unit;
+      units.push({ relPath: file.relPath, relDir: file.relDir, depth, line, key, bullet });
+    }
+  }
+  const pairs = similarPairs(
+    units.map((u) => shinglesOf(u.key)),
+    threshold,
+    (a, b) =>
+      isAtOrAbove(units[a]!.relDir, units[b]!.relDir) ||
+      isAtOrAbove(units[b]!.relDir, units[a]!.relDir),
+  );
+  const findings: Finding[] = [];
+  for (const pair of pairs) {
+    let [general, specific] = [units[pair.a]!, units[pair.b]!];
+    if (
+      general.depth > specific.depth ||
+      (general.relPath === specific.relPath && general.line > specific.line)
+    ) [general, specific] = [specific, general];
+    const exact = general.key === specific.key;
+    // an exact repeat of a bullet in an ancestor is a duplicate-bullet finding already
+    const bullets = general.bullet && specific.bullet;
+    if (
+      exact && bullets && general.relDir !== specific.relDir && general.key.length >= MIN_BULLET_KEY
+    ) {
+      continue;
+    }
+    const percent = Math.round(pair.score * 100);
+    const where = general.relPath === specific.relPath
+      ? `line ${general.line} of this file`
+      : `${general.relPath} line ${general.line}`;
+    findings.push({
+      check: "near-duplicate",
+      path: specific.relPath,
+      line: specific.line,
+      message: exact
+        ? `says the same as ${where}, so the model reads it twice`
+        : `says nearly the same as ${where} (${percent}% alike), so the model reads it twice`,
+      fix: "keep one: merge the two into one sharper learning where it holds for both " +
+        "('/librarian-curate' helps), or make the difference explicit",
+      other: { path: general.relPath, line: general.line },
+      similarity: Math.round(pair.score * 100) / 100,
+    });
   }
   return findings;
 }

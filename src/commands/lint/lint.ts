@@ -17,15 +17,18 @@ import { gitRenames } from "../../git/renames.ts";
 import { scanLibrary, type ScannedFolder } from "../../core/library_scan.ts";
 import { applyFolderMoves, type FolderMove } from "./fix.ts";
 import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
-import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
+import { DEFAULT_CHANGE_RATIO } from "../../git/staleness.ts";
+import { DEFAULT_SIMILARITY } from "../../format/similarity.ts";
 import {
   type BulletFile,
   bulletsOf,
   conflictMarkerLines,
   duplicateBullets,
   type Finding,
+  type LearningFile,
   libraryFileSecrets,
   likelyNewHome,
+  nearDuplicates,
   outermostFolders,
   sortFindings,
 } from "./checks.ts";
@@ -36,12 +39,13 @@ import { isDirectory } from "../../core/fs_probe.ts";
 /** The command line of `librarian lint`. */
 export const SPEC: CommandSpec = {
   name: "lint",
-  synopsis: "[--json] [--fix] [--change-threshold <percent>]",
+  synopsis: "[--json] [--fix] [--change-threshold <percent>] [--similarity <percent>]",
   summary: "check the library's health (stale folders, oversized files, duplicates, ...)",
   details: [
     "Finds library folders whose code folder no longer exists (with the likely new home when git",
     "shows a rename), files larger than the inject budget, the same bullet in a folder and its",
-    "ancestor, merge-conflict markers, malformed or escaping tags and secrets in the scratch file,",
+    "ancestor, learnings that say nearly the same (token-shingle similarity, in one file, one",
+    "folder, or a folder and one above it), merge-conflict markers, malformed or escaping tags and secrets in the scratch file,",
     "and files that are not UTF-8. Learnings whose provenance comment names code files that were",
     "deleted, renamed (git's rename detection gives the new path) or heavily changed since their",
     "commit are reported too. --fix applies only safe actions: it moves a library folder whose code",
@@ -55,6 +59,11 @@ export const SPEC: CommandSpec = {
       type: "string",
       valueName: "<percent>",
       description: "share of a source's lines that must change to report it (default 50; 0: off)",
+    },
+    similarity: {
+      type: "string",
+      valueName: "<percent>",
+      description: "how alike two learnings must be to report them (default 60; 0: off)",
     },
   },
   positionals: [],
@@ -117,9 +126,15 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
 }
 
 /** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
-async function contentFindings(folders: ScannedFolder[], budget: number, texts: LibraryText[]) {
+async function contentFindings(
+  folders: ScannedFolder[],
+  budget: number,
+  texts: LibraryText[],
+  similarity: number,
+) {
   const findings: Finding[] = [];
   const bulletFiles: BulletFile[] = [];
+  const learningFiles: LearningFile[] = [];
   for (const folder of folders) {
     for (const file of folder.files) {
       const isScratch = folder.relDir === "" && file.name === SCRATCH_FILE_NAME;
@@ -179,9 +194,14 @@ async function contentFindings(folders: ScannedFolder[], budget: number, texts: 
         relDir: folder.relDir,
         bullets: bulletsOf(decoded.text),
       });
+      learningFiles.push({ relPath: file.relPath, relDir: folder.relDir, text: decoded.text });
     }
   }
-  return [...findings, ...duplicateBullets(bulletFiles)];
+  return [
+    ...findings,
+    ...duplicateBullets(bulletFiles),
+    ...nearDuplicates(learningFiles, similarity),
+  ];
 }
 
 /**
@@ -215,8 +235,9 @@ export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem, { findings: [] });
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located, { findings: [] });
     const { budget } = readBudget(env);
     const changeRatio = intOption(parsed, "change-threshold", DEFAULT_CHANGE_RATIO * 100, 0, 100) /
       100;
@@ -231,7 +252,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       }
     }
     const texts: LibraryText[] = [];
-    const content = await contentFindings(folders, budget, texts);
+    const similarity = intOption(parsed, "similarity", DEFAULT_SIMILARITY * 100, 0, 100) / 100;
+    const content = await contentFindings(folders, budget, texts, similarity);
     const learnings = await staleLearningFindings(library, texts, { changeRatio });
     const findings = sortFindings([
       ...stale.findings,

@@ -12,7 +12,7 @@ import { provenanceLines } from "../../format/provenance.ts";
 import { basenameOf, dirnameOf, joinPath } from "../../core/paths.ts";
 import { gitFacts } from "../../git/history.ts";
 import type { Finding } from "./checks.ts";
-import { type Learning, type SourceFate, staleLearnings } from "./staleness.ts";
+import { type Learning, type SourceFate, staleLearnings } from "../../git/staleness.ts";
 
 /** A served library file's text, for {@link staleLearningFindings}. */
 export interface LibraryText {

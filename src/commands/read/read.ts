@@ -68,6 +68,7 @@ const NO_CONTEXT: Record<NoContextReason | NoCommandContextReason, string> = {
   "not-a-local-path":
     "the path cannot name a file on this machine (a NUL character, or a Windows drive path here)",
   "no-library": "no library applies to this file",
+  "library-refused": "the library found is another user's, so it is not used",
   "outside-project": "the file is outside the library's project",
   "in-library": "the file is inside the library itself (library files get no context)",
   "no-library-files": "no library file applies to this folder or its ancestors",
@@ -117,10 +118,16 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         keepProvenance: flag(parsed, "provenance"),
       })
       : commandReadContext(command, { env, budget, cwd });
-    const exit = context.kind === "none" && context.reason === "no-library"
-      ? EXIT_PROBLEMS
-      : EXIT_OK;
+    const noLibrary = context.kind === "none" &&
+      (context.reason === "no-library" || context.reason === "library-refused");
+    const exit = noLibrary ? EXIT_PROBLEMS : EXIT_OK;
     const envProblem = await librarianPathProblem(env);
+    const why = {
+      ...(envProblem ? { envProblem } : {}),
+      ...(context.kind === "none" && "refused" in context && context.refused
+        ? { refused: context.refused }
+        : {}),
+    };
     const fileDir = dirnameOf(folder ? joinPath(resolved ?? cwd, "*") : (resolved ?? cwd));
 
     if (flag(parsed, "json")) {
@@ -137,9 +144,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         printJson({
           ...base,
           result: context.reason,
-          message: context.reason === "no-library"
-            ? noLibraryMessage(fileDir, envProblem)
-            : NO_CONTEXT[context.reason],
+          message: noLibrary ? noLibraryMessage(fileDir, why) : NO_CONTEXT[context.reason],
           additionalContext: null,
           chars: 0,
           files: [],
@@ -158,8 +163,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
 
     const style = makeStyle(env);
     if (context.kind === "none") {
-      if (context.reason === "no-library") {
-        console.error(`librarian read: ${noLibraryMessage(fileDir, envProblem)}`);
+      if (noLibrary) {
+        console.error(`librarian read: ${noLibraryMessage(fileDir, why)}`);
       } else {
         console.log(
           `Nothing would be sent for ${context.relPath ?? path}: ${NO_CONTEXT[context.reason]}.`,

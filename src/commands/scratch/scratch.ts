@@ -179,8 +179,9 @@ async function drop(
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const json = flag(parsed, "json");
     if (stringOption(parsed, "drop") !== undefined) {
       return await drop(

@@ -60,8 +60,9 @@ function pick(sessions: SessionLedgers[], wanted: string | undefined): SessionLe
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const session = pick(projectSessions(env, library.root), parsed.positionals[0]);
     const windows = session.windows.map((w) => ({
       window: w.window,

@@ -76,8 +76,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const limit = intOption(parsed, "limit", 20, 1, 10_000);
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const sessions = projectSessions(env, library.root).slice(0, limit);
     if (flag(parsed, "json")) {
       printJson({ version: VERSION, library: library.root, sessions: sessions.map(sessionJson) });

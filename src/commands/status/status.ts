@@ -223,8 +223,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       ? undefined
       : intOption(parsed, "depth", 0, 0, 1000);
     const cwd = normalizePath(Deno.cwd());
-    const { library, envProblem } = await locateLibrary(env, cwd);
-    if (!library) throw noLibraryError(cwd, envProblem);
+    const located = await locateLibrary(env, cwd);
+    const { library } = located;
+    if (!library) throw noLibraryError(cwd, located);
     const status = await gather(library, env, runs);
     if (flag(parsed, "json")) {
       printJson({ ...status, log: { ...status.log, runs: status.log.runs.map(withNumbers) } });

@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { Provenance } from "../../format/provenance.ts";
-import type { FileChange, HistoryCommit } from "../../git/history.ts";
+import type { Provenance } from "../format/provenance.ts";
+import type { FileChange, HistoryCommit } from "./history.ts";
 
 /** A filed learning: where it is and what its provenance says. */
 export interface Learning {

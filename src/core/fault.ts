@@ -1,7 +1,7 @@
 /**
  * Named fault points, for tests only: `LIBRARIAN_FAULT=<point>` (or `<point>:<n>`, the n-th time
  * the point is reached) makes a run fail at exactly that point, so every crash position of the
- * filing protocol is tested deterministically instead of by killing a process at a random time.
+ * filing protocol (and of an export) is tested deterministically instead of by killing a process at a random time.
  *
  * Never set it outside tests. When it is not set (always, for users), a fault point costs one
  * cached environment lookup.
@@ -24,7 +24,11 @@ export type FaultPoint =
   /** Releasing the lock throws (as an unlock refused by the system would). */
   | "lock-release-throws"
   /** The routing pass throws an unexpected error before it reads scratch. */
-  | "route-throws";
+  | "route-throws"
+  /** An export wrote a generated file (use `:<n>` for the n-th); the rest are not written yet. */
+  | "after-export-write"
+  /** A write through the file boundary finds the disk full half-way (`:<n>`: the n-th write). */
+  | "write-disk-full";
 
 /** The process exit status of a run ended at a fault point (as if it had been killed). */
 export const FAULT_EXIT_CODE = 86;
