@@ -27,7 +27,6 @@ Deno.test("every kind of damage is named", () => {
     [[GOOD], /not a JSON object/],
     [{ ...GOOD, version: 2 }, /version is 2/],
     [{ ...GOOD, dir: "/other" }, /another memory folder/],
-    [{ ...GOOD, format: "2" }, /format/],
     [{ ...GOOD, files: [1] }, /files is not an object/],
     [{ ...GOOD, files: null }, /files is not an object/],
     [{ ...GOOD, files: { "a.md": 1 } }, /a\.md is not an object/],
@@ -55,7 +54,7 @@ Deno.test("a damaged record is set aside, reported, and replaced by an empty one
   await Deno.mkdir(join(dir.path, "automemory"));
   await Deno.writeTextFile(path, '{"version":1,"dir":"/m","files":{"a.md":[1]}}');
   const loaded = loadRecord(path, "/m", new Date("2026-11-30T10:00:00Z"));
-  assert.deepEqual(loaded.record, { version: 1, format: 2, dir: "/m", files: {} });
+  assert.deepEqual(loaded.record, { version: 1, dir: "/m", files: {} });
   assert.deepEqual(loaded.damaged, {
     path,
     reason: "entry for a.md is not an object",
@@ -67,7 +66,7 @@ Deno.test("a damaged record is set aside, reported, and replaced by an empty one
     "kept for inspection",
   );
   assert.deepEqual(loadRecord(path, "/m"), {
-    record: { version: 1, format: 2, dir: "/m", files: {} },
+    record: { version: 1, dir: "/m", files: {} },
     missing: true,
   });
   saveRecord(path, GOOD);

@@ -7,7 +7,6 @@ import type { Library } from "../src/core/discover.ts";
 import { envFrom, type EnvReader } from "../src/core/env.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
-import { hashUtf8 } from "../src/core/hash.ts";
 import { REVIEW_MARKER } from "../src/automemory/review.ts";
 import { syncMessages } from "../src/automemory/report.ts";
 import { autoMemoryMode } from "../src/automemory/mode.ts";
@@ -223,32 +222,4 @@ Deno.test("a block awaiting review is kept by the router until accepted; lint do
   assert.equal(classifyBlock(block, { acceptReview: true }).kind, "route");
   assert.equal(reviewScratch(text)[0]!.kind, "kept", "`librarian scratch` lists it");
   assert.deepEqual(scratchFindings(text, ".scratch.md"), []);
-});
-
-Deno.test("after an upgrade, entries synced as one line are synced again with their body, once", async () => {
-  await using dir = await tempDir();
-  const { library, memory, scratch, state, env } = await setup(dir.path);
-  await writeTree(memory, {
-    "feedback_pnpm.md": "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\nNever npm.\n",
-    "feedback_a.md": FEEDBACK_A,
-  });
-  await syncAutoMemory(library, env, scanAutoMemory(library, env));
-  // What an earlier version recorded: no format, entry hashes of one-line blocks.
-  const path = recordPathOf(state, memory);
-  const record = JSON.parse(await Deno.readTextFile(path));
-  delete record.format;
-  record.files["feedback_pnpm.md"].entry = hashUtf8(
-    "## [TAG: global, type: patterns]\n- pnpm: use pnpm\n",
-  );
-  await Deno.writeTextFile(path, JSON.stringify(record));
-  await Deno.writeTextFile(scratch, "");
-
-  const again = await syncAutoMemory(library, env, scanAutoMemory(library, env));
-  assert.deepEqual(again.synced.map((s) => s.name), ["pnpm"], "only the entry whose block changed");
-  assert.equal(again.unchanged, 1);
-  assert.equal(
-    stripProvenance(await Deno.readTextFile(scratch)),
-    "## [TAG: global, type: patterns]\n- pnpm: use pnpm\n  Never npm.\n",
-  );
-  assert.deepEqual(scanAutoMemory(library, env).changed, [], "once");
 });

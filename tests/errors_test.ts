@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { LibrarianError, messageOf } from "../src/core/errors.ts";
 import { isObject } from "../src/core/json.ts";
 import { plural } from "../src/core/words.ts";
+import { join } from "node:path";
+import { REPO_ROOT } from "./helpers.ts";
+import { classHeritage, readImportGraph } from "./import_graph.ts";
 
 Deno.test("any thrown value becomes a message", () => {
   assert.equal(messageOf(new Error("disk full")), "disk full");
@@ -38,4 +41,33 @@ Deno.test("counts read naturally, with an irregular plural when given", () => {
   assert.equal(plural(0, "file"), "0 files");
   assert.equal(plural(1, "file"), "1 file");
   assert.equal(plural(2, "auto memory", "auto memories"), "2 auto memories");
+});
+
+Deno.test("every error class in src/ is a LibrarianError, so every error crossing a module is one", async () => {
+  const src = join(REPO_ROOT, "src");
+  const parents = new Map<string, string | null>();
+  for (const module of (await readImportGraph(src)).modules) {
+    for (
+      const [name, parent] of classHeritage(module, await Deno.readTextFile(join(src, module)))
+    ) {
+      parents.set(name, parent);
+    }
+  }
+  const builtIn = /^(Error|[A-Z][a-z]+Error)$/; // Error, SyntaxError, TypeError, RangeError, ...
+  const errors = [...parents.keys()].filter((name) => {
+    for (let at: string | null | undefined = name; at; at = parents.get(at)) {
+      if (!parents.has(at)) return builtIn.test(at);
+    }
+    return false;
+  });
+  assert.ok(
+    errors.includes("LockTimeoutError") && errors.includes("HookInputError"),
+    errors.join(),
+  );
+  const outside = errors.filter((name) => {
+    let at: string | null | undefined = name;
+    while (at && at !== "LibrarianError") at = parents.get(at);
+    return at !== "LibrarianError" && name !== "LibrarianError";
+  });
+  assert.deepEqual(outside, []);
 });

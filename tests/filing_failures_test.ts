@@ -46,7 +46,7 @@ Deno.test("a damaged journal (valid JSON, wrong shape) is set aside, reported, a
   const p = await makeProject(dir.path, { "_memory_library/.scratch.md": ONE_BLOCK });
   const { journal } = coordinationPaths(libraryOf(p), envFrom({ HOME: p.home }))!;
   await Deno.mkdir(join(journal, ".."), { recursive: true });
-  await Deno.writeTextFile(journal, '{"version":2,"filed":[1]}');
+  await Deno.writeTextFile(journal, '{"version":3,"filed":[1]}');
   const message = messageOf(await stop(p))!;
   assert.match(message, /1 learning → tech\.md/);
   assert.match(message, /journal was damaged \(an entry of 'filed' is not a pair\)/);
@@ -54,7 +54,7 @@ Deno.test("a damaged journal (valid JSON, wrong shape) is set aside, reported, a
     .filter((f) => f.includes(".damaged-"));
   assert.equal(aside.length, 1);
   const kept = await Deno.readTextFile(join(p.home, ".claude", "librarian", "locks", aside[0]!));
-  assert.equal(kept, '{"version":2,"filed":[1]}');
+  assert.equal(kept, '{"version":3,"filed":[1]}');
 });
 
 Deno.test("a journal path that is a folder is set aside and reported; the learning is filed", async () => {

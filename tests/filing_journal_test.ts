@@ -25,16 +25,16 @@ Deno.test("parseJournal accepts a journal of the right shape, with or without ac
 
 Deno.test("parseJournal rejects valid JSON of the wrong shape, and garbage, with a reason", () => {
   const damaged = [
-    '{"version":2,"filed":[1]}',
-    '{"version":2,"filed":[["abc"]]}',
-    '{"version":2,"filed":[["abc","yesterday"]]}',
-    '{"version":2,"filed":[[7,1]]}',
-    '{"version":2,"filed":{}}',
+    '{"version":3,"filed":[1]}',
+    '{"version":3,"filed":[["abc"]]}',
+    '{"version":3,"filed":[["abc","yesterday"]]}',
+    '{"version":3,"filed":[[7,1]]}',
+    '{"version":3,"filed":{}}',
+    '{"version":2,"filed":[]}',
     '{"version":4,"filed":[]}',
-    '{"version":3,"filed":[],"legacyUntil":"soon"}',
-    '{"version":2,"filed":[],"active":"tech.md"}',
-    '{"version":2,"filed":[],"active":[1]}',
-    '{"version":2,"filed":[],"active":["../../etc/passwd"]}',
+    '{"version":3,"filed":[],"active":"tech.md"}',
+    '{"version":3,"filed":[],"active":[1]}',
+    '{"version":3,"filed":[],"active":["../../etc/passwd"]}',
     "[]",
     "null",
     "not json at all",
@@ -50,12 +50,12 @@ Deno.test("parseJournal rejects valid JSON of the wrong shape, and garbage, with
 Deno.test("a damaged journal is set aside (renamed, not deleted) and reported; a fresh one starts", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "key.filed.json");
-  await Deno.writeTextFile(path, '{"version":2,"filed":[1]}');
+  await Deno.writeTextFile(path, '{"version":3,"filed":[1]}');
   const load = loadJournal(path);
   assert.deepEqual(load.journal, { version: 3, filed: [] });
   assert.ok(load.setAside, "the damage is reported");
   assert.match(load.setAside.why, /filed/);
-  assert.equal(await Deno.readTextFile(load.setAside.path), '{"version":2,"filed":[1]}');
+  assert.equal(await Deno.readTextFile(load.setAside.path), '{"version":3,"filed":[1]}');
   assert.equal(load.setAside.path.startsWith(`${path}.damaged-`), true);
   await assert.rejects(() => Deno.lstat(path), Deno.errors.NotFound);
 });

@@ -33,9 +33,24 @@ Deno.test("a bounded read stops at the limit and says how large the file is", as
   assert.deepEqual(readFileBounded(path, 9), { kind: "too-large", size: 10 });
   assert.deepEqual(readFileBounded(dir.path, 9), { kind: "not-a-file" });
   assert.deepEqual(readFileBounded(`${dir.path}/none`, 9), { kind: "missing" });
-  assert.equal(readTextBounded(path, 100), "0123456789");
+});
+
+Deno.test("the one bounded strict read: text with its byte-order mark, not-UTF-8 never replaced", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/a.md`;
+  Deno.writeTextFileSync(path, "\uFEFF0123456789");
+  const read = readTextBounded(path, 100);
+  assert.ok(read.kind === "text");
+  assert.equal(read.text, "\uFEFF0123456789");
+  assert.deepEqual(read.bytes, Deno.readFileSync(path));
   Deno.writeFileSync(path, new Uint8Array([0xc3, 0x28]));
-  assert.equal(readTextBounded(path, 100), null, "not UTF-8 is no text");
+  assert.deepEqual(readTextBounded(path, 100), {
+    kind: "not-utf8",
+    bytes: new Uint8Array([0xc3, 0x28]),
+  });
+  assert.deepEqual(readTextBounded(path, 1), { kind: "too-large", size: 2 });
+  assert.deepEqual(readTextBounded(dir.path, 9), { kind: "not-a-file" });
+  assert.deepEqual(readTextBounded(`${dir.path}/none`, 9), { kind: "missing" });
 });
 
 Deno.test("library text: BOM and CRLF normalised, binary and not-UTF-8 recognised, big files cut", async () => {

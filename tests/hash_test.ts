@@ -1,6 +1,19 @@
-/** core/hash: XXH32 as published, checked against the reference implementation's vectors. */
+/**
+ * core/hash: XXH32 as published, checked against the reference implementation's vectors, and the
+ * one hash every value the product persists is made with.
+ */
 import assert from "node:assert/strict";
+import * as hash from "../src/core/hash.ts";
 import { hashBytes, hashUtf8, xxh32, XXH_PRIME32_1 } from "../src/core/hash.ts";
+import type { Library } from "../src/core/discover.ts";
+import { envFrom } from "../src/core/env.ts";
+import { isCaseInsensitiveOs, normalizePath } from "../src/core/paths.ts";
+import { recordPathOf } from "../src/automemory/records.ts";
+import { folderSlug } from "../src/export/formats.ts";
+import { coordinationPaths } from "../src/filing/coordination_paths.ts";
+import { rawHash } from "../src/filing/plan.ts";
+import { tempDir } from "./helpers.ts";
+import { makeProject } from "./stop_fixtures.ts";
 
 /** The reference `xxhsum` sanity buffer: byte i is the top byte of PRIME32 * PRIME64^i (mod 2^64). */
 function sanityBuffer(length: number): Uint8Array {
@@ -42,4 +55,27 @@ Deno.test("hashBytes() is 16 hex digits: both XXH32 seeds", () => {
   assert.equal(hashBytes(data), "1208e7e26af1d1fe");
   assert.match(hashUtf8("any text"), /^[0-9a-f]{16}$/);
   assert.notEqual(hashUtf8("a"), hashUtf8("b"));
+});
+
+Deno.test("every hash the product persists is hashUtf8's: block hashes, record names, the lock and journal key", async () => {
+  assert.equal("hashText" in hash, false);
+  assert.equal(
+    rawHash("## [TAG: global, type: tech]\n- a\r\n"),
+    hashUtf8("## [TAG: global, type: tech]\n- a"),
+  );
+  assert.equal(recordPathOf("/state", "/m"), `/state/automemory/${hashUtf8("/m")}.json`);
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path);
+  const library: Library = { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
+  const paths = coordinationPaths(library, envFrom({ HOME: p.home }))!;
+  // The key is taken from the library's real path in the program's normal form (lower case where
+  // the file system ignores case).
+  const real = normalizePath(Deno.realPathSync(p.lib));
+  const key = hashUtf8(isCaseInsensitiveOs() ? real.toLowerCase() : real);
+  assert.equal(paths.journal.endsWith(`/${key}.filed.json`), true, paths.journal);
+  assert.equal(paths.lock.endsWith(`/${key}.lock`), true);
+});
+
+Deno.test("export: an ambiguous folder's rule-file suffix is hashUtf8's", () => {
+  assert.equal(folderSlug("src/a--b"), `src--a--b-${hashUtf8("src/a--b").slice(0, 8)}`);
 });

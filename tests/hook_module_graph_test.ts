@@ -46,7 +46,7 @@ Deno.test("the stop hook's idle turn loads only the checks: no sync, lock, summa
   const graph = await startupGraph("src/entry/stop.ts");
   assert.deepEqual(
     graph.filter((m) =>
-      /^(automemory\/(sync|parse|review|report|record_store|scratch_append)|core\/(atomic|lock_file|words|fault|boundary|boundary_rules)|filing\/(carry_over|coordination|lock|stop_summary|nudge_reason|route|plan|journal))\.ts$|^format\//
+      /^(automemory\/(sync|parse|review|report|record_store|scratch_append)|core\/(atomic|lock|words|fault|boundary|boundary_rules)|filing\/(carry_over|coordination|lock|stop_summary|nudge_reason|route|plan|journal))\.ts$|^format\//
         .test(m)
     ),
     [],

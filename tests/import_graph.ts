@@ -183,6 +183,34 @@ export function moduleState(path: string, text: string): ModuleState {
 }
 
 /**
+ * The classes a module declares at its top level, each with the name it extends (`null` when it
+ * extends nothing or something that is not a plain name).
+ */
+export function classHeritage(path: string, text: string): [string, string | null][] {
+  const found: [string, string | null][] = [];
+  const plugin = {
+    name: "class-heritage",
+    rules: {
+      classes: {
+        create() {
+          return {
+            ClassDeclaration(
+              node: { id?: { name?: string }; superClass?: Literal & { name?: string } | null },
+            ) {
+              if (!node.id?.name) return;
+              const parent = node.superClass?.type === "Identifier" ? node.superClass.name! : null;
+              found.push([node.id.name, parent]);
+            },
+          };
+        },
+      },
+    },
+  };
+  Deno.lint.runPlugin(plugin as unknown as Deno.lint.Plugin, path, text);
+  return found;
+}
+
+/**
  * The modules `roots` reach through code edges (static, dynamic, `loadLater`; not type-only ones),
  * `roots` included.
  */

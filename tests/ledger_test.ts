@@ -1,7 +1,6 @@
 /** The inject ledger: one record per context window, validated, bounded, locked. */
 import assert from "node:assert/strict";
 import {
-  clearSessionLedgers,
   loadLedger,
   MAX_LEDGER_BYTES,
   mergeLedger,
@@ -118,17 +117,6 @@ Deno.test("openLedger() gives the lock to one holder at a time, and null after t
   const second = openLedger(dir.path, key, 50);
   assert.ok(second, "free again once released");
   second.release();
-});
-
-Deno.test("clearSessionLedgers() forgets the session and its subagents only", async () => {
-  await using dir = await tempDir();
-  record(dir.path, { sessionId: "s" }, { "/l/a.md": FP }, true);
-  record(dir.path, { sessionId: "s", agentId: "x" }, { "/l/a.md": FP });
-  record(dir.path, { sessionId: "other" }, { "/l/a.md": FP });
-  await clearSessionLedgers(dir.path, "s");
-  assert.deepEqual(loadLedger(dir.path, { sessionId: "s" }).ledger, emptyLedger());
-  assert.deepEqual(filesOf(dir.path, { sessionId: "s", agentId: "x" }), {});
-  assert.deepEqual(filesOf(dir.path, { sessionId: "other" }), { "/l/a.md": FP });
 });
 
 Deno.test("pruneLedgers() removes sessions not written for a week", async () => {

@@ -42,17 +42,13 @@ Deno.test("no ledgers folder: no sessions, no error", async () => {
   assert.deepEqual(projectSessions(envFrom({ LIBRARIAN_STATE_DIR: dir.path }), "/repo/lib"), []);
 });
 
-Deno.test("state folders: LIBRARIAN_STATE_DIR alone; else the hooks' and every plugin data folder that exists", async () => {
+Deno.test("state folders: where the hooks keep ledgers (LIBRARIAN_STATE_DIR, else ~/.claude/librarian), when it exists", async () => {
   await using dir = await tempDir();
   const home = dir.path;
   assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), []);
   Deno.mkdirSync(`${home}/.claude/librarian`, { recursive: true });
   Deno.mkdirSync(`${home}/.claude/plugins/data/librarian-team`, { recursive: true });
-  Deno.mkdirSync(`${home}/.claude/plugins/data/other-tool`, { recursive: true });
-  assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [
-    `${home}/.claude/librarian`,
-    `${home}/.claude/plugins/data/librarian-team`,
-  ]);
+  assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [`${home}/.claude/librarian`]);
   assert.deepEqual(
     candidateStateDirs(envFrom({ HOME: home, LIBRARIAN_STATE_DIR: `${home}/.claude/librarian` })),
     [`${home}/.claude/librarian`],

@@ -466,7 +466,7 @@ Deno.test("after a crash, only the Librarian's own temp files are swept, never a
   const library: Library = { root: p.lib, projectRoot: p.root, foundBy: "cwd" };
   const { journal } = coordinationPaths(library, envFrom({ HOME: p.home }))!;
   await Deno.mkdir(join(journal, ".."), { recursive: true });
-  await Deno.writeTextFile(journal, JSON.stringify({ version: 2, filed: [], active: ["tech.md"] }));
+  await Deno.writeTextFile(journal, JSON.stringify({ version: 3, filed: [], active: ["tech.md"] }));
   assert.equal(messageOf(await stop(p)), "Librarian: 1 learning → tech.md");
   assert.equal(await exists(join(p.lib, "tech.md.tmp-4242-3-k9x2ab")), false);
   assert.equal(await Deno.readTextFile(join(p.lib, "tech.md.tmp-notes.md")), "# my own notes\n");

@@ -11,6 +11,7 @@
 import { type Library } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
 import { isDirectory, readTextBounded } from "../core/fs_probe.ts";
+import { isObject } from "../core/json.ts";
 import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
 import { canonicalGitRoot, realPathOr } from "../git/memory_root.ts";
 
@@ -88,12 +89,12 @@ export function memoryDirSetting(value: unknown, home: string | undefined): stri
 }
 
 function configuredMemoryDir(settingsPath: string, env: EnvReader): string | null {
-  const text = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
-  if (!text) return null;
+  const read = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
+  if (read.kind !== "text" || !read.text) return null;
   try {
-    const settings = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
-    if (typeof settings !== "object" || settings === null) return null;
-    const value = (settings as { autoMemoryDirectory?: unknown }).autoMemoryDirectory;
+    const settings = JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
+    if (!isObject(settings)) return null;
+    const value = settings.autoMemoryDirectory;
     return memoryDirSetting(value, homeDir(env));
   } catch {
     return null;

@@ -10,6 +10,7 @@
  */
 
 import { messageOf } from "../core/errors.ts";
+import { isObject } from "../core/json.ts";
 import { fenceMap } from "../format/scratch.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
@@ -179,14 +180,11 @@ export function parseMemoryFile(text: string, stem: string, parseYaml: YamlParse
     const detail = messageOf(error).split("\n")[0];
     return { kind: "skip", why: "malformed", ...(detail ? { detail } : {}) };
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+  if (!isObject(data)) {
     return { kind: "skip", why: "malformed", detail: "front matter is not a mapping" };
   }
-  const fields = data as Record<string, unknown>;
-  const metadata = fields.metadata;
-  const nested = metadata && typeof metadata === "object" && !Array.isArray(metadata)
-    ? (metadata as Record<string, unknown>).type
-    : undefined;
+  const fields = data;
+  const nested = isObject(fields.metadata) ? fields.metadata.type : undefined;
   // As Claude Code reads it: `metadata.type` wins over a top-level `type`.
   const rawType = typeof nested === "string"
     ? nested

@@ -1,13 +1,11 @@
 /**
  * Sync records, written: loading one for a sync (a damaged record is set aside, renamed next to
- * it), saving one atomically, and removing the records named by the hash used before XXH32.
- * Reading and validating are in `records.ts`.
+ * it) and saving one atomically. Reading and validating are in `records.ts`.
  *
  * @module
  */
 
 import { setAsideSync, writeTextAtomicSync } from "../core/atomic.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
 import { readRecord, type SyncRecord } from "./records.ts";
 
 /** A damaged record that was set aside. */
@@ -67,46 +65,4 @@ export function loadRecord(
  */
 export function saveRecord(path: string, record: SyncRecord): void {
   writeTextAtomicSync(path, JSON.stringify(record));
-}
-
-/** A record's name before the switch to XXH32: cyrb53 of the memory folder, 14 hex digits. */
-const LEGACY_RECORD_NAME = /^[0-9a-f]{14}\.json$/;
-
-/**
- * Removes the records written before the switch to XXH32 (named by the old hash) that belong to
- * memory folder `dir`, beside the record at `path`; another folder's, or one that is not a valid
- * record, is left alone. Returns the paths removed. Never throws.
- *
- * @example Usage
- * ```ts
- * import { removeLegacyRecords } from "./record_store.ts";
- * import assert from "node:assert/strict";
- *
- * const state = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${state}/automemory`);
- * const old = `${state}/automemory/0123456789abcd.json`;
- * Deno.writeTextFileSync(old, '{"version":1,"dir":"/m","files":{}}');
- * assert.deepEqual(removeLegacyRecords(`${state}/automemory/x.json`, "/m"), [old]);
- * assert.deepEqual(removeLegacyRecords(`${state}/automemory/x.json`, "/m"), []);
- * ```
- */
-export function removeLegacyRecords(path: string, dir: string): string[] {
-  const folder = dirnameOf(path);
-  const removed: string[] = [];
-  try {
-    for (const entry of Deno.readDirSync(folder)) {
-      if (!entry.isFile || !LEGACY_RECORD_NAME.test(entry.name)) continue;
-      const legacy = joinPath(folder, entry.name);
-      if (readRecord(legacy, dir).kind !== "ok") continue;
-      try {
-        Deno.removeSync(legacy);
-        removed.push(legacy);
-      } catch {
-        // gone meanwhile, or not ours to remove: it is ignored either way
-      }
-    }
-  } catch {
-    // no folder: nothing to clean up
-  }
-  return removed;
 }

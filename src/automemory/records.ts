@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readFileBounded } from "../core/fs_probe.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { isObject } from "../core/json.ts";
 import { dirnameOf, joinPath } from "../core/paths.ts";
@@ -19,12 +19,6 @@ import { dirnameOf, joinPath } from "../core/paths.ts";
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 /** The record format this version writes and reads. */
 export const RECORD_VERSION = 1;
-/**
- * The form of the blocks a record's entry hashes were made from: 2 since entries carry their
- * body. A record made for an older form has every memory read again once (an entry whose block
- * did not change is not synced again).
- */
-export const BLOCK_FORMAT = 2;
 
 /** What was last seen of one memory file. */
 export interface FileRecord {
@@ -41,8 +35,6 @@ export interface FileRecord {
 /** The sync record of one memory folder. */
 export interface SyncRecord {
   version: 1;
-  /** The {@link BLOCK_FORMAT} its entry hashes were made with (absent: the first form). */
-  format?: number;
   /** The memory folder this record is about. */
   dir: string;
   /** Memory file path relative to `dir` (`/`-separated) → what was seen of it. */
@@ -66,7 +58,7 @@ export function recordPathOf(state: string, memoryDir: string): string {
 
 /** An empty record for `dir`. */
 function emptyRecord(dir: string): SyncRecord {
-  return { version: RECORD_VERSION, format: BLOCK_FORMAT, dir, files: {} };
+  return { version: RECORD_VERSION, dir, files: {} };
 }
 
 function isCount(value: unknown): value is number {
@@ -123,9 +115,6 @@ export function parseSyncRecord(
     return { ok: false, reason: `version is ${JSON.stringify(value.version)}, not 1` };
   }
   if (value.dir !== dir) return { ok: false, reason: "it belongs to another memory folder" };
-  if (value.format !== undefined && !isCount(value.format)) {
-    return { ok: false, reason: "format is not a whole number" };
-  }
   if (!isObject(value.files)) return { ok: false, reason: "files is not an object" };
   const files: Record<string, FileRecord> = {};
   for (const [name, entry] of Object.entries(value.files)) {
@@ -136,8 +125,7 @@ export function parseSyncRecord(
     const { size, mtime, hash, entry: produced } = entry as unknown as FileRecord;
     files[name] = { size, mtime, hash, entry: produced };
   }
-  const format = value.format === undefined ? {} : { format: value.format as number };
-  return { ok: true, record: { version: RECORD_VERSION, ...format, dir, files } };
+  return { ok: true, record: { version: RECORD_VERSION, dir, files } };
 }
 
 /** A record as loaded: fine, missing (a first sync), or damaged (and why). */
@@ -162,7 +150,7 @@ export type LoadedRecord =
  * ```
  */
 export function readRecord(path: string, dir: string): LoadedRecord {
-  const read = readFileBounded(path, MAX_RECORD_BYTES);
+  const read = readTextBounded(path, MAX_RECORD_BYTES);
   switch (read.kind) {
     case "missing":
       return { kind: "missing", record: emptyRecord(dir) };
@@ -172,13 +160,10 @@ export function readRecord(path: string, dir: string): LoadedRecord {
       return { kind: "damaged", record: emptyRecord(dir), reason: `${read.size} bytes, too large` };
     case "unreadable":
       return { kind: "damaged", record: emptyRecord(dir), reason: `unreadable (${read.reason})` };
+    case "not-utf8":
+      return { kind: "damaged", record: emptyRecord(dir), reason: "not UTF-8 text" };
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
-  } catch {
-    return { kind: "damaged", record: emptyRecord(dir), reason: "not UTF-8 text" };
-  }
+  const text = read.text.replace(/^\uFEFF/, "");
   const parsed = parseSyncRecord(text, dir);
   return parsed.ok
     ? { kind: "ok", record: parsed.record }

@@ -11,7 +11,7 @@ import { type EnvReader, legacyPluginStateDir, stateDir } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
 import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
-import { BLOCK_FORMAT, readRecordIn } from "./records.ts";
+import { readRecordIn } from "./records.ts";
 
 /** A memory file whose size or mtime differs from its record. */
 export interface ChangedFile {
@@ -92,14 +92,12 @@ export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
   for (const dir of dirs) {
     const loaded = readRecordIn(state, legacy, dir);
     const files = loaded.record.files;
-    // Entries recorded in an older block form are looked at again, once.
-    const outdated = loaded.record.format !== BLOCK_FORMAT;
     const present = new Set<string>();
     for (const name of listMemoryFiles(dir)) {
       present.add(name);
       const info = statFile(joinPath(dir, name));
       if (!info) continue;
-      const seen = outdated ? undefined : files[name];
+      const seen = files[name];
       if (seen && seen.size === info.size && seen.mtime === info.mtime) continue;
       changed.push({ dir, name, ...info });
     }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { readFileBounded } from "../core/fs_probe.ts";
+import { decodeUtf8Strict, readFileBounded } from "../core/fs_probe.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
 
 /** The largest scratch the sync appends to (routing files at most a few MB per turn). */
@@ -35,12 +35,7 @@ export function scratchBytesProblem(bytes: Uint8Array): string | null {
   if (utf16 || bytes.includes(0)) {
     return "scratch is saved as UTF-16 (or holds NUL bytes): save it as UTF-8";
   }
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return "scratch is not UTF-8 text: save it as UTF-8";
-  }
-  return null;
+  return decodeUtf8Strict(bytes) === null ? "scratch is not UTF-8 text: save it as UTF-8" : null;
 }
 
 /**

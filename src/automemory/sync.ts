@@ -24,8 +24,8 @@ import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../format/provenance.ts";
 import { listMemoryFiles } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
-import { BLOCK_FORMAT, readRecordIn, recordPathOf, type SyncRecord } from "./records.ts";
-import { type DamagedRecord, loadRecord, removeLegacyRecords, saveRecord } from "./record_store.ts";
+import { readRecordIn, recordPathOf, type SyncRecord } from "./records.ts";
+import { type DamagedRecord, loadRecord, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";
@@ -82,8 +82,7 @@ async function syncDir(
     const info = statFile(path);
     if (!info) continue;
     const seen = record.files[file.name];
-    const current = record.format === BLOCK_FORMAT;
-    if (current && seen && seen.size === info.size && seen.mtime === info.mtime) continue; // synced meanwhile
+    if (seen && seen.size === info.size && seen.mtime === info.mtime) continue; // synced meanwhile
     const read = readFileBounded(path, MAX_MEMORY_BYTES);
     if (read.kind !== "bytes") {
       if (read.kind === "too-large") {
@@ -94,7 +93,7 @@ async function syncDir(
     }
     const text = new TextDecoder().decode(read.bytes);
     const hash = hashUtf8(text);
-    if (current && seen && seen.hash === hash) {
+    if (seen && seen.hash === hash) {
       record.files[file.name] = { ...seen, ...info };
       continue;
     }
@@ -130,7 +129,7 @@ async function syncDir(
   for (const name of Object.keys(record.files)) {
     if (!present.has(name)) delete record.files[name];
   }
-  return { blocks, record: { ...record, format: BLOCK_FORMAT } };
+  return { blocks, record };
 }
 
 /**
@@ -213,8 +212,6 @@ export async function syncAutoMemory(
       prefix = "";
     }
     saveRecord(recordPath, outcome.record);
-    // The first record under the XXH32 name: the one from before the switch is not needed now.
-    if (loaded.missing) removeLegacyRecords(recordPath, dir);
   }
   return report;
 }

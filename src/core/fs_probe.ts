@@ -162,9 +162,39 @@ export function readFileBounded(path: string, maxBytes: number): BoundedRead {
   }
 }
 
+/** A strict UTF-8 decoder that keeps a byte-order mark (one decode at a time holds no state). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /**
- * The UTF-8 text of the regular file at `path` (see {@link readFileBounded}), or `null` when it
- * is missing, not a regular file, larger than `maxBytes`, unreadable or not valid UTF-8.
+ * `bytes` as UTF-8 text, a byte-order mark kept, or `null` when they are not UTF-8.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeUtf8Strict } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(decodeUtf8Strict(new TextEncoder().encode("\uFEFFhé")), "\uFEFFhé");
+ * assert.equal(decodeUtf8Strict(new Uint8Array([0xff, 0xfe, 0x41])), null);
+ * ```
+ */
+export function decodeUtf8Strict(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** What {@link readTextBounded} found: {@link BoundedRead}, with the bytes read as UTF-8. */
+export type BoundedText =
+  | Exclude<BoundedRead, { kind: "bytes" }>
+  | { kind: "text"; text: string; bytes: Uint8Array }
+  | { kind: "not-utf8"; bytes: Uint8Array };
+
+/**
+ * The UTF-8 text of the regular file at `path`, read as {@link readFileBounded} reads it (never
+ * blocking, never past `maxBytes`) and decoded strictly, a byte-order mark kept: bytes that are
+ * not UTF-8 are `not-utf8`, never replaced. Never throws.
  *
  * @example Usage
  * ```ts
@@ -173,17 +203,18 @@ export function readFileBounded(path: string, maxBytes: number): BoundedRead {
  *
  * const path = Deno.makeTempFileSync();
  * Deno.writeTextFileSync(path, "héllo");
- * assert.equal(readTextBounded(path, 100), "héllo");
+ * const read = readTextBounded(path, 100);
+ * assert.equal(read.kind === "text" && read.text, "héllo");
  * Deno.writeFileSync(path, new Uint8Array([0xff, 0xfe, 0x41, 0x00]));
- * assert.equal(readTextBounded(path, 100), null);
+ * assert.equal(readTextBounded(path, 100).kind, "not-utf8");
+ * assert.deepEqual(readTextBounded(path, 2), { kind: "too-large", size: 4 });
  * ```
  */
-export function readTextBounded(path: string, maxBytes: number): string | null {
+export function readTextBounded(path: string, maxBytes: number): BoundedText {
   const read = readFileBounded(path, maxBytes);
-  if (read.kind !== "bytes") return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
-  } catch {
-    return null;
-  }
+  if (read.kind !== "bytes") return read;
+  const text = decodeUtf8Strict(read.bytes);
+  return text === null
+    ? { kind: "not-utf8", bytes: read.bytes }
+    : { kind: "text", text, bytes: read.bytes };
 }

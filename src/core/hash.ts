@@ -8,8 +8,7 @@
  * - {@link hashBytes} and {@link hashUtf8}: 64 bits made of two XXH32 runs (seeds 0 and
  *   {@link XXH_PRIME32_1}), as 16 hex digits: every hash the product stores (the inject side's
  *   ledgers, the filing journal's block hashes and the lock/journal key, auto-memory sync records
- *   and their file names, export rule-file suffixes). Values from before the switch (cyrb53) are
- *   migrated: see docs/development.md.
+ *   and their file names, export rule-file suffixes).
  * - {@link safeId}: an id from hook input (a session, an agent) as a file name, hashed when it is
  *   not safe as it is.
  *

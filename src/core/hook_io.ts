@@ -8,7 +8,8 @@
  */
 
 import { readAllSync } from "./read_all.ts";
-import { messageOf } from "./errors.ts";
+import { LibrarianError, messageOf } from "./errors.ts";
+import { isObject } from "./json.ts";
 
 /** The fields of a Claude Code hook event that the Librarian reads. */
 export interface HookEvent {
@@ -24,7 +25,7 @@ export interface HookEvent {
 }
 
 /** Why an input could not be used as a hook event. */
-export class HookInputError extends SyntaxError {
+export class HookInputError extends LibrarianError {
   constructor(message: string) {
     super(message);
     this.name = "HookInputError";
@@ -99,10 +100,8 @@ export function parseHookEvent(text: string): HookEvent {
     const detail = messageOf(error);
     throw new HookInputError(`input is not JSON: ${detail}`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HookInputError("input is not a JSON object");
-  }
-  const event = value as Record<string, unknown>;
+  if (!isObject(value)) throw new HookInputError("input is not a JSON object");
+  const event = value;
   if (typeof event.hook_event_name !== "string" || event.hook_event_name === "") {
     throw new HookInputError("input has no hook_event_name");
   }

@@ -7,8 +7,9 @@
  */
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { messageOf } from "../core/errors.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
+import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./formats.ts";
@@ -27,7 +28,7 @@ export interface LibraryConfig {
 }
 
 /** A settings file that is there but cannot be used, with what to do about it. */
-export class ConfigError extends Error {
+export class ConfigError extends LibrarianError {
   constructor(path: string, problem: string) {
     super(
       `${path}: ${problem}. Fix or delete the file (librarian init --export <formats> writes it).`,
@@ -53,10 +54,8 @@ export class ConfigError extends Error {
  * ```
  */
 export function validateConfig(value: unknown): LibraryConfig | string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return "it is not a JSON object";
-  }
-  const record = value as Record<string, unknown>;
+  if (!isObject(value)) return "it is not a JSON object";
+  const record = value;
   const unknown = Object.keys(record).filter((k) => k !== "version" && k !== "export");
   if (unknown.length > 0) return `unknown setting ${JSON.stringify(unknown[0])}`;
   if (record.version !== 1) return `"version" must be 1`;

@@ -10,7 +10,7 @@
 import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
-import type { HeldLock } from "./lock.ts";
+import type { HeldLock } from "../core/lock.ts";
 import { coordinationChoices, type CoordinationPaths } from "./coordination_paths.ts";
 
 /** No folder could hold the lock and journal: nothing can be filed. */
@@ -60,7 +60,7 @@ export async function acquireCoordination(
   const all = coordinationChoices(library, env);
   for (const { paths } of all) {
     try {
-      const lock = await acquireLock(paths.lock, options);
+      const lock = acquireLock(paths.lock, options);
       return { lock, paths, [Symbol.asyncDispose]: () => lock[Symbol.asyncDispose]() };
     } catch (error) {
       if (error instanceof LockTimeoutError) throw error;

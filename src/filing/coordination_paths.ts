@@ -61,8 +61,7 @@ function candidates(env: EnvReader): Candidate[] {
 
 /**
  * The name of a library's lock and journal: {@link hashUtf8} (XXH32) of its real path, 16 hex
- * digits. Files named by the old key (cyrb53, 14 hex digits) are never taken for these: an old
- * lock cannot block a run, an old journal is only read for its window (journal.ts).
+ * digits.
  */
 function keyOf(library: Library): string {
   const real = realPathOfNearest(library.root) ?? library.root;

@@ -6,18 +6,15 @@
  * in its target), and, while a run is writing, which files it writes (so the next run can clear
  * the temp files a killed run left, see crash_sweep.ts).
  *
- * Version 3 holds XXH32 hashes (core/hash.ts); a version-2 one is read as its window
- * (journal_legacy.ts).
+ * It holds XXH32 hashes (core/hash.ts); a journal of any other version is set aside as damaged.
  *
  * @module
  */
 
 import { isObject } from "../core/json.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { type BoundedRead, readFileBounded } from "../core/fs_probe.ts";
+import { type BoundedText, readTextBounded } from "../core/fs_probe.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
-import { utf8 } from "./targets.ts";
-import { legacyUntilOf, legacyWindowBeside } from "./journal_legacy.ts";
 
 /** Blocks filed in the last 30 days are remembered, however many there are. */
 export const JOURNAL_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -37,11 +34,6 @@ export interface Journal {
   filed: Array<[string, number]>;
   /** Library-relative targets being written; present only while a run is in its write phase. */
   active?: string[];
-  /**
-   * Until when (ms) blocks filed under a version-2 journal (hashes that cannot be matched) may
-   * still turn up: until then every block whose items are all in its target counts as filed.
-   */
-  legacyUntil?: number;
 }
 
 /** A journal with nothing filed. */
@@ -96,12 +88,7 @@ function activeEntryProblem(path: unknown): string | null {
  *
  * assert.deepEqual(parseJournal('{"version":3,"filed":[["a1",5]]}'), { version: 3, filed: [["a1", 5]] });
  * assert.equal(parseJournal('{"version":3,"filed":[1]}'), "an entry of 'filed' is not a pair");
- * // A version-2 journal: its hashes cannot be matched, only its window is kept.
- * assert.deepEqual(parseJournal('{"version":2,"filed":[["a1",5]]}'), {
- *   version: 3,
- *   filed: [],
- *   legacyUntil: 5 + 30 * 24 * 60 * 60 * 1000,
- * });
+ * assert.equal(parseJournal('{"version":2,"filed":[]}'), "unknown version 2");
  * ```
  */
 export function parseJournal(text: string): Journal | string {
@@ -112,7 +99,7 @@ export function parseJournal(text: string): Journal | string {
     return "not JSON";
   }
   if (!isObject(value)) return "not a JSON object";
-  if (value.version !== 2 && value.version !== JOURNAL_VERSION) {
+  if (value.version !== JOURNAL_VERSION) {
     return `unknown version ${JSON.stringify(value.version)}`;
   }
   if (!Array.isArray(value.filed)) return "'filed' is not a list";
@@ -120,18 +107,10 @@ export function parseJournal(text: string): Journal | string {
     const problem = filedEntryProblem(entry);
     if (problem) return problem;
   }
-  const filed = value.filed as Array<[string, number]>;
-  const journal: Journal = value.version === 2 ? { version: JOURNAL_VERSION, filed: [] } : {
+  const journal: Journal = {
     version: JOURNAL_VERSION,
-    filed,
+    filed: value.filed as Array<[string, number]>,
   };
-  const legacyUntil = value.version === 2 ? legacyUntilOf(filed) : value.legacyUntil;
-  if (legacyUntil !== undefined) {
-    if (typeof legacyUntil !== "number" || !Number.isFinite(legacyUntil)) {
-      return "'legacyUntil' is not a time";
-    }
-    journal.legacyUntil = legacyUntil;
-  }
   if (value.active !== undefined) {
     if (!Array.isArray(value.active)) return "'active' is not a list";
     for (const path of value.active) {
@@ -143,8 +122,10 @@ export function parseJournal(text: string): Journal | string {
   return journal;
 }
 
-function describe(read: BoundedRead): string | null {
+function describe(read: BoundedText): string | null {
   switch (read.kind) {
+    case "not-utf8":
+      return "not UTF-8 text";
     case "not-a-file":
       return "not a regular file";
     case "too-large":
@@ -196,30 +177,16 @@ export function loadJournal(
   path: string,
   options: { now?: number; setAside?: boolean } = {},
 ): JournalLoad {
-  const read = readFileBounded(path, JOURNAL_MAX_BYTES);
-  if (read.kind === "missing") {
-    const until = legacyWindowBeside(path, (text) => {
-      const old = parseJournal(text);
-      return typeof old === "string" ? undefined : old.legacyUntil;
-    });
-    return { journal: until > 0 ? { ...emptyJournal(), legacyUntil: until } : emptyJournal() };
-  }
+  const read = readTextBounded(path, JOURNAL_MAX_BYTES);
+  if (read.kind === "missing") return { journal: emptyJournal() };
   let why = describe(read);
   if (read.kind === "unreadable") {
     throw new JournalError(`cannot read the journal ${path}: ${read.reason}`);
   }
-  if (read.kind === "bytes") {
-    let text: string | undefined;
-    try {
-      text = utf8.decode(read.bytes);
-    } catch {
-      why = "not UTF-8 text";
-    }
-    if (text !== undefined) {
-      const parsed = parseJournal(text);
-      if (typeof parsed !== "string") return { journal: parsed };
-      why = parsed;
-    }
+  if (read.kind === "text") {
+    const parsed = parseJournal(read.text);
+    if (typeof parsed !== "string") return { journal: parsed };
+    why = parsed;
   }
   if (options.setAside === false) {
     return { journal: emptyJournal(), setAside: { path, why: why ?? "damaged" } };
@@ -274,9 +241,5 @@ export function withFiled(journal: Journal, hashes: readonly string[], now: numb
     filed.delete(hash);
     filed.set(hash, now);
   }
-  const next: Journal = { version: JOURNAL_VERSION, filed: [...filed] };
-  if (journal.legacyUntil !== undefined && journal.legacyUntil > now) {
-    next.legacyUntil = journal.legacyUntil;
-  }
-  return next;
+  return { version: JOURNAL_VERSION, filed: [...filed] };
 }

@@ -60,11 +60,6 @@ export interface PlanOptions {
    * filed block reappears in scratch because a concurrent writer put it back.
    */
   filedBefore?: ReadonlySet<string>;
-  /**
-   * Count every block as in {@link filedBefore}: a journal from before the switch to XXH32 is
-   * still within its 30 days, and its hashes cannot be matched (see journal.ts).
-   */
-  assumeFiledBefore?: boolean;
   /** Treat target paths that differ only in case as one file (macOS, Windows). */
   foldCase?: boolean;
   /**
@@ -254,7 +249,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
     const items = splitItems(bodyLines(block.body));
     const hash = rawHash(block.raw);
     if (
-      (options.assumeFiledBefore || filedBefore.has(hash) || routedInRun.has(hash)) &&
+      (filedBefore.has(hash) || routedInRun.has(hash)) &&
       items.every((item) => isItemPresent(item, target.present))
     ) {
       decisions.push({ kind: "drop", block, why: "already-filed" });

@@ -215,7 +215,6 @@ export async function routeLocked(
     targets: states,
     foldCase,
     filedBefore: new Set(journal.filed.map(([hash]) => hash)),
-    assumeFiledBefore: (journal.legacyUntil ?? 0) > now.getTime(),
     maxTargets,
     acceptReview,
     visible: visibleFiles(library.root, states.keys(), foldCase),

@@ -14,12 +14,11 @@
  */
 
 import { removeIfPresent, writeTempSibling } from "../core/atomic.ts";
-import { lstatOrNull, readFileBounded } from "../core/fs_probe.ts";
+import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
 import { crashPoint } from "../core/fault.ts";
-import { sleep } from "./lock.ts";
 import { applyScratchEdits, type ScratchEdits } from "./scratch_edits.ts";
-import { MAX_TEXT_BYTES, utf8 } from "./targets.ts";
+import { MAX_TEXT_BYTES } from "./targets.ts";
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   if (bytes.length < prefix.length) return false;
@@ -27,11 +26,15 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   return true;
 }
 
-/** Scratch's bytes (none when it is missing), never blocking on a FIFO swapped in meanwhile. */
-function readOrEmpty(path: string): Uint8Array {
-  const read = readFileBounded(path, MAX_TEXT_BYTES);
-  if (read.kind === "bytes") return read.bytes;
-  if (read.kind === "missing") return new Uint8Array();
+/**
+ * Scratch's bytes (none when it is missing) and their text (`null` when not UTF-8), never
+ * blocking on a FIFO swapped in meanwhile.
+ */
+function readScratch(path: string): { bytes: Uint8Array; text: string | null } {
+  const read = readTextBounded(path, MAX_TEXT_BYTES);
+  if (read.kind === "text") return read;
+  if (read.kind === "not-utf8") return { bytes: read.bytes, text: null };
+  if (read.kind === "missing") return { bytes: new Uint8Array(), text: "" };
   if (read.kind === "unreadable") throw new Error(`scratch cannot be read (${read.reason})`);
   throw new Error(`scratch ${read.kind === "too-large" ? "grew too large" : "is not a file"}`);
 }
@@ -45,7 +48,7 @@ async function renameOver(from: string, to: string): Promise<void> {
     } catch (error) {
       const busy = error instanceof Deno.errors.PermissionDenied && Deno.build.os === "windows";
       if (!busy || attempt >= 20) throw error;
-      await sleep(25);
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 }
@@ -84,13 +87,8 @@ export async function rewriteScratch(
 ): Promise<void> {
   const places = hooks.places ?? [path];
   for (let attempt = 0; attempt < 8; attempt++) {
-    const bytes = readOrEmpty(path);
-    let current: string;
-    try {
-      current = utf8.decode(bytes);
-    } catch {
-      throw new Error("scratch is not UTF-8 text");
-    }
+    const { bytes, text: current } = readScratch(path);
+    if (current === null) throw new Error("scratch is not UTF-8 text");
     const next = applyScratchEdits(current, edits);
     if (next === current) return;
     const temp = writeTempSibling(path, next);
@@ -100,7 +98,7 @@ export async function rewriteScratch(
     // name is the file being replaced: then nothing can be lost from here on.
     const keptInfo = kept ? lstatOrNull(kept) : null;
     const nowInfo = lstatOrNull(path);
-    const unchanged = startsWith(readOrEmpty(kept ?? path), bytes) &&
+    const unchanged = startsWith(readScratch(kept ?? path).bytes, bytes) &&
       (!keptInfo || (nowInfo !== null && sameFile(keptInfo, nowInfo) !== false));
     if (!unchanged) {
       removeIfPresent(temp);

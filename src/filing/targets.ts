@@ -10,7 +10,7 @@
  */
 
 import { type Library, realPathOfNearest } from "../core/discover.ts";
-import { lstatOrNull, readFileBounded } from "../core/fs_probe.ts";
+import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import type { TargetState } from "./plan.ts";
 
@@ -19,9 +19,6 @@ export type ReadResult = { kind: "missing" } | { kind: "text"; text: string } | 
   kind: "error";
   reason: string;
 };
-
-/** A strict UTF-8 decoder that keeps a BOM. */
-export const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The largest library file (or scratch, for `librarian route`) read whole. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -43,21 +40,20 @@ export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
  * ```
  */
 export function readTextFile(path: string, maxBytes: number = MAX_TEXT_BYTES): ReadResult {
-  const read = readFileBounded(path, maxBytes);
+  const read = readTextBounded(path, maxBytes);
   switch (read.kind) {
     case "missing":
       return { kind: "missing" };
+    case "text":
+      return { kind: "text", text: read.text };
     case "not-a-file":
       return { kind: "error", reason: "is not a regular file" };
     case "too-large":
       return { kind: "error", reason: `is larger than ${Math.round(maxBytes / 1_000_000)} MB` };
     case "unreadable":
       return { kind: "error", reason: `cannot be read (${read.reason})` };
-  }
-  try {
-    return { kind: "text", text: utf8.decode(read.bytes) };
-  } catch {
-    return { kind: "error", reason: "is not UTF-8 text" };
+    case "not-utf8":
+      return { kind: "error", reason: "is not UTF-8 text" };
   }
 }
 

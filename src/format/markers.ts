@@ -7,8 +7,6 @@
 
 import { type HeadedBlock, lineContent, splitLinesKeepingEnds } from "./scratch.ts";
 
-/** The first word of every marker line the Librarian writes into scratch. */
-export const MARKER_PREFIX = "librarian:";
 /** A comment line in a block that says its suspected secret is not one. */
 export const NOT_A_SECRET = "<!-- librarian: not-a-secret -->";
 

@@ -10,7 +10,9 @@
  * @module
  */
 
-import { dirnameOf, isLocalAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { isDirectory } from "../core/fs_probe.ts";
+import { isLocalAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { gitRootAbove } from "./root.ts";
 
 const HASH = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /** How many characters of a commit provenance keeps. */
@@ -27,7 +29,8 @@ function readSmall(path: string): string | null {
 }
 
 /**
- * The git folder of the repository holding `dir` (walking up), or `null`.
+ * The git folder of the repository holding `dir` (its root found by {@link gitRootAbove}): the
+ * `.git` folder, or where a `.git` file (`gitdir: ...`) points; `null` outside a repository.
  *
  * @example Usage
  * ```ts
@@ -41,28 +44,16 @@ function readSmall(path: string): string | null {
  * ```
  */
 export function gitDirAbove(dir: string): string | null {
-  let current = normalizePath(dir);
-  if (!isLocalAbsolutePath(current)) return null;
-  for (let depth = 0; depth < 256; depth++) {
-    const dotGit = joinPath(current, ".git");
-    let info: Deno.FileInfo | undefined;
-    try {
-      info = Deno.statSync(dotGit);
-    } catch {
-      info = undefined;
-    }
-    if (info?.isDirectory) return dotGit;
-    if (info?.isFile) {
-      const pointer = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(readSmall(dotGit) ?? "")?.[1];
-      if (!pointer) return null;
-      const target = normalizePath(pointer);
-      return isLocalAbsolutePath(target) ? target : normalizePath(joinPath(current, pointer));
-    }
-    const parent = dirnameOf(current);
-    if (parent === current || parent === "") return null;
-    current = parent;
-  }
-  return null;
+  const start = normalizePath(dir);
+  if (!isLocalAbsolutePath(start)) return null;
+  const root = gitRootAbove(start);
+  if (root === null) return null;
+  const dotGit = joinPath(root, ".git");
+  if (isDirectory(dotGit)) return dotGit;
+  const pointer = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(readSmall(dotGit) ?? "")?.[1];
+  if (!pointer) return null;
+  const target = normalizePath(pointer);
+  return isLocalAbsolutePath(target) ? target : normalizePath(joinPath(root, pointer));
 }
 
 /**

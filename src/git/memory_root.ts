@@ -8,38 +8,15 @@
 
 import { readTextBounded } from "../core/fs_probe.ts";
 import { basenameOf, dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { gitRootAbove } from "./root.ts";
 
 /** The largest `.git` pointer, `commondir` or `gitdir` file read. */
 const MAX_POINTER_BYTES = 4096;
 
-/**
- * The nearest folder at or above `start` holding a `.git` folder or file, or `null`.
- *
- * @example Usage
- * ```ts
- * import { findGitRoot } from "./memory_root.ts";
- * import assert from "node:assert/strict";
- *
- * const repo = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${repo}/.git`);
- * Deno.mkdirSync(`${repo}/src/app`, { recursive: true });
- * assert.equal(findGitRoot(`${repo}/src/app`), repo);
- * ```
- */
-export function findGitRoot(start: string): string | null {
-  let dir = normalizePath(start);
-  for (let depth = 0; depth < 256; depth++) {
-    try {
-      const info = Deno.statSync(joinPath(dir, ".git"));
-      if (info.isDirectory || info.isFile) return dir;
-    } catch {
-      // not here: look one level up
-    }
-    const parent = dirnameOf(dir);
-    if (parent === dir || parent === "") return null;
-    dir = parent;
-  }
-  return null;
+/** A pointer file's text, trimmed (a byte-order mark too), or `undefined`. */
+function pointerText(path: string): string | undefined {
+  const read = readTextBounded(path, MAX_POINTER_BYTES);
+  return read.kind === "text" ? read.text.trim() : undefined;
 }
 
 function resolveFrom(base: string, path: string): string {
@@ -92,14 +69,14 @@ export function realPathOr(path: string): string {
  * ```
  */
 export function mainRepositoryOf(root: string): string {
-  const pointer = readTextBounded(joinPath(root, ".git"), MAX_POINTER_BYTES)?.trim();
+  const pointer = pointerText(joinPath(root, ".git"));
   if (!pointer?.startsWith("gitdir:")) return root;
   const gitDir = resolveFrom(root, pointer.slice("gitdir:".length).trim());
-  const common = readTextBounded(joinPath(gitDir, "commondir"), MAX_POINTER_BYTES)?.trim();
+  const common = pointerText(joinPath(gitDir, "commondir"));
   if (!common) return root; // a submodule, or a plain gitdir pointer: this folder is the root
   const commonDir = resolveFrom(gitDir, common);
   if (dirnameOf(gitDir) !== joinPath(commonDir, "worktrees")) return root;
-  const back = readTextBounded(joinPath(gitDir, "gitdir"), MAX_POINTER_BYTES)?.trim();
+  const back = pointerText(joinPath(gitDir, "gitdir"));
   const backReal = back ? realPathOrNull(back) : null;
   const rootReal = realPathOrNull(root);
   if (!backReal || !rootReal || backReal !== joinPath(rootReal, ".git")) return root;
@@ -122,6 +99,6 @@ export function mainRepositoryOf(root: string): string {
  * ```
  */
 export function canonicalGitRoot(start: string): string | null {
-  const root = findGitRoot(start);
+  const root = gitRootAbove(start);
   return root === null ? null : mainRepositoryOf(root);
 }

@@ -4,12 +4,11 @@
  * @module
  */
 
-import { isDirectory, isFile } from "../core/fs_probe.ts";
 import { dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
 
 /**
  * The git work tree's root at or above `dir` (a `.git` folder, or a `.git` file of a worktree or
- * submodule), or null.
+ * submodule), or null: one `stat` per level, at most 256 levels.
  *
  * @example Usage
  * ```ts
@@ -20,13 +19,21 @@ import { dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
  * Deno.mkdirSync(`${root}/.git`);
  * Deno.mkdirSync(`${root}/src/api`, { recursive: true });
  * assert.equal(gitRootAbove(`${root}/src/api`), root);
+ * assert.equal(gitRootAbove(Deno.makeTempDirSync()), null);
  * ```
  */
 export function gitRootAbove(dir: string): string | null {
-  for (let at = normalizePath(dir); at !== ""; at = dirnameOf(at)) {
-    const git = joinPath(at, ".git");
-    if (isDirectory(git) || isFile(git)) return at;
-    if (dirnameOf(at) === at) break;
+  let at = normalizePath(dir);
+  for (let depth = 0; depth < 256 && at !== ""; depth++) {
+    try {
+      const info = Deno.statSync(joinPath(at, ".git"));
+      if (info.isDirectory || info.isFile) return at;
+    } catch {
+      // not here: look one level up
+    }
+    const parent = dirnameOf(at);
+    if (parent === at) return null;
+    at = parent;
   }
   return null;
 }

@@ -3,10 +3,11 @@
  * a subagent inside it, has already been sent, so that each is sent once per context window.
  *
  * Layout: `<state>/ledgers/<session>/<agent or "main">.json`, with a lock file beside each
- * (`.lock`; the paths are made in `ledger_paths.ts`). Every decision runs inside {@link openLedger}: lock, load, choose, record, release,
- * so concurrent hook runs for one context window (parallel tool calls, hooks wired twice) never
- * send a file twice. Clearing a session (after `/clear`) removes its folder; folders untouched for
- * {@link LEDGER_MAX_AGE_MS} are pruned.
+ * (`.lock`; the paths are made in `ledger_paths.ts`). Every decision runs inside
+ * {@link openLedger}: lock, load, choose, record, release, so concurrent hook runs for one context
+ * window (parallel tool calls, hooks wired twice) never send a file twice. `/clear` starts a new
+ * session id, so a new ledger; after `/compact` the window's ledger is reset (`inject/start.ts`).
+ * Session folders untouched for {@link LEDGER_MAX_AGE_MS} are pruned.
  *
  * The file format is versioned ({@link LEDGER_FORMAT}); a ledger of another version, one that
  * fails validation, or one over {@link MAX_LEDGER_BYTES} is read as empty (the caller logs why).
@@ -16,7 +17,7 @@
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { joinPath } from "../core/paths.ts";
-import { type HeldSyncLock, INJECT_LOCK_TIMEOUT_MS, lockSync } from "./lock.ts";
+import { type HeldLock, takeLock } from "../core/lock.ts";
 import {
   type Ledger,
   LEDGER_FORMAT,
@@ -25,7 +26,13 @@ import {
   MAX_HINTED,
   parseLedger,
 } from "./ledger_format.ts";
-import { type LedgerKey, ledgerLockPath, ledgerPath, sessionLedgerDir } from "./ledger_paths.ts";
+import { type LedgerKey, ledgerLockPath, ledgerPath } from "./ledger_paths.ts";
+
+/**
+ * How long an inject run waits for its context window's lock by default; past it the run sends
+ * nothing rather than risk sending twice.
+ */
+export const INJECT_LOCK_TIMEOUT_MS = 2_000;
 
 /** Ledgers older than this are pruned. */
 export const LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -192,7 +199,7 @@ export function openLedger(
   timeoutMs: number = INJECT_LOCK_TIMEOUT_MS,
   maxEvents: number = MAX_EVENTS,
 ): OpenLedger | null {
-  const lock: HeldSyncLock | null = lockSync(ledgerLockPath(stateDir, key), timeoutMs);
+  const lock: HeldLock | null = takeLock(ledgerLockPath(stateDir, key), timeoutMs);
   if (lock === null) return null;
   const loaded = loadLedger(stateDir, key);
   const open: OpenLedger = {
@@ -211,25 +218,6 @@ export function openLedger(
   };
   if (loaded.discarded !== undefined) open.discarded = loaded.discarded;
   return open;
-}
-
-/** Forgets everything a session (and its subagents) was sent. *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { clearSessionLedgers, loadLedger, saveLedger } from "./ledger.ts";
- * const state = Deno.makeTempDirSync();
- * saveLedger(state, { sessionId: "s" }, { files: {}, reminded: true, events: [] });
- * await clearSessionLedgers(state, "s");
- * assert.equal(loadLedger(state, { sessionId: "s" }).ledger.reminded, false);
- * ```
- */
-export async function clearSessionLedgers(stateDir: string, sessionId: string): Promise<void> {
-  try {
-    await Deno.remove(sessionLedgerDir(stateDir, sessionId), { recursive: true });
-  } catch {
-    // nothing recorded yet
-  }
 }
 
 /** Removes session ledgers not written for `maxAgeMs`; returns how many were removed. *

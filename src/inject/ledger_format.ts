@@ -14,6 +14,7 @@
  */
 
 import { isAbsolutePath, MAX_PATH_LENGTH } from "../core/paths.ts";
+import { isObject } from "../core/json.ts";
 
 /** The ledger file format written now. */
 export const LEDGER_FORMAT = 2;
@@ -112,10 +113,6 @@ function invalid(problem: string): ParsedLedger {
   return { ledger: emptyLedger(), problem };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Parses and validates ledger JSON: every key and value is checked, and anything that is not a
  * ledger of version {@link LEDGER_FORMAT} reads as empty, with the reason in `problem`. Empty
@@ -138,7 +135,7 @@ export function parseLedger(text: string): ParsedLedger {
   } catch {
     return invalid("not JSON");
   }
-  if (!isRecord(value)) return invalid("not a JSON object");
+  if (!isObject(value)) return invalid("not a JSON object");
   if (value.version !== LEDGER_FORMAT) {
     return invalid(`format version ${JSON.stringify(value.version)}, not ${LEDGER_FORMAT}`);
   }
@@ -147,7 +144,7 @@ export function parseLedger(text: string): ParsedLedger {
       return invalid(`unknown key ${JSON.stringify(key.slice(0, 40))}`);
     }
   }
-  if (!isRecord(value.files)) return invalid("files is not an object");
+  if (!isObject(value.files)) return invalid("files is not an object");
   const files: Record<string, string> = {};
   for (const [path, fingerprint] of Object.entries(value.files)) {
     if (!isAbsolutePath(path) || path.length > MAX_PATH_LENGTH) {

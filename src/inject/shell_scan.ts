@@ -5,6 +5,8 @@
  * @module
  */
 
+import { LibrarianError } from "../core/errors.ts";
+
 /** One word after expansion: its text, or `null` when it is only known at run time. */
 export interface ShellWord {
   value: string | null;
@@ -61,7 +63,12 @@ export interface ShellEnv {
 export const MAX_WORDS = 4_000;
 
 /** A command line Bash itself would reject (an unterminated quote or substitution). */
-export class ShellSyntaxError extends Error {}
+export class ShellSyntaxError extends LibrarianError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ShellSyntaxError";
+  }
+}
 
 /**
  * The index just after the `)` closing a `$(` / `<(` whose body starts at `start`.

@@ -11,8 +11,7 @@ import { type HookEvent, writeHookOutput, writeToolDenial } from "../core/hook_i
 import { hashUtf8 } from "../core/hash.ts";
 import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
-import { INJECT_LOCK_TIMEOUT_MS } from "./lock.ts";
-import { type LedgerUpdate, loadLedger, openLedger } from "./ledger.ts";
+import { INJECT_LOCK_TIMEOUT_MS, type LedgerUpdate, loadLedger, openLedger } from "./ledger.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { type LedgerKey } from "./ledger_paths.ts";
 

@@ -27,7 +27,7 @@ scenario(
     };
     const { journal } = coordinationPaths(library, envFrom({ HOME: project.home }))!;
     await Deno.mkdir(journal.slice(0, journal.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(journal, '{"version":2,"filed":[1]}');
+    await Deno.writeTextFile(journal, '{"version":3,"filed":[1]}');
     const scratch = project.path("_memory_library/.scratch.md");
     const run = await project.run("Note what you learned about the API.", [
       [toolUse("Read", { file_path: scratch })],

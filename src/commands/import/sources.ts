@@ -9,6 +9,7 @@
 
 import { parse as parseYaml } from "yaml";
 import { isDirectory } from "../../core/fs_probe.ts";
+import { isObject } from "../../core/json.ts";
 import { joinPath, relativeInside } from "../../core/paths.ts";
 import { decodeLibraryBytes } from "../../core/read_text.ts";
 import { compareNames } from "../../core/walk.ts";
@@ -96,7 +97,7 @@ export function parseCursorRule(text: string): CursorRule {
   let meta: Record<string, unknown> = {};
   try {
     const value = parseYaml(match[1]!);
-    if (value && typeof value === "object" && !Array.isArray(value)) meta = value;
+    if (isObject(value)) meta = value;
   } catch {
     // unreadable front matter: the rule is imported at the root
   }

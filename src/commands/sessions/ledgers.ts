@@ -8,7 +8,7 @@
  * @module
  */
 
-import { claudeDir, type EnvReader } from "../../core/env.ts";
+import { type EnvReader } from "../../core/env.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import { joinPath, normalizePath } from "../../core/paths.ts";
 import { parseLedger } from "../../inject/ledger_format.ts";
@@ -37,9 +37,8 @@ export interface SessionLedgers {
 }
 
 /**
- * Where ledgers may be: the folder `LIBRARIAN_STATE_DIR` names; otherwise where the hooks keep
- * them ({@link windowStateDir}: `~/.claude/librarian`) and every plugin data folder of the
- * Librarian (`~/.claude/plugins/data/librarian-*`, where older versions kept them).
+ * Where ledgers are: where the hooks keep them ({@link windowStateDir}: `LIBRARIAN_STATE_DIR`,
+ * else `~/.claude/librarian`), when that folder exists.
  *
  * @example Usage
  * ```ts
@@ -50,33 +49,14 @@ export interface SessionLedgers {
  * const state = Deno.makeTempDirSync();
  * assert.deepEqual(candidateStateDirs(envFrom({ LIBRARIAN_STATE_DIR: state })), [state]);
  * const home = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${home}/.claude/plugins/data/librarian-tools`, { recursive: true });
- * Deno.mkdirSync(`${home}/.claude/librarian`);
- * assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [
- *   `${home}/.claude/librarian`,
- *   `${home}/.claude/plugins/data/librarian-tools`,
- * ]);
+ * assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), []);
+ * Deno.mkdirSync(`${home}/.claude/librarian`, { recursive: true });
+ * assert.deepEqual(candidateStateDirs(envFrom({ HOME: home })), [`${home}/.claude/librarian`]);
  * ```
  */
 export function candidateStateDirs(env: EnvReader): string[] {
-  const explicit = env("LIBRARIAN_STATE_DIR")?.trim();
-  const first = windowStateDir(env);
-  if (explicit) return first ? [first] : [];
-  const dirs = first ? [first] : [];
-  const claude = claudeDir(env);
-  if (claude) {
-    const data = joinPath(claude, "plugins", "data");
-    try {
-      for (const entry of Deno.readDirSync(data)) {
-        if (entry.isDirectory && /^librarian(-|$)/.test(entry.name)) {
-          dirs.push(joinPath(data, entry.name));
-        }
-      }
-    } catch {
-      // no plugin data folder
-    }
-  }
-  return dirs.filter((dir, i) => dirs.indexOf(dir) === i && isDirectory(dir));
+  const dir = windowStateDir(env);
+  return dir !== undefined && isDirectory(dir) ? [dir] : [];
 }
 
 /** The files, reminder flag and held folders of ledger text. */

@@ -12,6 +12,7 @@
  */
 
 import pluginHooks from "../../../hooks/hooks.json" with { type: "json" };
+import { LibrarianError } from "../../core/errors.ts";
 import type { PathOs } from "../../core/paths.ts";
 import { isObject, type Json } from "./claude_json.ts";
 import { hookCommand } from "./hook_command.ts";
@@ -35,7 +36,7 @@ export interface HookChange {
 }
 
 /** A settings file whose shape the merge cannot work with; the message says what to fix. */
-export class SettingsShapeError extends Error {
+export class SettingsShapeError extends LibrarianError {
   constructor(message: string) {
     super(message);
     this.name = "SettingsShapeError";
