@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { parseLogLine } from "../src/core/log.ts";
-import { lockSync } from "../src/inject/lock.ts";
+import { takeLock } from "../src/core/lock.ts";
 import { ledgerLockPath, ledgerPath } from "../src/inject/ledger_paths.ts";
 import { runLibrarian, type TempProject, tempProject } from "./helpers.ts";
 
@@ -203,7 +203,7 @@ Deno.test("never held when anything fails: no session, a lock held elsewhere, a 
 
   const state = `${p.home}/.claude/librarian`;
   {
-    using _lock = lockSync(ledgerLockPath(state, { sessionId: "locked" }), 100)!;
+    using _lock = takeLock(ledgerLockPath(state, { sessionId: "locked" }), 100)!;
     const locked = await hook(p, write(p, "src/models/a.ts", { session_id: "locked" }), {
       LIBRARIAN_INJECT_LOCK_MS: "100",
     });
