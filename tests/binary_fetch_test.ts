@@ -187,7 +187,7 @@ Deno.test("the first SessionStart downloads and verifies the binary; later hooks
       `^downloaded from http://127\\.0\\.0\\.1:\\d+/v${VERSION}/${HOST_FILE}\\nsha256 [0-9a-f]{64}\\n$`,
     ),
   );
-  // later hooks run it, with its path in LIBRARIAN_BINARY (doctor reports it)
+  // later hooks run it
   const inject = await t.run(["inject"]);
   assert.equal(inject.stdout.trim(), `stand-in ${VERSION} inject`);
   // a second session start has nothing to do
