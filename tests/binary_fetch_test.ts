@@ -17,7 +17,6 @@ const HOST_FILE = binaryFileName(Deno.build.target);
 const VERSION = "9.8.7";
 /** What the fetch needs besides sh, chmod and uname. */
 const FETCH_TOOLS = ["mkdir", "mv", "rm", "cp", "sleep", "sha256sum"];
-const ignore = skipOnWindows("runs a POSIX shell script");
 
 /** The stand-in binary: says it ran, with its arguments. */
 const STAND_IN = new TextEncoder().encode(`#!/bin/sh\necho "stand-in ${VERSION} $*"\n`);
@@ -147,7 +146,7 @@ function message(stdout: string): string {
 
 Deno.test(
   "before the binary is fetched a tool hook stays silent and fetches nothing",
-  { ignore },
+  { ignore: skipOnWindows("runs a POSIX shell script") },
   async () => {
     await using t = await setUp();
     for (const command of [["inject"], ["inject", "--shell"], ["stop"]]) {
@@ -165,7 +164,7 @@ Deno.test(
 );
 
 Deno.test("the first SessionStart downloads and verifies the binary; later hooks run it", {
-  ignore,
+  ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
   await using t = await setUp();
   const first = await t.run(["fetch-binary"]);
@@ -197,7 +196,9 @@ Deno.test("the first SessionStart downloads and verifies the binary; later hooks
   assert.equal(t.release.requests(), 1);
 });
 
-Deno.test("a new version's fetch prunes the binaries of older versions", { ignore }, async () => {
+Deno.test("a new version's fetch prunes the binaries of older versions", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using t = await setUp();
   await Deno.mkdir(join(t.data, "binaries", "0.0.1"), { recursive: true });
   await Deno.writeTextFile(join(t.data, "binaries", "0.0.1", HOST_FILE), "old");
@@ -205,7 +206,9 @@ Deno.test("a new version's fetch prunes the binaries of older versions", { ignor
   assert.deepEqual(await names(join(t.data, "binaries")), [VERSION]);
 });
 
-Deno.test("a tampered asset is refused and never run", { ignore }, async () => {
+Deno.test("a tampered asset is refused and never run", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using t = await setUp();
   t.release.mode = "tampered";
   const result = await t.run(["fetch-binary"]);
@@ -223,7 +226,7 @@ Deno.test("a tampered asset is refused and never run", { ignore }, async () => {
 });
 
 Deno.test("an HTTP 404, a refused connection and no download tool each give their message", {
-  ignore,
+  ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
   await using t = await setUp();
   t.release.mode = "404";
@@ -256,7 +259,7 @@ Deno.test("an HTTP 404, a refused connection and no download tool each give thei
 
 Deno.test(
   "with deno installed, the message says the hooks run from source meanwhile",
-  { ignore },
+  { ignore: skipOnWindows("runs a POSIX shell script") },
   async () => {
     await using t = await setUp();
     t.release.mode = "404";
@@ -271,14 +274,18 @@ Deno.test(
   },
 );
 
-Deno.test("wget fetches when curl is missing", { ignore }, async () => {
+Deno.test("wget fetches when curl is missing", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using t = await setUp(["wget", ...FETCH_TOOLS]);
   const result = await t.run(["fetch-binary"]);
   assert.match(message(result.stdout), /^Librarian: fetched its binary/);
   assert.deepEqual(await Deno.readFile(t.binary), STAND_IN);
 });
 
-Deno.test("ten SessionStarts at once download the binary once", { ignore }, async () => {
+Deno.test("ten SessionStarts at once download the binary once", {
+  ignore: skipOnWindows("runs a POSIX shell script"),
+}, async () => {
   await using t = await setUp();
   const results = await Promise.all(Array.from({ length: 10 }, () => t.run(["fetch-binary"])));
   assert.ok(results.every((r) => r.code === 0), results.map((r) => r.stderr).join("\n"));
@@ -301,7 +308,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 for (const signal of ["SIGTERM", "SIGKILL"] as const) {
   Deno.test(
     `a ${signal} during the download leaves no partial binary; the next start fetches it whole`,
-    { ignore },
+    { ignore: skipOnWindows("runs a POSIX shell script") },
     async () => {
       await using t = await setUp();
       t.release.mode = "stall";
@@ -328,7 +335,7 @@ for (const signal of ["SIGTERM", "SIGKILL"] as const) {
 }
 
 Deno.test("install-binary places a downloaded file verified the same way, and refuses another", {
-  ignore,
+  ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
   await using t = await setUp();
   const good = join(t.dir.path, "download", HOST_FILE);
