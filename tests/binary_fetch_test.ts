@@ -11,6 +11,18 @@ import { formatManifest, MANIFEST_FILE } from "../scripts/stage_release.ts";
 import { sha256Hex } from "../scripts/sha256.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
 import { copyLauncher, toolsDir } from "./launcher_fixtures.ts";
+
+/** A real tool's absolute path (for fakes that call it while it is off their PATH). */
+function which(name: string): string {
+  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
+    try {
+      if (Deno.statSync(join(dir, name)).isFile) return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(`test needs '${name}' on PATH`);
+}
 import { skipOnWindows } from "./platform.ts";
 
 const HOST_FILE = binaryFileName(Deno.build.target);
@@ -282,6 +294,42 @@ Deno.test("wget fetches when curl is missing", {
   assert.match(message(result.stdout), /^Librarian: fetched its binary/);
   assert.deepEqual(await Deno.readFile(t.binary), STAND_IN);
 });
+
+Deno.test(
+  "without curl, wget or sha256sum, PowerShell downloads and hashes (a fake that records its calls)",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp(FETCH_TOOLS.filter((tool) => tool !== "sha256sum"));
+    const calls = join(t.dir.path, "powershell-calls");
+    const fake = [
+      `printf '%s\\n' "$*" >>'${calls}'`,
+      `case "$*" in`,
+      `  *Invoke-WebRequest*) exec '${
+        which("curl")
+      }' -sS -o "$LIBRARIAN_FETCH_TO" "$LIBRARIAN_FETCH_URL" ;;`,
+      `  *Get-FileHash*) h=$('${
+        which("sha256sum")
+      }' "$LIBRARIAN_HASH_FILE") && echo "\${h%% *}" ;;`,
+      `  *) exit 9 ;;`,
+      `esac`,
+    ].join("\n");
+    const path = await toolsDir(
+      t.dir.path,
+      { "powershell.exe": fake },
+      FETCH_TOOLS.filter((tool) => tool !== "sha256sum"),
+      "ps-tools",
+    );
+    const result = await t.run(["fetch-binary"], { PATH: path });
+    assert.match(message(result.stdout), /^Librarian: fetched its binary/);
+    assert.deepEqual(await Deno.readFile(t.binary), STAND_IN);
+    const made = await Deno.readTextFile(calls);
+    assert.match(
+      made,
+      /Invoke-WebRequest -UseBasicParsing -TimeoutSec \$env:LIBRARIAN_FETCH_SECONDS/,
+    );
+    assert.match(made, /Get-FileHash -Algorithm SHA256/);
+  },
+);
 
 Deno.test("ten SessionStarts at once download the binary once", {
   ignore: skipOnWindows("runs a POSIX shell script"),
