@@ -331,6 +331,23 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "wget goes through the proxy HTTP_PROXY names (the launcher hands wget the proxy variables)",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp(["wget", ...FETCH_TOOLS]);
+    // the stand-in release answers as a proxy would: the request names the mirror's host
+    const proxy = new URL(t.release.url.replace("{version}", VERSION)).host;
+    const result = await t.run(["fetch-binary"], {
+      LIBRARIAN_BINARY_URL: "http://mirror.invalid/v{version}",
+      HTTP_PROXY: `http://${proxy}`,
+    });
+    assert.match(message(result.stdout), /^Librarian: fetched its binary .* from mirror\.invalid;/);
+    assert.equal(t.release.requests(), 1);
+    assert.deepEqual(await Deno.readFile(t.binary), STAND_IN);
+  },
+);
+
 Deno.test("ten SessionStarts at once download the binary once", {
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
