@@ -48,7 +48,13 @@ export const PLUGIN_PATHS: readonly string[] = [
 ];
 
 /** Repository paths copied when they exist. */
-export const OPTIONAL_PATHS: readonly string[] = ["README.md", "LICENSE", "docs"];
+export const OPTIONAL_PATHS: readonly string[] = [
+  "README.md",
+  "LICENSE",
+  "docs",
+  // LF line ends in a clone on Windows too (a CRLF launcher does not run under sh)
+  ".gitattributes",
+];
 
 /**
  * The file beside the launcher naming this release's binaries (`bin/release-binaries.txt`): its

@@ -208,6 +208,23 @@ Deno.test("the first SessionStart downloads and verifies the binary; later hooks
   assert.equal(t.release.requests(), 1);
 });
 
+Deno.test(
+  "a manifest checked out with CRLF line ends is read the same",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    const manifest = join(t.plugin, "bin", MANIFEST_FILE);
+    await Deno.writeTextFile(
+      manifest,
+      (await Deno.readTextFile(manifest)).replaceAll("\n", "\r\n"),
+    );
+    const result = await t.run(["fetch-binary"]);
+    assert.match(message(result.stdout), /^Librarian: fetched its binary .*version 9\.8\.7\)/);
+    assert.deepEqual(await names(t.store), [HOST_FILE, `${HOST_FILE}.origin`]);
+    assert.equal((await t.run(["inject"])).stdout.trim(), `stand-in ${VERSION} inject`);
+  },
+);
+
 Deno.test("a new version's fetch prunes the binaries of older versions", {
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {

@@ -140,6 +140,8 @@ Deno.test("the staged tree is the plugin plus every binary, without tests, scrip
       "src/permissions.ts",
       "deno.json",
       "deno.lock",
+      // LF line ends in a Windows clone: a CRLF launcher does not run under sh
+      ".gitattributes",
     ]
   ) {
     assert.ok(files.includes(required), required);
