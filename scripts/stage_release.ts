@@ -8,9 +8,12 @@
  *   --target aarch64-apple-darwin
  * ```
  *
- * All targets go into the `release` branch's tree; one target's tree is the small per-platform zip
- * attached to the GitHub release. Tests, scripts, CI files and `node_modules` never ship; `src/`
- * does, so the launcher can still run from source (with Deno) on a platform without a binary.
+ * The `release` branch's tree carries no binary (`--no-binaries`): `bin/release-binaries.txt` names
+ * each platform's asset with its size and SHA-256, and the launcher fetches the one for its machine
+ * from `--url` (the GitHub release's download folder) on first use. One target's tree is the
+ * per-platform zip attached to the GitHub release, its binary inside. Tests, scripts, CI files and
+ * `node_modules` never ship; `src/` does, so the launcher can still run from source (with Deno)
+ * until a binary is there, or on a platform without one.
  *
  * @module
  */
@@ -45,7 +48,58 @@ export const PLUGIN_PATHS: readonly string[] = [
 ];
 
 /** Repository paths copied when they exist. */
-export const OPTIONAL_PATHS: readonly string[] = ["README.md", "LICENSE", "docs"];
+export const OPTIONAL_PATHS: readonly string[] = [
+  "README.md",
+  "LICENSE",
+  "docs",
+  // LF line ends in a clone on Windows too (a CRLF launcher does not run under sh)
+  ".gitattributes",
+];
+
+/**
+ * The file beside the launcher naming this release's binaries (`bin/release-binaries.txt`): its
+ * version, the folder to download them from and one `asset <file> <bytes> <sha256>` line per
+ * platform. The launcher reads it with shell built-ins.
+ */
+export const MANIFEST_FILE = "release-binaries.txt";
+
+/** One platform's binary as the manifest names it. */
+export interface ManifestAsset extends ChecksumEntry {
+  bytes: number;
+}
+
+/**
+ * The text of {@link MANIFEST_FILE} (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatManifest } from "./stage_release.ts";
+ *
+ * const text = formatManifest("1.2.3", "https://example.com/v1.2.3", [
+ *   { fileName: "librarian-x86_64-unknown-linux-gnu", bytes: 42, sha256: "ab".repeat(32) },
+ * ]);
+ * assert.match(text, /^version 1\.2\.3$/m);
+ * assert.match(text, /^url https:\/\/example\.com\/v1\.2\.3$/m);
+ * assert.match(text, /^asset librarian-x86_64-unknown-linux-gnu 42 (ab){32}$/m);
+ * ```
+ */
+export function formatManifest(
+  version: string,
+  url: string | undefined,
+  assets: readonly ManifestAsset[],
+): string {
+  return [
+    "# The Librarian's binaries for this version: bin/librarian fetches the one for this machine",
+    "# (or: librarian install-binary <file>) and runs it only when its SHA-256 matches.",
+    `version ${version}`,
+    ...(url ? [`url ${url.replace(/\/+$/, "")}`] : []),
+    ...[...assets]
+      .sort((a, b) => a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0)
+      .map((a) => `asset ${a.fileName} ${a.bytes} ${a.sha256}`),
+    "",
+  ].join("\n");
+}
 
 /** GitHub refuses pushed files larger than this. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -180,6 +234,10 @@ export interface StageRequest {
   outDir: string;
   /** Targets whose binaries ship (all of {@link TARGETS} when empty). */
   targets: readonly Target[];
+  /** Ship no binary at all (the release branch): the launcher fetches one. */
+  noBinaries?: boolean;
+  /** The folder the binaries are downloaded from, written into {@link MANIFEST_FILE}. */
+  url?: string | undefined;
 }
 
 /**
@@ -203,13 +261,23 @@ export async function stageRelease(request: StageRequest): Promise<string[]> {
     ...await listFiles(request.repoRoot, PLUGIN_PATHS, false),
     ...await listFiles(request.repoRoot, OPTIONAL_PATHS, true),
   ];
+  const checksums = parseChecksums(sumsText);
   const plan = stagePlan(
     request.repoRoot,
     files,
     request.binariesDir,
-    targets,
-    parseChecksums(sumsText),
+    request.noBinaries ? [] : targets,
+    checksums,
   );
+  const assets: ManifestAsset[] = [];
+  for (const entry of checksums) {
+    const path = join(request.binariesDir, entry.fileName);
+    try {
+      assets.push({ ...entry, bytes: (await Deno.stat(path)).size });
+    } catch {
+      throw new StageError(`${path} is missing; build it first`);
+    }
+  }
   for (const entry of plan.checksums) {
     const path = join(request.binariesDir, entry.fileName);
     let actual: string;
@@ -232,9 +300,17 @@ export async function stageRelease(request: StageRequest): Promise<string[]> {
     await Deno.copyFile(copy.from, to);
     if (copy.executable && Deno.build.os !== "windows") await Deno.chmod(to, 0o755);
   }
+  await Deno.mkdir(join(request.outDir, "bin"), { recursive: true });
+  if (plan.checksums.length) {
+    await Deno.writeTextFile(
+      join(request.outDir, "bin", CHECKSUM_FILE),
+      formatChecksums(plan.checksums),
+    );
+  }
+  const version = JSON.parse(await Deno.readTextFile(join(request.repoRoot, "deno.json"))).version;
   await Deno.writeTextFile(
-    join(request.outDir, "bin", CHECKSUM_FILE),
-    formatChecksums(plan.checksums),
+    join(request.outDir, "bin", MANIFEST_FILE),
+    formatManifest(String(version), request.url, assets),
   );
   await Deno.writeTextFile(
     join(request.outDir, ".claude-plugin", "marketplace.json"),
@@ -242,7 +318,8 @@ export async function stageRelease(request: StageRequest): Promise<string[]> {
   );
   return [
     ...plan.copies.map((c) => c.to),
-    `bin/${CHECKSUM_FILE}`,
+    ...(plan.checksums.length ? [`bin/${CHECKSUM_FILE}`] : []),
+    `bin/${MANIFEST_FILE}`,
     ".claude-plugin/marketplace.json",
   ].sort();
 }
@@ -256,6 +333,8 @@ if (import.meta.main) {
         binaries: { type: "string", default: "dist" },
         out: { type: "string" },
         target: { type: "string", multiple: true },
+        "no-binaries": { type: "boolean", default: false },
+        url: { type: "string" },
       },
     });
     if (!values.out) throw new StageError("--out <dir> is required");
@@ -271,6 +350,8 @@ if (import.meta.main) {
       binariesDir: values.binaries,
       outDir: values.out,
       targets,
+      noBinaries: values["no-binaries"],
+      url: values.url,
     });
     console.log(
       `stage_release: ${staged.length} files in ${relative(Deno.cwd(), values.out) || "."}`,

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { formatLogLine } from "../src/core/log.ts";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
-import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { launcherModes, REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
 interface Check {
@@ -263,3 +263,37 @@ Deno.test("doctor shows the auto-memory mode and folder, and warns about a bad L
     /LIBRARIAN_AUTOMEMORY="yes" is not sync, review or off/,
   );
 });
+
+Deno.test("doctor says when the release's binary is not fetched yet, and how to fetch it", async () => {
+  await using dir = await tempDir();
+  const plugin = `${dir.path}/plugin`;
+  await writeTree(plugin, {
+    "bin/librarian": await Deno.readTextFile(`${REPO_ROOT}/bin/librarian`),
+    "bin/release-binaries.txt": "version 0.1.0\n",
+    "hooks/hooks.json": await Deno.readTextFile(`${REPO_ROOT}/hooks/hooks.json`),
+    "src/main.ts": "",
+  });
+  const { byId } = await doctor(dir.path, `${dir.path}/home`, {
+    CLAUDE_PLUGIN_ROOT: plugin,
+    LIBRARIAN_FORCE_SOURCE: "1",
+  });
+  const binary = byId("binary");
+  assert.equal(binary.status, "warn");
+  assert.match(binary.message, /^the binary for this version \(librarian-\S+\) is not fetched yet/);
+  assert.match(binary.fix!, /'librarian fetch-binary'.*'librarian install-binary <file>'/);
+});
+
+if (launcherModes().includes("binary")) {
+  Deno.test("[binary] doctor names the binary that runs, its SHA-256 and how it got there", async () => {
+    await using dir = await tempDir();
+    const result = await runLibrarian(["doctor", "--json"], {
+      mode: "binary",
+      cwd: dir.path,
+      home: `${dir.path}/home`,
+    });
+    const report = JSON.parse(result.stdout) as { checks: Check[] };
+    const binary = report.checks.find((c) => c.id === "binary")!;
+    assert.equal(binary.status, "ok");
+    assert.match(binary.message, / runs the hooks \(sha256 [0-9a-f]{64}\), shipped in .*\/bin /);
+  });
+}

@@ -26,6 +26,16 @@ Deno.test("the plugin root: CLAUDE_PLUGIN_ROOT, else above a compiled binary, el
   });
   const compiled = { ...runtime, compiled: true, execPath: `/proj/lib/bin/${binaryName(TARGET)}` };
   assert.deepEqual(findPluginRoot(envFrom({}), compiled), { path: "/proj/lib", from: "binary" });
+  // a binary the launcher fetched runs from the data folder: the launcher names the plugin
+  const fetched = {
+    ...runtime,
+    compiled: true,
+    execPath: `/data/binaries/1.0.0/${binaryName(TARGET)}`,
+  };
+  assert.deepEqual(
+    findPluginRoot(envFrom({ LIBRARIAN_LAUNCHER: "/proj/lib/bin/librarian" }), fetched),
+    { path: "/proj/lib", from: "launcher" },
+  );
   assert.deepEqual(findPluginRoot(envFrom({}), runtime), {
     path: normalizePath(REPO_ROOT),
     from: "source",

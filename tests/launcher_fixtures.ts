@@ -31,13 +31,19 @@ export async function writeScript(path: string, body: string, mode = 0o755): Pro
 }
 
 /**
- * A folder to use as the whole PATH: real `sh`, `chmod` and `uname`, with `fakes` (name → script
- * body) written over them. Without a `deno` fake there is no deno on this PATH at all.
+ * A folder to use as the whole PATH: real `sh`, `chmod` and `uname` (and the `more` real tools
+ * named), with `fakes` (name → script body) written over them. Without a `deno` fake there is no
+ * deno on this PATH at all.
  */
-export async function toolsDir(root: string, fakes: Record<string, string> = {}): Promise<string> {
-  const dir = join(root, "tools");
+export async function toolsDir(
+  root: string,
+  fakes: Record<string, string> = {},
+  more: readonly string[] = [],
+  name = "tools",
+): Promise<string> {
+  const dir = join(root, name);
   await Deno.mkdir(dir, { recursive: true });
-  for (const name of REAL_TOOLS) {
+  for (const name of [...REAL_TOOLS, ...more]) {
     if (!(name in fakes)) await Deno.symlink(which(name), join(dir, name), { type: "file" });
   }
   for (const [name, body] of Object.entries(fakes)) await writeScript(join(dir, name), body);

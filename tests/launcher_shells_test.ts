@@ -105,21 +105,23 @@ for (const [name, shell] of Object.entries(SHELLS)) {
 }
 
 for (const [name, shell] of Object.entries(SHELLS)) {
-  Deno.test({
-    name: `the whole launcher spec (tests/launcher_test.ts) passes under ${name}`,
-    ignore: !installed(shell[0]!),
-    fn: async () => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["test", "--allow-all", "--no-check", join(REPO_ROOT, "tests", "launcher_test.ts")],
-        env: { LIBRARIAN_TEST_SHELL: shell.join(" "), NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      assert.equal(out.code, 0, text);
-      assert.match(text, /^ok \| \d+ passed \| 0 failed/m);
-    },
-  });
+  for (const spec of ["launcher_test.ts", "binary_fetch_test.ts"]) {
+    Deno.test({
+      name: `the whole launcher spec (tests/${spec}) passes under ${name}`,
+      ignore: !installed(shell[0]!),
+      fn: async () => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["test", "--allow-all", "--no-check", join(REPO_ROOT, "tests", spec)],
+          env: { LIBRARIAN_TEST_SHELL: shell.join(" "), NO_COLOR: "1" },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, 0, text);
+        assert.match(text, /^ok \| \d+ passed \| 0 failed/m);
+      },
+    });
+  }
 }
 
 Deno.test({

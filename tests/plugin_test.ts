@@ -94,8 +94,11 @@ Deno.test("every hook calls the launcher through sh, in shell form, with the rig
           ? "stop"
           : group.matcher === "Bash"
           ? "inject --shell"
+          : event === "SessionStart" && handler !== group.hooks[0]
+          ? "fetch-binary"
           : "inject";
         assert.equal(handler.command, `sh "\${CLAUDE_PLUGIN_ROOT}/bin/librarian" ${expected}`);
+        if (expected === "fetch-binary") continue; // the launcher's own command
         assert.ok(expected.split(" ")[0]! in COMMANDS, `${expected} is a command of the program`);
       }
     }
@@ -111,6 +114,13 @@ Deno.test("every hook has a status message and a timeout in seconds that fits it
       // hook does not hold up the user.
       assert.ok(handler.timeout >= 5 && handler.timeout <= 60, `${event}: ${handler.timeout}`);
     }
+  }
+  // the binary is fetched on SessionStart only, in a hook of its own beside inject
+  const start = events.SessionStart![0]!.hooks.map((h) => h.command.split(" ").at(-1));
+  assert.deepEqual(start, ["inject", "fetch-binary"]);
+  for (const [event, groups] of Object.entries(events)) {
+    if (event === "SessionStart") continue;
+    assert.ok(groups.every((g) => g.hooks.every((h) => !h.command.includes("fetch-binary"))));
   }
   const stop = events.Stop![0]!.hooks[0]!;
   const pre = events.PreToolUse![0]!.hooks[0]!;

@@ -14,7 +14,8 @@ import {
   TARGETS,
 } from "../scripts/build_plan.ts";
 import { readReleaseFacts, type ReleaseFacts, releaseProblems } from "../scripts/check_versions.ts";
-import { LOCAL_MARKETPLACE, stageRelease } from "../scripts/stage_release.ts";
+import { LOCAL_MARKETPLACE, MANIFEST_FILE, stageRelease } from "../scripts/stage_release.ts";
+import { BINARY_BENCH_ROWS } from "../scripts/bench_binary.ts";
 import { sha256File } from "../scripts/sha256.ts";
 import { COMMANDS } from "../src/command_table.ts";
 import { REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
@@ -139,6 +140,8 @@ Deno.test("the staged tree is the plugin plus every binary, without tests, scrip
       "src/permissions.ts",
       "deno.json",
       "deno.lock",
+      // LF line ends in a Windows clone: a CRLF launcher does not run under sh
+      ".gitattributes",
     ]
   ) {
     assert.ok(files.includes(required), required);
@@ -185,6 +188,41 @@ Deno.test("a one-platform tree holds only that platform's binary and checksum", 
   const sums = await Deno.readTextFile(join(out, "bin", CHECKSUM_FILE));
   assert.equal(sums.trim().split("\n").length, 1);
   assert.match(sums, /^[0-9a-f]{64} {2}librarian-aarch64-apple-darwin\n$/);
+});
+
+Deno.test("the release branch's tree carries no binary, names each platform's asset, and weighs under 2 MB", async () => {
+  await using dir = await tempDir();
+  const dist = await fakeBuild(dir.path);
+  const out = join(dir.path, "stage");
+  const url = "https://github.com/acme/librarian/releases/download/v1.2.3";
+  const staged = await stageRelease({
+    repoRoot: REPO_ROOT,
+    binariesDir: dist,
+    outDir: out,
+    targets: [],
+    noBinaries: true,
+    url,
+  });
+  const files = await listTree(out);
+  assert.deepEqual(files, staged);
+  assert.deepEqual(files.filter((f) => f.startsWith("bin/")), [
+    "bin/librarian",
+    `bin/${MANIFEST_FILE}`,
+  ]);
+  const manifest = await Deno.readTextFile(join(out, "bin", MANIFEST_FILE));
+  const version = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json"))).version;
+  assert.match(manifest, new RegExp(`^version ${version.replaceAll(".", "\\.")}$`, "m"));
+  assert.match(manifest, new RegExp(`^url ${url.replaceAll(".", "\\.")}$`, "m"));
+  for (const target of TARGETS) {
+    const name = binaryFileName(target.triple);
+    const bytes = (await Deno.stat(join(dist, name))).size;
+    const sha = await sha256File(join(dist, name));
+    assert.match(manifest, new RegExp(`^asset ${name.replace(".", "\\.")} ${bytes} ${sha}$`, "m"));
+  }
+  let total = 0;
+  for (const file of files) total += (await Deno.stat(join(out, file))).size;
+  console.log(`the release branch's tree: ${files.length} files, ${total} bytes`);
+  assert.ok(total < 2 * 1024 * 1024, `${total} bytes`);
 });
 
 Deno.test("staging refuses a binary that does not match its checksum", async () => {
@@ -375,7 +413,114 @@ Deno.test("the smoke matrix runs each shipped OS's binary on that OS", () => {
 Deno.test("publishing pushes the staged tree to the release branch and attaches checksummed assets", () => {
   const steps = workflow.jobs.publish!.steps.map((s) => s.run ?? "").join("\n");
   assert.match(steps, /sh scripts\/publish_release_branch\.sh stage\/all origin release/);
+  // the branch carries no binary; the launcher fetches it from this release's assets
+  assert.match(steps, /\$stage --out stage\/all --no-binaries/);
+  assert.match(
+    steps,
+    /url="https:\/\/github\.com\/\$GITHUB_REPOSITORY\/releases\/download\/\$GITHUB_REF_NAME"/,
+  );
+  assert.match(steps, /stage_release\.ts --binaries dist --url \$url/);
+  // the timings of every OS go into the notes
+  assert.match(steps, /cat bench\/\*\.md/);
+  const bench = workflow.jobs.publish!.steps.find((s) => s.with?.pattern === "bench-*");
+  assert.ok(bench, "the publish job downloads every OS's timings");
   assert.match(steps, /sha256sum -- \* > SHA256SUMS/);
   assert.match(steps, /gh release create "\$GITHUB_REF_NAME" assets\/\*/);
   assert.ok(steps.indexOf("publish_release_branch") < steps.indexOf("gh release create"));
+});
+
+Deno.test("the smoke job times the hooks with the binary it staged and keeps the table", () => {
+  const steps = workflow.jobs.smoke!.steps;
+  const runs = steps.map((s) => s.run ?? "").join("\n");
+  assert.match(
+    runs,
+    /deno run --allow-all scripts\/bench_binary\.ts --plugin smoke-plugin\s+--target \$\{\{ matrix\.target \}\} --out bench\/\$\{\{ matrix\.target \}\}\.md/,
+  );
+  assert.ok(runs.indexOf("smoke_release.sh") < runs.indexOf("bench_binary.ts"));
+  const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+  assert.equal(upload?.with?.name, "bench-${{ matrix.target }}");
+});
+
+/** A staged one-platform tree whose host "binary" is `body` (a shell script). */
+async function stageStandIn(root: string, body: string): Promise<string> {
+  const dist = join(root, "dist");
+  await writeTree(dist, { [HOST_FILE]: body });
+  await Deno.chmod(join(dist, HOST_FILE), 0o755);
+  await Deno.writeTextFile(
+    join(dist, CHECKSUM_FILE),
+    `${await sha256File(join(dist, HOST_FILE))}  ${HOST_FILE}\n`,
+  );
+  const out = join(root, "stage");
+  await stageRelease({
+    repoRoot: REPO_ROOT,
+    binariesDir: dist,
+    outDir: out,
+    targets: [findTarget(Deno.build.target)!],
+  });
+  return out;
+}
+
+async function benchBinaryScript(plugin: string, out: string) {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      join(REPO_ROOT, "scripts", "bench_binary.ts"),
+      "--plugin",
+      plugin,
+      "--runs",
+      "1",
+      "--warmup",
+      "0",
+      "--out",
+      out,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: result.code,
+    stdout: new TextDecoder().decode(result.stdout),
+    stderr: new TextDecoder().decode(result.stderr),
+  };
+}
+
+Deno.test({
+  name: "the smoke job's benchmark step, run here against a stand-in binary, writes the table",
+  ignore: skipOnWindows("runs a POSIX shell script"),
+  async fn() {
+    await using dir = await tempDir();
+    // deno compile cannot fetch its runtime here: the stand-in runs the program from source
+    const standIn = "#!/bin/sh\nLIBRARIAN_FORCE_BINARY= LIBRARIAN_FORCE_SOURCE=1 exec sh " +
+      `'${join(REPO_ROOT, "bin", "librarian")}' "$@"\n`;
+    const plugin = await stageStandIn(dir.path, standIn);
+    const out = join(dir.path, "bench", `${Deno.build.target}.md`);
+    const result = await benchBinaryScript(plugin, out);
+    assert.equal(result.code, 0, result.stderr);
+    const table = await Deno.readTextFile(out);
+    assert.match(
+      table,
+      /\| hook run \| binary ms \| source mode ms \| bare process start ms \| binary ÷ bare \| binary ÷ source \|/,
+    );
+    for (const row of BINARY_BENCH_ROWS) {
+      assert.match(
+        table,
+        new RegExp(`^\\| ${row.replace(/[.-]/g, "\\$&")} \\|( [\\d.]+×? \\|){5}$`, "m"),
+      );
+    }
+    const bytes = new TextEncoder().encode(standIn).length;
+    assert.match(table, new RegExp(`^${HOST_FILE}: ${bytes} bytes \\(0\\.0 MB\\)$`, "m"));
+  },
+});
+
+Deno.test({
+  name: "the benchmark step refuses a binary whose hooks send nothing",
+  ignore: skipOnWindows("runs a POSIX shell script"),
+  async fn() {
+    await using dir = await tempDir();
+    const plugin = await stageStandIn(dir.path, "#!/bin/sh\ncat >/dev/null\n");
+    const result = await benchBinaryScript(plugin, join(dir.path, "bench.md"));
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^bench_binary: in binary mode, inject did not send the library/);
+  },
 });

@@ -130,12 +130,13 @@ async function readOrNull(path: string): Promise<string | null> {
  * Creates a project with `files`, a temp HOME and a running model server.
  *
  * @param claudeBin the `claude` executable.
- * @param pluginDir the plugin folder (`--plugin-dir`); this repository by default.
+ * @param pluginDir the plugin folder (`--plugin-dir`); this repository by default; `null` runs the
+ *   plugins installed under the temp HOME (`claude plugin install`) instead.
  */
 export async function createProject(
   claudeBin: string,
   files: Record<string, string | Uint8Array> = {},
-  pluginDir: string = REPO_ROOT,
+  pluginDir: string | null = REPO_ROOT,
 ): Promise<E2EProject> {
   const dir = await tempDir("librarian-e2e-");
   const root = join(dir.path, "project");
@@ -158,8 +159,7 @@ export async function createProject(
     const args = [
       "-p",
       prompt,
-      "--plugin-dir",
-      pluginDir,
+      ...(pluginDir === null ? [] : ["--plugin-dir", pluginDir]),
       "--permission-mode",
       options.permissionMode ?? "acceptEdits",
       "--output-format",

@@ -43,8 +43,23 @@ export const clientDurations: HookDuration[] = [];
 
 export type Open = (files: Record<string, string | Uint8Array>) => Promise<E2EProject>;
 
+/** The pinned CLI's executable, or `null` when it is not installed (scenarios are then skipped). */
+export function claudeBinary(): string | null {
+  return claudeBin;
+}
+
+/** Options of a scenario. */
+export interface ScenarioOptions {
+  /** `null`: run the plugins installed under the project's HOME, not `--plugin-dir`. */
+  pluginDir?: string | null;
+}
+
 /** Registers a scenario; `open` makes projects that are disposed (and their logs kept) after it. */
-export function scenario(name: string, fn: (open: Open) => Promise<void>): void {
+export function scenario(
+  name: string,
+  fn: (open: Open) => Promise<void>,
+  options: ScenarioOptions = {},
+): void {
   Deno.test({
     name: `e2e: ${name}`,
     ignore: !ENABLED || (claudeBin === null && !IN_CI),
@@ -56,7 +71,11 @@ export function scenario(name: string, fn: (open: Open) => Promise<void>): void 
       const projects: E2EProject[] = [];
       try {
         await fn(async (files) => {
-          const project = await createProject(bin, files, PLUGIN_DIR);
+          const project = await createProject(
+            bin,
+            files,
+            options.pluginDir === undefined ? PLUGIN_DIR : options.pluginDir,
+          );
           projects.push(project);
           return project;
         });

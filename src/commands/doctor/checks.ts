@@ -29,6 +29,8 @@ import { joinPath, normalizePath } from "../../core/paths.ts";
 import { shSingleQuote } from "../setup/hook_command.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
+import { binaryFacts, describeBinary } from "./binary_check.ts";
+import { isFile } from "../../core/fs_probe.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -80,8 +82,18 @@ async function installChecks(env: EnvReader, runtime: Runtime): Promise<Check[]>
       ? fail("launcher", `${root.path}: ${problem}`, REINSTALL)
       : ok("launcher", `${root.path}/bin/librarian and hooks/hooks.json are in place`),
   ];
-  if (files.binary) {
+  if (runtime.compiled) {
+    checks.push(ok("binary", describeBinary(await binaryFacts(runtime.execPath))));
+  } else if (files.binary) {
     checks.push(ok("binary", `${files.binary} runs the hooks (no Deno needed)`));
+  } else if (isFile(joinPath(root.path, "bin", "release-binaries.txt"))) {
+    checks.push(warn(
+      "binary",
+      `the binary for this version (${binaryName(runtime.target)}) is not fetched yet, so ` +
+        "hooks run src/main.ts with deno",
+      "start a new Claude Code session (its SessionStart fetches it) or run " +
+        "'librarian fetch-binary'; offline, download it and run 'librarian install-binary <file>'",
+    ));
   } else if (files.source) {
     checks.push(warn(
       "binary",

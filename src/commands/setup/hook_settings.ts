@@ -43,6 +43,9 @@ export class SettingsShapeError extends LibrarianError {
   }
 }
 
+/** The launcher's own SessionStart hook, which downloads the plugin's binary. */
+export const FETCH_BINARY = "fetch-binary";
+
 /** `bin/librarian" <command> [--option]` at the end of a hooks.json command (`inject --shell`). */
 const PLUGIN_COMMAND = /bin\/librarian"?\s+([a-z-]+(?:\s+--[a-z-]+)?)\s*$/;
 
@@ -80,6 +83,10 @@ export function desiredHooks(
         if (!isObject(handler) || typeof handler.command !== "string") continue;
         const sub = PLUGIN_COMMAND.exec(handler.command)?.[1];
         if (!sub) throw new SettingsShapeError(`hooks.json runs '${handler.command}'`);
+        // the launcher's download of the plugin's binary: an install wired by settings carries
+        // its binary (a zip) or runs from source; a clone of the release branch runs
+        // `librarian fetch-binary` once
+        if (sub === FETCH_BINARY) continue;
         const rewritten: Json = { ...handler, command: hookCommand(program, sub, shell, os) };
         if (shell === "powershell") rewritten.shell = "powershell";
         desired.push({ event, matcher, handler: rewritten });

@@ -48,11 +48,13 @@ export function currentRuntime(): Runtime {
 /** The plugin root and how it was found. */
 export interface PluginRoot {
   path: string;
-  from: "CLAUDE_PLUGIN_ROOT" | "binary" | "source";
+  from: "CLAUDE_PLUGIN_ROOT" | "launcher" | "binary" | "source";
 }
 
 /**
- * The plugin root: `CLAUDE_PLUGIN_ROOT`, else the folder above the binary's or the source's.
+ * The plugin root: `CLAUDE_PLUGIN_ROOT`, else for a binary the folder above the launcher that
+ * started it (`LIBRARIAN_LAUNCHER`; a fetched binary lives in the data folder) or above the
+ * binary, else the folder above the source's.
  *
  * @example Usage
  * ```ts
@@ -72,6 +74,11 @@ export interface PluginRoot {
 export function findPluginRoot(env: EnvReader, runtime: Runtime): PluginRoot | null {
   const configured = env("CLAUDE_PLUGIN_ROOT")?.trim();
   if (configured) return { path: normalizePath(configured), from: "CLAUDE_PLUGIN_ROOT" };
+  // a binary the launcher fetched lives in the data folder: the launcher names the plugin
+  const launcher = env("LIBRARIAN_LAUNCHER")?.trim();
+  if (runtime.compiled && launcher) {
+    return { path: dirnameOf(dirnameOf(normalizePath(launcher))), from: "launcher" };
+  }
   if (runtime.compiled) return { path: dirnameOf(dirnameOf(runtime.execPath)), from: "binary" };
   const url = new URL("../../..", import.meta.url);
   if (url.protocol !== "file:") return null;
