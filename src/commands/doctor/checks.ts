@@ -29,6 +29,7 @@ import { joinPath, normalizePath } from "../../core/paths.ts";
 import { shSingleQuote } from "../setup/hook_command.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
+import { codexCheck } from "./codex_check.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -267,6 +268,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),
     autoMemoryCheck(library, env),
+    ...[codexCheck(env)].filter((c) => c !== undefined),
     ...[cliLinkProblem(env)].filter((p) => p !== undefined).map((p) =>
       warn("cli", p.message, p.fix)
     ),
