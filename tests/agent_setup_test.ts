@@ -78,3 +78,26 @@ Deno.test("setup-gemini writes the extension: four events, after-tool context, a
   const missing = await runLibrarian(["setup-gemini"], { cwd: dir.path });
   assert.notEqual(missing.code, 0);
 });
+
+Deno.test("hooks.json: every context hook lifts Codex's 2,500-token cut (additionalContextLimit 0)", async () => {
+  // Codex CLI truncates hook context past about 2,500 tokens unless the handler sets the key;
+  // Claude Code 2.1.197 accepts it (claude plugin validate --strict, and the e2e suite runs with it).
+  const hooks = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/hooks/hooks.json`)).hooks;
+  for (
+    const [event, groups] of Object.entries(hooks) as [
+      string,
+      { hooks: Record<string, unknown>[] }[],
+    ][]
+  ) {
+    for (const group of groups) {
+      for (const handler of group.hooks) {
+        const inject = String(handler.command).includes(" inject");
+        assert.equal(
+          handler.additionalContextLimit,
+          inject ? 0 : undefined,
+          `${event}: ${handler.command}`,
+        );
+      }
+    }
+  }
+});
