@@ -1,8 +1,8 @@
 /**
  * Installs the pinned Codex CLI, GitHub Copilot CLI and Gemini CLI for the end-to-end suite into
- * `.cache/agents/<name>/` (gitignored; `LIBRARIAN_AGENTS_DIR` overrides, e.g. a folder CI keeps
- * between runs), with npm. Idempotent: a CLI already there at the pinned version only runs
- * `--version`.
+ * `<cache>/librarian-e2e/agents/<name>/` (`<cache>`: `XDG_CACHE_HOME`, else `~/.cache`; outside
+ * the checkout, so that clean clones on one machine share them; `LIBRARIAN_AGENTS_DIR` overrides),
+ * with npm. Idempotent: a CLI already there at the pinned version only runs `--version`.
  *
  * ```sh
  * deno run --allow-all scripts/install_agents.ts [codex|copilot|gemini ...]   # prints each path
@@ -28,7 +28,11 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Where the CLIs are installed, one npm prefix folder each. */
 export function agentsDir(): string {
-  return Deno.env.get("LIBRARIAN_AGENTS_DIR") || join(REPO_ROOT, ".cache", "agents");
+  const explicit = Deno.env.get("LIBRARIAN_AGENTS_DIR");
+  if (explicit) return explicit;
+  const cache = Deno.env.get("XDG_CACHE_HOME") ||
+    (Deno.env.get("HOME") ? join(Deno.env.get("HOME")!, ".cache") : join(REPO_ROOT, ".cache"));
+  return join(cache, "librarian-e2e", "agents");
 }
 
 async function run(

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { agentOf, canHold, contextOutput, normalizeAgentEvent } from "../src/core/agent_event.ts";
 import { envFrom } from "../src/core/env.ts";
 import { parseHookEvent } from "../src/core/hook_io.ts";
+import { normalizePath } from "../src/core/paths.ts";
 import { isPatch, MAX_PATCH_FILES, patchFiles } from "../src/core/patch_files.ts";
 import { turnToolsOf } from "../src/core/turn_record.ts";
 
@@ -275,13 +276,20 @@ Deno.test("patchFiles: every file line, moves, CRLF, a bound; isPatch only for p
 });
 
 Deno.test("turnToolsOf: edits, patches and commands are kept with absolute paths; reads are not", () => {
+  const cwd = normalizePath(Deno.cwd());
   assert.deepEqual(
-    turnToolsOf({ tool_name: "Edit", tool_input: { file_path: "src/a.ts" }, cwd: "/p" }),
-    [{ name: "Edit", input: { file_path: "/p/src/a.ts" } }],
+    turnToolsOf({ tool_name: "Edit", tool_input: { file_path: "src/a.ts" }, cwd }),
+    [{ name: "Edit", input: { file_path: `${cwd}/src/a.ts` } }],
   );
+  const patch = "*** Begin Patch\n*** Update File: src/a.ts\n*** Delete File: b.ts\n*** End Patch";
+  assert.deepEqual(turnToolsOf({ tool_name: "apply_patch", tool_input: { command: patch }, cwd }), [
+    { name: "Edit", input: { file_path: `${cwd}/src/a.ts` } },
+    { name: "Edit", input: { file_path: `${cwd}/b.ts` } },
+  ]);
   assert.deepEqual(turnToolsOf({ tool_name: "Bash", tool_input: { command: "sed -i s/a/b/ x" } }), [
     { name: "Bash", input: { command: "sed -i s/a/b/ x" } },
   ]);
-  assert.deepEqual(turnToolsOf({ tool_name: "Glob", tool_input: { path: "/p" } }), []);
+  assert.deepEqual(turnToolsOf({ tool_name: "Glob", tool_input: { path: cwd } }), []);
+  assert.deepEqual(turnToolsOf({ tool_name: "Read", tool_input: { file_path: "a.ts" }, cwd }), []);
   assert.deepEqual(turnToolsOf({ tool_name: "Edit", tool_input: {} }), []);
 });

@@ -68,7 +68,10 @@ Deno.test("setup-gemini writes the extension: four events, after-tool context, a
     "SessionStart",
   ]);
   const commands = JSON.stringify(hooks);
-  assert.ok(commands.includes(LAUNCHER), "the hooks run this installation by absolute path");
+  assert.ok(
+    commands.includes(LAUNCHER.replaceAll("\\", "/")),
+    "the hooks run this installation by absolute path",
+  );
   assert.match(hooks.AfterTool[0].matcher, /read_file/);
   assert.match(hooks.AfterTool[0].matcher, /replace/);
   assert.equal(hooks.AfterTool[1].matcher, "run_shell_command");

@@ -1,6 +1,6 @@
 /**
  * The same hooks in Codex CLI 0.169.0, GitHub Copilot CLI 1.0.102 and Gemini CLI 0.61.0, each
- * installed from npm (`scripts/install_agents.ts`, cached in `.cache/agents/`) and driven headless
+ * installed from npm (`scripts/install_agents.ts`, cached outside the checkout) and driven headless
  * against a loopback model (`agent_model.ts`), with the Librarian installed the way a user
  * installs it: Codex and Copilot from a local copy of this plugin's Claude Code marketplace
  * (`plugin marketplace add`, then install; Codex's hooks trusted as its `/hooks` review does,
@@ -22,7 +22,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseLogLine } from "../../src/core/log.ts";
-import { type AgentCli, ensureAgentCli } from "../../scripts/install_agents.ts";
+import { type AgentCli, agentsDir, ensureAgentCli } from "../../scripts/install_agents.ts";
 import { denoDir, REPO_ROOT, tempDir, writeTree } from "../helpers.ts";
 import {
   type AgentModel,
@@ -169,7 +169,7 @@ async function setup(): Promise<Setup> {
     DENO_DIR: await denoDir(),
     DENO_NO_UPDATE_CHECK: "1",
     // Copilot unpacks itself (about 235 MB) into the cache folder on first run: one shared cache
-    XDG_CACHE_HOME: join(REPO_ROOT, ".cache", "agents", "xdg-cache"),
+    XDG_CACHE_HOME: join(agentsDir(), "xdg-cache"),
     LIBRARIAN_LOG: logPath,
     LIBRARIAN_NUDGE: "session",
     LIBRARIAN_HINT: "off",
