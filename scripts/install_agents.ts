@@ -82,9 +82,9 @@ export async function ensureAgentCli(
     dir,
   );
   if (npm.code !== 0) {
-    throw new Error(
-      `npm install ${pkg}@${version} failed (exit ${npm.code}): ${npm.out.slice(-800)}`,
-    );
+    const errors = npm.out.split("\n").filter((l) => /^npm (error|ERR!)/.test(l)).slice(0, 4);
+    const why = (errors.length > 0 ? errors.join(" / ") : npm.out.slice(-400)).trim();
+    throw new Error(`npm install ${pkg}@${version} failed (exit ${npm.code}): ${why}`);
   }
   const got = await versionOf(bin);
   if (got !== version) throw new Error(`${bin} reports ${got ?? "nothing"}, expected ${version}`);
