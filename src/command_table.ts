@@ -45,6 +45,10 @@ export const COMMANDS: Readonly<
     summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
     load: () => loadLater("commands/setup/setup_hooks.ts"),
   },
+  "setup-gemini": {
+    summary: "write a Gemini CLI extension that runs the hooks (then: gemini extensions install)",
+    load: () => loadLater("commands/setup/setup_gemini.ts"),
+  },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
     load: () => loadLater("commands/doctor/doctor.ts"),

@@ -6,7 +6,8 @@
  *
  * - read/write: the library, the state folder, the log and Claude Code's auto memory can live
  *   anywhere on disk, so they cannot be narrowed at build time.
- * - env: only the variables the program reads (`PATH` only to tell `librarian install-cli`'s user
+ * - env: only the variables the program reads (`CODEX_*`, `COPILOT_*`, `GEMINI_*` to tell
+ *   which agent called a hook and where Codex keeps its configuration; `PATH` only to tell `librarian install-cli`'s user
  *   whether the link's folder is on it); any other variable reads as `undefined`
  *   (`--ignore-env`) instead of throwing, so a dependency that peeks at the environment cannot crash
  *   a hook.
@@ -21,6 +22,9 @@
 export const ALLOWED_ENV: readonly string[] = [
   "LIBRARIAN_*",
   "CLAUDE_*",
+  "CODEX_*",
+  "COPILOT_*",
+  "GEMINI_*",
   "HOME",
   "USERPROFILE",
   "NO_COLOR",

@@ -83,6 +83,13 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/commands/setup/install_cli.ts: Deno.mkdirSync": { count: 1, why: "adopting" },
   "src/commands/setup/install_cli.ts: Deno.symlinkSync": { count: 1, why: "adopting" },
   "src/commands/setup/settings_file.ts: writeTextAtomic": { count: 1, why: "adopting" },
+  "src/commands/setup/setup_gemini.ts: writeTextAtomic": {
+    count: 1,
+    why: "the Gemini extension folder the user names with --dir (outside any project)",
+  },
+  "src/core/turn_record.ts: Deno.writeTextFileSync": { count: 2, why: "state: a turn record" },
+  "src/core/turn_record.ts: Deno.mkdirSync": { count: 1, why: "state: the turns folder" },
+  "src/core/turn_record.ts: Deno.removeSync": { count: 1, why: "state: a turn record, ended" },
   "src/commands/init.ts: Deno.writeTextFile": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: Deno.mkdir": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: writeTextAtomic": { count: 1, why: "adopting the boundary" },

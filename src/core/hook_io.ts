@@ -10,6 +10,8 @@
 import { readAllSync } from "./read_all.ts";
 import { LibrarianError, messageOf } from "./errors.ts";
 import { isObject } from "./json.ts";
+import { type AgentName, contextOutput, normalizeAgentEvent } from "./agent_event.ts";
+import type { EnvReader } from "./env.ts";
 
 /** The fields of a Claude Code hook event that the Librarian reads. */
 export interface HookEvent {
@@ -21,6 +23,10 @@ export interface HookEvent {
   tool_input?: Record<string, unknown>;
   source?: string;
   stop_hook_active?: boolean;
+  /** Which agent sent it (`agent_event.ts`); its event is read in Claude Code's shape. */
+  agent?: AgentName;
+  /** True for a tool event sent after the tool ran (Gemini's `AfterTool`). */
+  tool_ran?: boolean;
   [key: string]: unknown;
 }
 
@@ -74,7 +80,8 @@ export function provideStdinText(text: string): void {
 }
 
 /**
- * Parses hook input text into an event.
+ * Parses hook input text into an event. With `env`, the event of another agent (Codex CLI,
+ * Copilot CLI, Gemini CLI) is read in Claude Code's shape first (`agent_event.ts`).
  *
  * @throws {HookInputError} when the text is empty, not JSON, not an object, or has no
  *   `hook_event_name`.
@@ -90,7 +97,7 @@ export function provideStdinText(text: string): void {
  * assert.throws(() => parseHookEvent("{}"), HookInputError);
  * ```
  */
-export function parseHookEvent(text: string): HookEvent {
+export function parseHookEvent(text: string, env?: EnvReader): HookEvent {
   const trimmed = text.replace(/^\uFEFF/, "").trim();
   if (trimmed === "") throw new HookInputError("empty input: expected one hook event as JSON");
   let value: unknown;
@@ -101,7 +108,7 @@ export function parseHookEvent(text: string): HookEvent {
     throw new HookInputError(`input is not JSON: ${detail}`);
   }
   if (!isObject(value)) throw new HookInputError("input is not a JSON object");
-  const event = value;
+  const event = env ? normalizeAgentEvent(value, env) : value;
   if (typeof event.hook_event_name !== "string" || event.hook_event_name === "") {
     throw new HookInputError("input has no hook_event_name");
   }
@@ -139,19 +146,16 @@ export function writeAdditionalContext(hookEventName: string, additionalContext:
 /**
  * Writes a hook's output: `additionalContext` for `hookEventName` when `additionalContext` is
  * given, and a warning for the user (`systemMessage`) when `systemMessage` is; nothing when
- * neither is.
+ * neither is. In the form the agent that sent `event` reads (`agent_event.ts`).
  */
 export function writeHookOutput(
   hookEventName: string,
   additionalContext: string | undefined,
   systemMessage: string | undefined,
+  event: HookEvent = { hook_event_name: hookEventName },
 ): void {
-  const output: Record<string, unknown> = {};
-  if (systemMessage !== undefined) output.systemMessage = systemMessage;
-  if (additionalContext !== undefined) {
-    output.hookSpecificOutput = { hookEventName, additionalContext };
-  }
-  if (Object.keys(output).length > 0) writeJsonLine(output);
+  const output = contextOutput(event, hookEventName, additionalContext, systemMessage);
+  if (output !== undefined) writeJsonLine(output);
 }
 
 /**

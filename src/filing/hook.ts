@@ -45,6 +45,7 @@ import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 import { claimStopEvent } from "./session_records.ts";
+import { clearTurn } from "../core/turn_record.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -127,6 +128,10 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const turn = turnSource(event, library, env);
   const filed = await fileLearnings(library, env, turn);
   const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);
+  // another agent's turn record (core/turn_record.ts) ends with its turn
+  if (event.agent !== undefined && event.agent !== "claude") {
+    clearTurn(stateDir(env), event.session_id);
+  }
   const outcome: StopOutcome = {
     fields: { ...filed.fields, ...nudge.fields, ...turn.fields() },
     message: filed.message,
@@ -240,10 +245,12 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   let session: string | undefined;
   let project: string | undefined;
   let active: boolean | undefined;
+  let client: string | undefined;
   let told = false;
   try {
-    const event = parseHookEvent(readStdinTextSync());
+    const event = parseHookEvent(readStdinTextSync(), env);
     session = event.session_id?.slice(0, 8);
+    if (event.agent !== undefined && event.agent !== "claude") client = event.agent;
     project = env("CLAUDE_PROJECT_DIR") || event.cwd; // for `librarian status` and `doctor`
     // Routing is idempotent, so a turn continued by a Stop hook is handled like any other; the
     // nudge never continues a turn that is already continuing (stop_hook_active).
@@ -277,6 +284,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     session,
     project,
     stop_hook_active: active,
+    client,
     ms: elapsedMs(),
   });
   return 0;

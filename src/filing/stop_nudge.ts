@@ -26,6 +26,7 @@ import {
 } from "./nudge.ts";
 import { readTurnOnce, type TurnActivity, type TurnRead } from "./transcript.ts";
 import { loadLater } from "../core/load_later.ts";
+import { readTurnTools } from "../core/turn_record.ts";
 
 /** The turn's changes from the transcript, read at most once per hook run. */
 export interface TurnSource {
@@ -143,6 +144,9 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
  * ```
  */
 export function turnSource(event: HookEvent, library: Library, env: EnvReader): TurnSource {
+  if (event.agent !== undefined && event.agent !== "claude") {
+    return recordedTurnSource(event, library, stateDir(env));
+  }
   let read: Promise<TurnRead> | undefined;
   let done: TurnRead | undefined;
   let changes: TurnChanges | undefined;
@@ -161,6 +165,51 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
         transcript_wait_ms: done.waitedMs || undefined,
         changed: changes?.files.length,
       };
+    },
+  };
+}
+
+/**
+ * The turn of an agent whose transcript is not read (Codex, Copilot, Gemini): what its tool
+ * events showed the inject hook (`core/turn_record.ts`); no record means no file was changed.
+ *
+ * @example Usage
+ * ```ts
+ * import { turnSource } from "./stop_nudge.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import { noteTurnTool } from "../core/turn_record.ts";
+ * import assert from "node:assert/strict";
+ * const p = Deno.makeTempDirSync();
+ * const library = { root: `${p}/_memory_library`, projectRoot: p, foundBy: "cwd" as const };
+ * const env = envFrom({ LIBRARIAN_STATE_DIR: `${p}/state` });
+ * const patch = "*** Begin Patch\n*** Update File: src/a.ts\n*** End Patch";
+ * const edit = { session_id: "s", cwd: p, tool_name: "apply_patch", tool_input: { command: patch } };
+ * noteTurnTool(`${p}/state`, edit);
+ * const stop = { hook_event_name: "Stop", session_id: "s", agent: "codex" as const };
+ * const source = turnSource(stop, library, env);
+ * assert.deepEqual(await source.changes(), { files: ["src/a.ts"], tagged: false });
+ * assert.equal(source.fields().transcript, "turn-record");
+ * ```
+ */
+function recordedTurnSource(
+  event: HookEvent,
+  library: Library,
+  state: string | undefined,
+): TurnSource {
+  let changes: TurnChanges | undefined;
+  let status: string | undefined;
+  return {
+    changes() {
+      if (changes === undefined) {
+        const tools = readTurnTools(state, event.session_id);
+        status = tools === undefined ? "no-turn-record" : "turn-record";
+        const toolUses = (tools ?? []).map((t) => ({ ...t, failed: false }));
+        changes = turnChanges({ complete: true, toolUses }, library, event.cwd);
+      }
+      return Promise.resolve(changes);
+    },
+    fields() {
+      return status === undefined ? {} : { transcript: status, changed: changes?.files.length };
     },
   };
 }

@@ -13,6 +13,7 @@ import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import { MAX_PATCH_FILES, patchFiles } from "../core/patch_files.ts";
 import {
   mergedLibraryFiles,
   type ProjectTouch,
@@ -21,7 +22,7 @@ import {
 } from "./bash_paths.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
-export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob"];
+export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
 
 /** Why a command gets no context. */
 export type NoCommandContextReason =
@@ -125,6 +126,34 @@ export function locateTouches(touches: ProjectTouch[], truncated: boolean): Comm
 }
 
 /**
+ * Locates the context for an `apply_patch` edit (Codex CLI, Copilot CLI): every file its
+ * `*** Add/Update/Delete File:` and `*** Move to:` lines name, each written.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const found = locatePatch({ command: "*** Begin Patch\n*** End Patch" }, "/", () => undefined);
+ * assert.deepEqual(found, { kind: "none", reason: "no-project-paths", truncated: false });
+ * ```
+ */
+export function locatePatch(
+  input: Record<string, unknown> | undefined,
+  folder: string | null,
+  env: EnvReader,
+): CommandLocation {
+  const text = input?.command ?? input?.patch ?? input?.input;
+  if (typeof text !== "string" || text.trim() === "" || folder === null) {
+    return { kind: "none", reason: "no-command" };
+  }
+  const named = patchFiles(text).flatMap((file) => {
+    const path = resolveLocalPath(file.path, folder);
+    return path === null ? [] : [{ path, role: "write" as const }];
+  });
+  const found = projectTouchesOf(named, env);
+  return locateTouches(found.touches, found.truncated || named.length >= MAX_PATCH_FILES);
+}
+
+/**
  * Locates the context for a Bash command line (`tool_input.command`) or a Grep / Glob search
  * (`tool_input.path`), run in folder `cwd`.
  *
@@ -151,6 +180,7 @@ export function locateCommandContext(
     if (!found.ok) return { kind: "none", reason: "unparseable", detail: found.reason };
     return locateTouches(found.touches, found.truncated);
   }
+  if (tool === "apply_patch") return locatePatch(input, folder, env);
   const path = input?.path;
   if (typeof path !== "string" || path.trim() === "" || folder === null) {
     return { kind: "none", reason: "no-project-paths" };

@@ -25,7 +25,7 @@ import {
   type RefusedLibrary,
   scratchPathOf,
 } from "../core/discover.ts";
-import { type EnvReader, logFile, processEnv, readBudget } from "../core/env.ts";
+import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
 import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
@@ -41,6 +41,8 @@ import { foldersToHold, holdEnabled, holdPreface, WRITE_TOOLS } from "./hold.ts"
 import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
+import { canHold } from "../core/agent_event.ts";
+import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -75,8 +77,11 @@ export function relPathsOf(
   return (labels) => labels.map((l) => byLabel.get(l) ?? l).join(",") || undefined;
 }
 
-/** The tools whose command line or search folder names the paths touched (`command_context.ts`). */
-const COMMAND_TOOLS = new Set(["Bash", "Grep", "Glob"]);
+/**
+ * The tools whose command line, patch or search folder names the paths touched
+ * (`command_context.ts`): `apply_patch` is Codex's and Copilot's edit.
+ */
+const COMMAND_TOOLS = new Set(["Bash", "Grep", "Glob", "apply_patch"]);
 
 /**
  * Where a tool's context comes from: its file, or the paths its command names; or, when there is
@@ -151,7 +156,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   if (location.kind === "none" && !target) return { ...base, result: location.reason };
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
-  const written = holdEnabled(env) ? writtenFolders(tool, location) : [];
+  const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger, recorded) => {
     const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
     const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
@@ -245,8 +250,13 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   let outcome: Outcome;
   let eventName = "unknown";
   try {
-    const event = parseHookEvent(readStdinTextSync());
+    const event = parseHookEvent(readStdinTextSync(), env);
     eventName = event.hook_event_name;
+    // another agent's turn is known from what its tool events showed here (turn_record.ts)
+    if (event.agent !== undefined && event.agent !== "claude") {
+      if (eventName === "PreToolUse") noteTurnTool(stateDir(env), event);
+      else if (eventName === "UserPromptSubmit") clearTurn(stateDir(env), event.session_id);
+    }
     switch (eventName) {
       case "PreToolUse":
         outcome = await onPreToolUse(event, env);
@@ -267,6 +277,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     // whose run this was, so `librarian status`/`doctor` can show only their project's runs
     outcome.project = env("CLAUDE_PROJECT_DIR") || event.cwd;
     if (event.agent_id) outcome.agent = event.agent_id.slice(0, 12);
+    if (event.agent !== undefined && event.agent !== "claude") outcome.client = event.agent;
   } catch (error) {
     const message = error instanceof HookInputError
       ? error.message

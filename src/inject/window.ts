@@ -147,11 +147,11 @@ export interface DecideOptions {
   seed?: (ledger: Ledger) => Ledger;
 }
 
-function emit(decision: Decision): void {
+function emit(decision: Decision, event: HookEvent): void {
   const output = decision.output;
   if (!output) return;
   if (output.deny) writeToolDenial(output.text ?? "");
-  else writeHookOutput(output.event, output.text, output.warning);
+  else writeHookOutput(output.event, output.text, output.warning, event);
 }
 
 /** The decision to carry out when a hold cannot be recorded first: the one without it. */
@@ -207,7 +207,7 @@ export function decideOnce(
   const eventId = options.eventId ?? eventIdOf(event);
   if (!state || !key) {
     const decision = withoutHold(decide(emptyLedger(), false));
-    emit(decision);
+    emit(decision, event);
     return decision.outcome;
   }
   // without the lock: a repeat touch ends here (a seed always writes, so it takes the lock)
@@ -227,7 +227,7 @@ export function decideOnce(
     open = openLedger(state, key, timeoutMs);
   } catch (error) {
     const decision = withoutHold(early ?? decide(loadLedger(state, key).ledger, false));
-    emit(decision);
+    emit(decision, event);
     return { ...decision.outcome, ledger_error: messageOf(error) };
   }
   if (open === null) return { result: "lock-timeout", lock_ms: timeoutMs };
@@ -255,13 +255,13 @@ export function decideOnce(
       write();
     } catch (error) {
       const unheld = decision.unheld;
-      emit(unheld);
+      emit(unheld, event);
       return { ...unheld.outcome, ...extra, hold: "not-recorded", ledger_error: messageOf(error) };
     }
-    emit(decision);
+    emit(decision, event);
     return { ...decision.outcome, ...extra };
   }
-  emit(decision);
+  emit(decision, event);
   try {
     write();
   } catch (error) {

@@ -31,6 +31,7 @@ import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
 import { binaryFacts, describeBinary } from "./binary_check.ts";
 import { isFile } from "../../core/fs_probe.ts";
+import { codexCheck } from "./codex_check.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -279,6 +280,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),
     autoMemoryCheck(library, env),
+    ...[codexCheck(env)].filter((c) => c !== undefined),
     ...[cliLinkProblem(env)].filter((p) => p !== undefined).map((p) =>
       warn("cli", p.message, p.fix)
     ),

@@ -32,18 +32,26 @@ import { reviewScratch } from "../scratch/review.ts";
  * assert.match(explainInject("not json", envFrom({}))[0]!, /^bad input: /);
  * const lines = explainInject('{"hook_event_name":"PreToolUse","tool_name":"Read"}', envFrom({}));
  * assert.equal(lines[0], "event: PreToolUse (Read)");
+ * const gemini = '{"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{}}';
+ * assert.equal(explainInject(gemini, envFrom({}))[1], "agent: gemini (sent as AfterTool, read_file)");
  * ```
  */
 export function explainInject(text: string, env: EnvReader): string[] {
   let event;
   try {
-    event = parseHookEvent(text);
+    event = parseHookEvent(text, env);
   } catch (error) {
     return [`bad input: ${error instanceof HookInputError ? error.message : String(error)}`];
   }
   const lines = [
     `event: ${event.hook_event_name}${event.tool_name ? ` (${event.tool_name})` : ""}`,
   ];
+  if (event.agent !== undefined && event.agent !== "claude") {
+    const native = [event.agent_event, event.agent_tool].filter((n) => typeof n === "string");
+    lines.push(
+      `agent: ${event.agent}${native.length > 0 ? ` (sent as ${native.join(", ")})` : ""}`,
+    );
+  }
   const state = windowStateDir(env);
   const key = ledgerKeyOf(event);
   const ledger = state && key ? loadLedger(state, key) : undefined;
@@ -142,7 +150,7 @@ export function explainInject(text: string, env: EnvReader): string[] {
 export function explainStop(text: string, env: EnvReader): string[] {
   let cwd: string | undefined;
   try {
-    cwd = parseHookEvent(text).cwd;
+    cwd = parseHookEvent(text, env).cwd;
   } catch (error) {
     return [`bad input: ${error instanceof Error ? error.message : String(error)}`];
   }
