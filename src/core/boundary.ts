@@ -213,7 +213,12 @@ export class Boundary {
     }
     let info: Deno.FileInfo | null = null;
     if (missingFrom === segments.length) {
-      info = followLast ? Deno.statSync(realPath) : Deno.lstatSync(realPath);
+      try {
+        info = followLast ? Deno.statSync(realPath) : Deno.lstatSync(realPath);
+      } catch (error) {
+        // The folder itself may not exist yet (a bin folder install-cli creates).
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
     }
     return { path: normal, realPath, info, viaLink };
   }
