@@ -79,8 +79,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     count: 1,
     why: "a library folder move, checked by the boundary first (checkMove)",
   },
-  "src/commands/setup/settings_update.ts: writeTextAtomic": { count: 1, why: "adopting" },
-  "src/commands/setup/settings_file.ts: writeTextAtomic": { count: 1, why: "adopting" },
   "src/commands/init.ts: Deno.writeTextFile": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: Deno.mkdir": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: writeTextAtomic": { count: 1, why: "adopting the boundary" },
