@@ -91,14 +91,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     count: 1,
     why: "import (issue 24 adopts the boundary): library files",
   },
-  "src/commands/import/import.ts: Deno.mkdir": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library folders",
-  },
-  "src/commands/import/import.ts: writeTextAtomic": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library files",
-  },
 };
 
 const DENO_WRITES =
