@@ -11,6 +11,7 @@ import { generatedText } from "../src/export/formats.ts";
 import { runExport } from "../src/export/run.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { IS_WINDOWS } from "./platform.ts";
+import { CAN_MOUNT_TINY_DISK, fillDisk, mountTinyDisk } from "./full_disk.ts";
 
 const POSIX = { ignore: IS_WINDOWS };
 
@@ -223,3 +224,36 @@ Deno.test("exports converge: a Stop killed during its re-export leaves nothing s
   const temps = (await walkNames(cwd)).filter((p) => /\.tmp-/.test(p));
   assert.deepEqual(temps, []);
 });
+
+Deno.test(
+  "a real full disk: a Stop that files and re-exports leaves no temp file in the library or in code folders",
+  {
+    ignore: !CAN_MOUNT_TINY_DISK,
+  },
+  async () => {
+    await using disk = (await mountTinyDisk(256))!;
+    await using home = await tempDir();
+    const cwd = join(disk.path, "proj");
+    await writeTree(disk.path, LIBRARY);
+    const init = await runLibrarian(["init", "--export", "agents-md"], { cwd, home: home.path });
+    assert.equal(init.code, 0, init.stderr + init.stdout);
+    await Deno.writeTextFile(
+      join(cwd, "_memory_library/.scratch.md"),
+      `## [TAG: src/api, type: edge]\n- ${"a long learning about the api ".repeat(400)}\n`,
+    );
+    fillDisk(disk.path);
+    const stop = await runLibrarian(["stop"], {
+      cwd,
+      home: home.path,
+      stdin: stopEvent(home.path, cwd, "s-full"),
+    });
+    assert.equal(stop.code, 0, stop.stderr);
+    const temps = (await walkNames(cwd)).filter((p) => /\.tmp-/.test(p));
+    assert.deepEqual(temps, []);
+    assert.match(
+      await Deno.readTextFile(join(cwd, "_memory_library/.scratch.md")),
+      /a long learning about the api/,
+      "the learning waits in scratch for a disk with room",
+    );
+  },
+);
