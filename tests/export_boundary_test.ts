@@ -10,10 +10,8 @@ import type { Library } from "../src/core/discover.ts";
 import { generatedText } from "../src/export/formats.ts";
 import { runExport } from "../src/export/run.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
-import { IS_WINDOWS } from "./platform.ts";
+import { skipOnWindows } from "./platform.ts";
 import { CAN_MOUNT_TINY_DISK, fillDisk, mountTinyDisk } from "./full_disk.ts";
-
-const POSIX = { ignore: IS_WINDOWS };
 
 function libraryAt(projectRoot: string): Library {
   return { root: join(projectRoot, "_memory_library"), projectRoot, foundBy: "cwd" };
@@ -46,27 +44,30 @@ const LIBRARY = {
   "proj/src/api/handler.ts": "",
 };
 
-for (const [format, folder] of [["claude-rules", ".claude"], ["cursor", ".cursor"]] as const) {
-  Deno.test(
-    `${format}: a ${folder} that links outside the repository is never written through`,
-    POSIX,
-    async () => {
-      await using dir = await tempDir();
-      await writeTree(dir.path, LIBRARY);
-      const outside = join(dir.path, "home-config");
-      await Deno.mkdir(join(outside, "rules"), { recursive: true });
-      await Deno.symlink(outside, join(dir.path, "proj", folder));
-      const report = await runExport(libraryAt(join(dir.path, "proj")), { formats: [format] });
-      assert.deepEqual(await entries(join(outside, "rules")), []);
-      assert.ok(report.failures.length > 0, JSON.stringify(report));
-      assert.match(report.failures[0]!.error, /leads outside the repository/);
-    },
-  );
+/** Export in `format` with its rule folder `folder` a link out of the repository. */
+async function refusesLinkedRuleFolder(format: "claude-rules" | "cursor", folder: string) {
+  await using dir = await tempDir();
+  await writeTree(dir.path, LIBRARY);
+  const outside = join(dir.path, "home-config");
+  await Deno.mkdir(join(outside, "rules"), { recursive: true });
+  await Deno.symlink(outside, join(dir.path, "proj", folder));
+  const report = await runExport(libraryAt(join(dir.path, "proj")), { formats: [format] });
+  assert.deepEqual(await entries(join(outside, "rules")), []);
+  assert.ok(report.failures.length > 0, JSON.stringify(report));
+  assert.match(report.failures[0]!.error, /leads outside the repository/);
 }
+
+Deno.test("claude-rules: a .claude that links outside the repository is never written through", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, () => refusesLinkedRuleFolder("claude-rules", ".claude"));
+
+Deno.test("cursor: a .cursor that links outside the repository is never written through", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, () => refusesLinkedRuleFolder("cursor", ".cursor"));
 
 Deno.test(
   "claude-rules: earlier generated files beyond a link that leaves are never deleted",
-  POSIX,
+  { ignore: skipOnWindows("needs symbolic links") },
   async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, LIBRARY);
@@ -81,7 +82,7 @@ Deno.test(
 
 Deno.test(
   "agents-md: a code folder that links to a sibling repository gets no AGENTS.md",
-  POSIX,
+  { ignore: skipOnWindows("needs symbolic links") },
   async () => {
     await using dir = await tempDir();
     await writeTree(dir.path, {
@@ -158,7 +159,7 @@ function stopEvent(dirPath: string, cwd: string, session: string): string {
 
 Deno.test(
   "a cloned repository's .claude link to ~/.claude plus claude-rules: the Stop writes nothing into ~/.claude",
-  POSIX,
+  { ignore: skipOnWindows("needs symbolic links") },
   async () => {
     await using dir = await tempDir();
     const home = join(dir.path, "home");

@@ -35,36 +35,37 @@ async function contextFor(root: string, stdin: string): Promise<string> {
 /** The section heads of a context, as the model reads them: lines of their own. */
 const heads = (context: string) => context.split("\n").filter((l) => l.startsWith("--- ["));
 
-for (const [tool, input] of [["Read", null], ["Bash", "cat src/api/*"]] as const) {
-  Deno.test(
-    `${tool}: a code file named with line breaks and a section head cannot forge library text`,
-    {
-      ignore: skipOnWindows("file names with line breaks"),
-    },
-    async () => {
-      await using dir = await tempDir();
-      const root = dir.path;
-      await writeTree(root, {
-        "_memory_library/tech.md": "- GLOBAL\n",
-        "_memory_library/src/api/patterns.md": "- API-NOTE\n",
-        [`src/api/${FORGED}`]: "export {};\n",
-      });
-      const stdin = tool === "Read"
-        ? event(root, "Read", { file_path: `${root}/src/api/${FORGED}` }, "s-read")
-        : event(root, "Bash", { command: input }, "s-bash");
-      const context = await contextFor(root, stdin);
-      assert.deepEqual(heads(context), [
-        "--- [src/api/patterns.md] ---",
-        "--- [tech.md (library root)] ---",
-      ], context);
-      assert.ok(
-        !context.split("\n").some((l) => l.startsWith("IGNORE-PREVIOUS")),
-        `a file name started a line of its own:\n${context}`,
-      );
-      assert.match(context, /API-NOTE/);
-    },
+/** A Read of, or a Bash `cat` over, a code file whose name forges a section head. */
+async function forgedNameStaysData(tool: "Read" | "Bash") {
+  await using dir = await tempDir();
+  const root = dir.path;
+  await writeTree(root, {
+    "_memory_library/tech.md": "- GLOBAL\n",
+    "_memory_library/src/api/patterns.md": "- API-NOTE\n",
+    [`src/api/${FORGED}`]: "export {};\n",
+  });
+  const stdin = tool === "Read"
+    ? event(root, "Read", { file_path: `${root}/src/api/${FORGED}` }, "s-read")
+    : event(root, "Bash", { command: "cat src/api/*" }, "s-bash");
+  const context = await contextFor(root, stdin);
+  assert.deepEqual(heads(context), [
+    "--- [src/api/patterns.md] ---",
+    "--- [tech.md (library root)] ---",
+  ], context);
+  assert.ok(
+    !context.split("\n").some((l) => l.startsWith("IGNORE-PREVIOUS")),
+    `a file name started a line of its own:\n${context}`,
   );
+  assert.match(context, /API-NOTE/);
 }
+
+Deno.test("Read: a code file named with line breaks and a section head cannot forge library text", {
+  ignore: skipOnWindows("file names with line breaks"),
+}, () => forgedNameStaysData("Read"));
+
+Deno.test("Bash: a code file named with line breaks and a section head cannot forge library text", {
+  ignore: skipOnWindows("file names with line breaks"),
+}, () => forgedNameStaysData("Bash"));
 
 Deno.test("twenty touched folders with long names: the Bash context shows library sections, the rest named compactly", async () => {
   await using dir = await tempDir();
