@@ -141,15 +141,15 @@ function ensureFile(
  * import assert from "node:assert/strict";
  *
  * const project = Deno.makeTempDirSync();
- * const planned = await initProject(project, true);
+ * const planned = initProject(project, true);
  * assert.ok(planned.some((a) => a.path.startsWith("_memory_library") && a.action === "created"));
  * assert.throws(() => Deno.statSync(`${project}/_memory_library`));
- * await initProject(project);
+ * initProject(project);
  * assert.ok(Deno.statSync(`${project}/_memory_library`).isDirectory);
- * assert.ok((await initProject(project)).every((a) => a.action === "unchanged"));
+ * assert.ok(initProject(project).every((a) => a.action === "unchanged"));
  * ```
  */
-export async function initProject(projectRoot: string, dryRun = false): Promise<InitAction[]> {
+export function initProject(projectRoot: string, dryRun = false): InitAction[] {
   const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);
   const actions: InitAction[] = [];
   // Every write stays inside the repository: a cloned repository's link cannot lead init out.
@@ -231,7 +231,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       throw new LibrarianError(`${projectRoot} is not a folder; create it first, or pass another`);
     }
     const dryRun = flag(parsed, "dry-run");
-    const actions = await initProject(projectRoot, dryRun);
+    const actions = initProject(projectRoot, dryRun);
     if (formats && !dryRun) actions.push(...await recordExportFormats(projectRoot, formats));
     const changed = actions.some((a) => a.action !== "unchanged");
     const library = joinPath(projectRoot, LIBRARY_DIR_NAME);
