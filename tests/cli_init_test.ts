@@ -272,3 +272,18 @@ Deno.test("init --json reports an error as JSON, with the exit code", async () =
   assert.equal(error.exitCode, 1);
   assert.equal(result.stderr, "");
 });
+
+Deno.test("init writes nothing through a link that leads outside the repository", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
+  await using dir = await tempDir();
+  const outside = join(dir.path, "outside");
+  await Deno.mkdir(outside);
+  await Deno.mkdir(join(dir.path, "proj"));
+  await Deno.symlink(join(outside, "gitignore"), join(dir.path, "proj/.gitignore"));
+  await Deno.symlink(outside, join(dir.path, "proj/_memory_library"));
+  const result = await runLibrarian(["init"], { cwd: join(dir.path, "proj") });
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(result.stderr, /leads outside the repository/);
+  assert.deepEqual([...Deno.readDirSync(outside)], []);
+});

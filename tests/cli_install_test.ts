@@ -51,13 +51,54 @@ Deno.test("install-cli replaces a link to another Librarian launcher (an older p
   ignore: skipOnWindows("needs symbolic links"),
 }, async () => {
   await using dir = await tempDir();
-  Deno.symlinkSync("/old/plugin/1.0.0/bin/librarian", join(dir.path, "librarian"), {
-    type: "file",
-  });
+  const old = join(dir.path, "old/plugin/1.0.0/bin/librarian");
+  Deno.mkdirSync(join(dir.path, "old/plugin/1.0.0/bin"), { recursive: true });
+  Deno.copyFileSync(LAUNCHER, old);
+  Deno.symlinkSync(old, join(dir.path, "librarian"), { type: "file" });
   const result = await runLibrarian(["install-cli", "--dir", dir.path]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Updated /);
   assert.equal(Deno.readLinkSync(join(dir.path, "librarian")), LAUNCHER);
+});
+
+Deno.test(
+  "install-cli replaces a link to a launcher the plugin cache no longer holds (a plugin update)",
+  {
+    ignore: skipOnWindows("needs symbolic links"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const gone = join(dir.path, "home/.claude/plugins/cache/tools/librarian/0.1.0/bin/librarian");
+    Deno.symlinkSync(gone, join(dir.path, "librarian"), { type: "file" });
+    const result = await runLibrarian(["install-cli", "--dir", dir.path]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(Deno.readLinkSync(join(dir.path, "librarian")), LAUNCHER);
+  },
+);
+
+Deno.test("install-cli (and --remove) leave alone a link to another program's bin/librarian", {
+  ignore: skipOnWindows("needs symbolic links"),
+}, async () => {
+  await using dir = await tempDir();
+  const theirs = join(dir.path, "opt/other/bin/librarian");
+  Deno.mkdirSync(join(dir.path, "opt/other/bin"), { recursive: true });
+  Deno.writeTextFileSync(theirs, "#!/bin/sh\necho 'the other librarian'\n");
+  const link = join(dir.path, "bin/librarian");
+  Deno.mkdirSync(join(dir.path, "bin"));
+  Deno.symlinkSync(theirs, link, { type: "file" });
+  const install = await runLibrarian(["install-cli", "--dir", join(dir.path, "bin")]);
+  assert.equal(install.code, 1, install.stdout);
+  assert.match(install.stderr, /not a link to a Librarian launcher/);
+  assert.equal(Deno.readLinkSync(link), theirs);
+  const removal = await runLibrarian(["install-cli", "--dir", join(dir.path, "bin"), "--remove"]);
+  assert.equal(removal.code, 1, removal.stdout);
+  assert.equal(Deno.readLinkSync(link), theirs);
+  // A link to nothing outside the plugin cache may be anyone's: left alone too.
+  Deno.removeSync(link);
+  Deno.symlinkSync("/usr/local/other/bin/librarian", link, { type: "file" });
+  const dangling = await runLibrarian(["install-cli", "--dir", join(dir.path, "bin"), "--remove"]);
+  assert.equal(dangling.code, 1, dangling.stdout);
+  assert.equal(Deno.readLinkSync(link), "/usr/local/other/bin/librarian");
 });
 
 Deno.test("install-cli leaves someone else's librarian file alone and says how to go on", async () => {
@@ -156,4 +197,11 @@ Deno.test("doctor warns when the librarian link leads to a launcher that is gone
   assert.equal(cli.status, "warn");
   assert.match(cli.message, /which is gone/);
   assert.match(cli.fix, /librarian install-cli/);
+});
+
+Deno.test("the launcher carries the marker install-cli recognises its own links by", async () => {
+  const { LAUNCHER_MARKER, isOwnLink } = await import("../src/commands/setup/install_cli.ts");
+  const head = Deno.readTextFileSync(LAUNCHER).split("\n").slice(0, 8);
+  assert.ok(head.some((line) => line.startsWith(LAUNCHER_MARKER)), head.join("\n"));
+  assert.ok(isOwnLink("/anywhere/librarian", LAUNCHER));
 });

@@ -35,18 +35,18 @@ Deno.test("a settings file Claude Code would reject stops the command, naming th
 
 Deno.test("the local settings file is excluded from git once, and only in a repository", async () => {
   await using dir = await tempDir();
-  assert.equal(await excludeFromGit(dir.path, false), false, "not a repository");
+  assert.equal(excludeFromGit(dir.path, false), false, "not a repository");
   Deno.mkdirSync(`${dir.path}/.git`);
-  assert.equal(await excludeFromGit(dir.path, true), true, "a dry run says it would");
+  assert.equal(excludeFromGit(dir.path, true), true, "a dry run says it would");
   assert.throws(() => Deno.statSync(`${dir.path}/.git/info/exclude`), "and writes nothing");
-  assert.equal(await excludeFromGit(dir.path, false), true);
+  assert.equal(excludeFromGit(dir.path, false), true);
   assert.equal(Deno.readTextFileSync(`${dir.path}/.git/info/exclude`), `${EXCLUDE_LINE}\n`);
-  assert.equal(await excludeFromGit(dir.path, false), false, "already excluded");
+  assert.equal(excludeFromGit(dir.path, false), false, "already excluded");
 });
 
 Deno.test("a .gitignore that already names the file is respected", async () => {
   await using dir = await tempDir();
   Deno.mkdirSync(`${dir.path}/.git`);
   Deno.writeTextFileSync(`${dir.path}/.gitignore`, "node_modules\n.claude/settings.local.json\n");
-  assert.equal(await excludeFromGit(dir.path, false), false);
+  assert.equal(excludeFromGit(dir.path, false), false);
 });

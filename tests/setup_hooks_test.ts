@@ -468,3 +468,57 @@ Deno.test("setup-hooks --user writes the user's settings and notes an installed 
     "Stop",
   ]);
 });
+
+Deno.test(
+  "setup-hooks writes through a symlinked settings.local.json inside the project, and keeps the link",
+  {
+    ignore: skipOnWindows("needs symbolic links"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    await writeTree(dir.path, { "config/claude-local.json": '{"permissions": {"allow": []}}\n' });
+    await Deno.mkdir(join(dir.path, ".claude"));
+    const link = join(dir.path, ".claude", "settings.local.json");
+    await Deno.symlink("../config/claude-local.json", link);
+    const result = await runLibrarian(["setup-hooks"], { cwd: dir.path });
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok((await Deno.lstat(link)).isSymlink, "the link is still a link");
+    const written = JSON.parse(await Deno.readTextFile(join(dir.path, "config/claude-local.json")));
+    assert.ok(written.hooks?.PreToolUse, JSON.stringify(written));
+    assert.deepEqual(written.permissions, { allow: [] });
+  },
+);
+
+Deno.test(
+  "setup-hooks refuses a settings.local.json that links outside the project, leaving it as it was",
+  {
+    ignore: skipOnWindows("needs symbolic links"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const outside = join(dir.path, "elsewhere.json");
+    await Deno.writeTextFile(outside, "{}\n");
+    await Deno.mkdir(join(dir.path, "proj/.claude"), { recursive: true });
+    const link = join(dir.path, "proj/.claude/settings.local.json");
+    await Deno.symlink(outside, link);
+    const result = await runLibrarian(["setup-hooks"], { cwd: join(dir.path, "proj") });
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /outside the project/);
+    assert.equal(await Deno.readTextFile(outside), "{}\n");
+    assert.ok((await Deno.lstat(link)).isSymlink);
+  },
+);
+
+Deno.test("setup-hooks keeps every digit of a number JavaScript cannot hold", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ".claude/settings.local.json":
+      '{\n  "feedbackSurveyState": {"lastShownTime": 12345678901234567890},\n  "ratio": 0.1\n}\n',
+  });
+  const result = await runLibrarian(["setup-hooks"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  const text = await Deno.readTextFile(join(dir.path, ".claude/settings.local.json"));
+  assert.match(text, /"lastShownTime": 12345678901234567890\b/);
+  assert.match(text, /"ratio": 0\.1\b/);
+  assert.match(text, /"PreToolUse"/);
+});

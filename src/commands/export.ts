@@ -78,8 +78,10 @@ export function parseFormats(raw: string): ExportFormat[] {
 const DONE = { create: "created", update: "updated", delete: "deleted" } as const;
 
 function printReport(report: ExportReport, mode: "write" | "check" | "dry-run", style: Style) {
+  // A write that failed is reported as failed, never as done.
+  const failed = new Set(report.failures.map((f) => f.path));
   const changes = report.actions.filter((a) =>
-    a.kind === "create" || a.kind === "update" || a.kind === "delete"
+    (a.kind === "create" || a.kind === "update" || a.kind === "delete") && !failed.has(a.path)
   );
   const unchanged = report.actions.filter((a) => a.kind === "unchanged").length;
   for (const a of changes) {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { writeTextAtomic } from "../core/atomic.ts";
+import { Boundary } from "../core/boundary.ts";
 import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { joinPath, normalizePath } from "../core/paths.ts";
@@ -103,32 +103,32 @@ export function appendLines(text: string, lines: readonly string[]): string {
   return `${text}${sep}${gap}${lines.join("\n")}\n`;
 }
 
-async function ensureLine(
+function ensureLine(
+  boundary: Boundary,
   path: string,
   relPath: string,
   accepted: readonly string[],
   block: readonly string[],
   dryRun: boolean,
-): Promise<InitAction> {
+): InitAction {
   const text = readTextIfExists(path);
   if (text !== null && hasPatternLine(text, accepted)) {
     return { path: relPath, action: "unchanged" };
   }
-  if (!dryRun) await writeTextAtomic(path, appendLines(text ?? "", block));
+  if (!dryRun) boundary.writeText(path, appendLines(text ?? "", block));
   return { path: relPath, action: text === null ? "created" : "updated" };
 }
 
-async function ensureFile(path: string, relPath: string, dryRun: boolean): Promise<InitAction> {
+function ensureFile(
+  boundary: Boundary,
+  path: string,
+  relPath: string,
+  dryRun: boolean,
+): InitAction {
   if (dryRun) {
     return { path: relPath, action: isFile(path) ? "unchanged" : "created" };
   }
-  try {
-    await Deno.writeTextFile(path, "", { createNew: true });
-    return { path: relPath, action: "created" };
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return { path: relPath, action: "unchanged" };
-    throw error;
-  }
+  return { path: relPath, action: boundary.createFile(path) ? "created" : "unchanged" };
 }
 
 /**
@@ -141,36 +141,37 @@ async function ensureFile(path: string, relPath: string, dryRun: boolean): Promi
  * import assert from "node:assert/strict";
  *
  * const project = Deno.makeTempDirSync();
- * const planned = await initProject(project, true);
+ * const planned = initProject(project, true);
  * assert.ok(planned.some((a) => a.path.startsWith("_memory_library") && a.action === "created"));
  * assert.throws(() => Deno.statSync(`${project}/_memory_library`));
- * await initProject(project);
+ * initProject(project);
  * assert.ok(Deno.statSync(`${project}/_memory_library`).isDirectory);
- * assert.ok((await initProject(project)).every((a) => a.action === "unchanged"));
+ * assert.ok(initProject(project).every((a) => a.action === "unchanged"));
  * ```
  */
-export async function initProject(projectRoot: string, dryRun = false): Promise<InitAction[]> {
+export function initProject(projectRoot: string, dryRun = false): InitAction[] {
   const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);
   const actions: InitAction[] = [];
-  let createdLibrary = false;
-  if (dryRun) createdLibrary = !isDirectory(libraryRoot);
-  else {
-    try {
-      await Deno.mkdir(libraryRoot);
-      createdLibrary = true;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-  }
+  // Every write stays inside the repository: a cloned repository's link cannot lead init out.
+  const boundary = new Boundary(projectRoot, "repository");
+  const createdLibrary = dryRun ? !isDirectory(libraryRoot) : boundary.ensureFolder(libraryRoot);
   actions.push({ path: `${LIBRARY_DIR_NAME}/`, action: createdLibrary ? "created" : "unchanged" });
-  actions.push(await ensureFile(joinPath(libraryRoot, SCRATCH_FILE_NAME), GITIGNORE_LINE, dryRun));
+  actions.push(
+    ensureFile(boundary, joinPath(libraryRoot, SCRATCH_FILE_NAME), GITIGNORE_LINE, dryRun),
+  );
   if (createdLibrary) {
     actions.push(
-      await ensureFile(joinPath(libraryRoot, ".gitkeep"), `${LIBRARY_DIR_NAME}/.gitkeep`, dryRun),
+      ensureFile(
+        boundary,
+        joinPath(libraryRoot, ".gitkeep"),
+        `${LIBRARY_DIR_NAME}/.gitkeep`,
+        dryRun,
+      ),
     );
   }
   actions.push(
-    await ensureLine(
+    ensureLine(
+      boundary,
       joinPath(projectRoot, ".gitignore"),
       ".gitignore",
       [GITIGNORE_LINE, `/${GITIGNORE_LINE}`, SCRATCH_FILE_NAME, `**/${SCRATCH_FILE_NAME}`],
@@ -181,7 +182,8 @@ export async function initProject(projectRoot: string, dryRun = false): Promise<
       dryRun,
     ),
   );
-  const tempIgnore = await ensureLine(
+  const tempIgnore = ensureLine(
+    boundary,
     joinPath(projectRoot, ".gitignore"),
     ".gitignore",
     [GITIGNORE_TEMP_LINE, `/${GITIGNORE_TEMP_LINE}`, "*.tmp-*", "**/*.tmp-*"],
@@ -196,7 +198,8 @@ export async function initProject(projectRoot: string, dryRun = false): Promise<
     if (previous >= 0 && actions[previous]!.action === "unchanged") actions[previous] = tempIgnore;
   }
   actions.push(
-    await ensureLine(
+    ensureLine(
+      boundary,
       joinPath(projectRoot, ".gitattributes"),
       ".gitattributes",
       [GITATTRIBUTES_LINE, `/${GITATTRIBUTES_LINE}`],
@@ -228,7 +231,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       throw new LibrarianError(`${projectRoot} is not a folder; create it first, or pass another`);
     }
     const dryRun = flag(parsed, "dry-run");
-    const actions = await initProject(projectRoot, dryRun);
+    const actions = initProject(projectRoot, dryRun);
     if (formats && !dryRun) actions.push(...await recordExportFormats(projectRoot, formats));
     const changed = actions.some((a) => a.action !== "unchanged");
     const library = joinPath(projectRoot, LIBRARY_DIR_NAME);

@@ -15,6 +15,7 @@ import { type CommandSpec } from "../cli/help.ts";
 import { makeStyle, printJson, type Style } from "../cli/output.ts";
 import { plural } from "../core/words.ts";
 import { reexportFiled } from "../export/after_filing.ts";
+import { coordinationPaths } from "../filing/coordination_paths.ts";
 import { libraryJson, locateLibrary, noLibraryError } from "../cli/locate.ts";
 
 /** The command line of `librarian route`. */
@@ -101,7 +102,11 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       acceptReview: flag(parsed, "accept"),
     });
     const exported = report.status === "routed"
-      ? await reexportFiled(library, report.targets.map((t) => t.target))
+      ? await reexportFiled(
+        library,
+        report.targets.map((t) => t.target),
+        coordinationPaths(library, env)?.exportPending,
+      )
       : null;
     const failed = report.status === "locked" || report.status === "unreadable" ||
       report.status === "failed";

@@ -213,7 +213,12 @@ export class Boundary {
     }
     let info: Deno.FileInfo | null = null;
     if (missingFrom === segments.length) {
-      info = followLast ? Deno.statSync(realPath) : Deno.lstatSync(realPath);
+      try {
+        info = followLast ? Deno.statSync(realPath) : Deno.lstatSync(realPath);
+      } catch (error) {
+        // The folder itself may not exist yet (a bin folder install-cli creates).
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
     }
     return { path: normal, realPath, info, viaLink };
   }
@@ -243,12 +248,12 @@ export class Boundary {
   }
 
   /**
-   * The text of the regular file at `path`, or `null` when nothing is there. Never opens a FIFO
-   * or a device, never reads past `maxBytes`, keeps a BOM and line endings.
+   * The bytes of the regular file at `path`, or `null` when nothing is there. Never opens a FIFO
+   * or a device, never reads past `maxBytes`.
    *
-   * @throws {BoundaryError} outside, a broken link, not a file, a folder, too large, not UTF-8.
+   * @throws {BoundaryError} outside, a broken link, not a file, a folder, too large.
    */
-  readText(path: string, maxBytes: number): string | null {
+  readBytes(path: string, maxBytes: number): Uint8Array | null {
     const placed = this.place(path, { intent: "read" });
     const refusal = fileRefusal(placed.path, placed.info, maxBytes);
     if (refusal) throw this.#refuse(refusal, "read");
@@ -267,10 +272,22 @@ export class Boundary {
       case "unreadable":
         throw new LibrarianError(`could not read ${placed.path}: ${read.reason}`);
     }
+    return read.bytes;
+  }
+
+  /**
+   * The text of the regular file at `path`, or `null` when nothing is there. Never opens a FIFO
+   * or a device, never reads past `maxBytes`, keeps a BOM and line endings.
+   *
+   * @throws {BoundaryError} outside, a broken link, not a file, a folder, too large, not UTF-8.
+   */
+  readText(path: string, maxBytes: number): string | null {
+    const bytes = this.readBytes(path, maxBytes);
+    if (bytes === null) return null;
     try {
-      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes);
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
-      throw this.#refuse({ kind: "not-text", path: placed.path }, "read");
+      throw this.#refuse({ kind: "not-text", path: normalizePath(path) }, "read");
     }
   }
 

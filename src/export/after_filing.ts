@@ -7,10 +7,11 @@
  * @module
  */
 
+import { removeIfPresent } from "../core/atomic.ts";
 import { type Library, trustsOwnersOf } from "../core/discover.ts";
 import { messageOf } from "../core/errors.ts";
 import { isFile } from "../core/fs_probe.ts";
-import { joinPath } from "../core/paths.ts";
+import { dirnameOf, joinPath } from "../core/paths.ts";
 import { CONFIG_FILE_NAME } from "./config.ts";
 
 /** What the re-export did, for the hook's log line and its message. */
@@ -41,13 +42,30 @@ export function foldersOfTargets(targets: readonly string[]): string[] {
   return [...new Set(folders)];
 }
 
+/** Leaves the mark that a re-export is under way; false when it cannot be left. */
+function markPending(pending: string): boolean {
+  try {
+    Deno.mkdirSync(dirnameOf(pending), { recursive: true });
+    Deno.writeTextFileSync(pending, `${new Date().toISOString()}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Re-exports the folders of `targets` (library-relative files just filed into), or does nothing
  * when the library records no export formats. Never throws.
+ *
+ * Exports converge: `pending` (a file in the state folder, `exportPending` of the library's
+ * coordination paths) is left while the re-export runs and removed when it wrote everything. A
+ * run that finds it (the one before was killed, or a write failed) exports every folder, not
+ * just the ones filed into, and clears the temp files a killed write left beside the exports.
  */
 export async function reexportFiled(
   library: Library,
   targets: readonly string[],
+  pending?: string,
 ): Promise<ReexportOutcome | null> {
   if (targets.length === 0 || !isFile(joinPath(library.root, CONFIG_FILE_NAME))) return null;
   try {
@@ -57,7 +75,13 @@ export async function reexportFiled(
     ]);
     const formats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
     if (formats.length === 0) return null;
-    const report = await runExport(library, { formats, folders: foldersOfTargets(targets) });
+    const interrupted = pending !== undefined && isFile(pending);
+    const marked = interrupted || (pending !== undefined && markPending(pending));
+    const report = await runExport(
+      library,
+      interrupted ? { formats, sweepTemps: true } : { formats, folders: foldersOfTargets(targets) },
+    );
+    if (marked && report.failures.length === 0) removeIfPresent(pending!);
     const changed = report.actions.filter((a) => a.kind !== "unchanged" && a.kind !== "collision")
       .length;
     const problems = [

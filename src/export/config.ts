@@ -6,7 +6,7 @@
  * @module
  */
 
-import { writeTextAtomicSync } from "../core/atomic.ts";
+import { Boundary } from "../core/boundary.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs_probe.ts";
 import { isObject } from "../core/json.ts";
@@ -146,5 +146,5 @@ export function readLibraryConfig(
 export function writeLibraryConfig(libraryRoot: string, config: LibraryConfig): void {
   const formats = EXPORT_FORMATS.filter((f) => config.export.includes(f));
   const text = `${JSON.stringify({ version: 1, export: formats }, null, 2)}\n`;
-  writeTextAtomicSync(joinPath(libraryRoot, CONFIG_FILE_NAME), text);
+  new Boundary(libraryRoot, "library").writeText(joinPath(libraryRoot, CONFIG_FILE_NAME), text);
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import { hashUtf8 } from "../core/hash.ts";
 
 /** Every format `librarian export` writes. */
@@ -58,29 +59,8 @@ export const SECTION_END = "<!-- librarian:end -->";
 /** The file whose marked section holds the root level for `copilot`. */
 export const COPILOT_ROOT_FILE = ".github/copilot-instructions.md";
 
-/**
- * A path or name as generated files show it: every character that could end a line or hide what
- * follows (control characters, Unicode line and paragraph separators, `-->`) is written as an
- * escape, so no folder or file name can add a line, a front-matter key or a section head.
- *
- * @example Usage
- * ```ts
- * import { encodeName } from "./formats.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(encodeName("src/api"), "src/api");
- * assert.equal(encodeName("a\nglobs: x"), "a\\nglobs: x");
- * assert.equal(encodeName("a\u2028b\tc-->"), "a\\u2028b\\tc--\\u003e");
- * ```
- */
-export function encodeName(name: string): string {
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is escaped
-  return name.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]|-->/g, (c) => {
-    if (c === "-->") return "--\\u003e";
-    const short: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-    return short[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
+/** Names in generated files are encoded (`format/names.ts`): one line, always. */
+export { encodeName };
 
 /**
  * The marker sentence for a folder: where the text comes from and how to change it (the

@@ -6,9 +6,11 @@
  * @module
  */
 
-import { writeTextAtomicSync } from "../core/atomic.ts";
+import { isTempSiblingName } from "../core/atomic.ts";
+import { Boundary, BoundaryError } from "../core/boundary.ts";
 import type { Library } from "../core/discover.ts";
 import { messageOf } from "../core/errors.ts";
+import { crashPoint } from "../core/fault.ts";
 import { isDirectory } from "../core/fs_probe.ts";
 import { basenameOf, dirnameOf, joinPath, relativeInside } from "../core/paths.ts";
 import { readLibraryText } from "../core/read_text.ts";
@@ -43,6 +45,11 @@ export interface ExportOptions {
   dryRun?: boolean;
   /** Only these library folders (`""` = root); nothing else is deleted. */
   folders?: readonly string[];
+  /**
+   * Also remove the temp files a killed export left beside the generated files (the Stop hook
+   * asks for it on the run after an interrupted re-export).
+   */
+  sweepTemps?: boolean;
 }
 
 /** A folder a format leaves out, and why. */
@@ -101,18 +108,60 @@ function readFolder(folder: ScannedFolder, realRoot: string | null): FolderFile[
   return files;
 }
 
-/** A path's text when it is a regular file of sane size; `""` for anything else that is there. */
-function diskReader(projectRoot: string): (path: string) => string | null {
+/**
+ * A path's text when it is a regular file of sane size inside the repository; `null` when
+ * nothing is there, or when the place leads outside through a link (nothing of export's is
+ * there: a write is then refused and reported); `""` for anything else that is there.
+ */
+function diskReader(projectRoot: string, boundary: Boundary): (path: string) => string | null {
   return (path) => {
-    const abs = joinPath(projectRoot, path);
     try {
-      const info = Deno.lstatSync(abs);
-      if (!info.isFile || info.size > MAX_OUTPUT_BYTES) return "";
-      return Deno.readTextFileSync(abs);
+      return boundary.readText(joinPath(projectRoot, path), MAX_OUTPUT_BYTES);
     } catch (error) {
-      return error instanceof Deno.errors.NotFound ? null : "";
+      if (error instanceof BoundaryError) {
+        const kind = error.refusal.kind;
+        return kind === "outside" || kind === "broken-link" ? null : "";
+      }
+      return "";
     }
   };
+}
+
+/**
+ * True when the folder `relDir` of the project is a project of its own: it holds a git root
+ * (`.git`) or a library (`libraryName`). Export never writes or deletes inside one.
+ */
+function isNestedProject(projectRoot: string, relDir: string, libraryName: string): boolean {
+  if (relDir === "") return false;
+  for (const name of [".git", libraryName, "_memory_library"]) {
+    try {
+      Deno.lstatSync(joinPath(projectRoot, relDir, name));
+      return true;
+    } catch {
+      // not there
+    }
+  }
+  return false;
+}
+
+/** The nested project `relDir` lies in (the folder itself or one above it), or `null`. */
+function nestedProjectOf(
+  projectRoot: string,
+  relDir: string,
+  libraryName: string,
+  cache: Map<string, boolean>,
+): string | null {
+  const parts = relDir === "" ? [] : relDir.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = parts.slice(0, i).join("/");
+    let nested = cache.get(folder);
+    if (nested === undefined) {
+      nested = isNestedProject(projectRoot, folder, libraryName);
+      cache.set(folder, nested);
+    }
+    if (nested) return folder;
+  }
+  return null;
 }
 
 /** Every `AGENTS.md` under the project that carries export's marker (a bounded walk). */
@@ -121,6 +170,7 @@ function findGeneratedAgentsFiles(
   libraryRoot: string,
   disk: (path: string) => string | null,
 ): string[] {
+  const libraryName = basenameOf(libraryRoot);
   const found: string[] = [];
   const visit = (relDir: string, depth: number) => {
     const abs = relDir === "" ? projectRoot : joinPath(projectRoot, relDir);
@@ -138,6 +188,8 @@ function findGeneratedAgentsFiles(
         if (text !== null && isGeneratedText(text)) found.push(rel);
       } else if (entry.isDirectory && depth < MAX_WALK_DEPTH) {
         if (entry.name.startsWith(".") || SKIPPED_FOLDERS.has(entry.name)) continue;
+        // A nested project's AGENTS.md files are its own export's, never this one's.
+        if (isNestedProject(projectRoot, rel, libraryName)) continue;
         visit(rel, depth + 1);
       }
     }
@@ -151,6 +203,7 @@ function findGenerated(
   format: ExportFormat,
   library: Library,
   disk: (path: string) => string | null,
+  boundary: Boundary,
 ): { format: ExportFormat; path: string; section: boolean }[] {
   if (format === "agents-md") {
     return findGeneratedAgentsFiles(library.projectRoot, library.root, disk)
@@ -159,7 +212,9 @@ function findGenerated(
   const found: { format: ExportFormat; path: string; section: boolean }[] = [];
   const folder = RULE_FOLDERS[format]!;
   try {
-    for (const entry of Deno.readDirSync(joinPath(library.projectRoot, folder))) {
+    // A rule folder reached through a link that leaves the repository is not export's to list.
+    const placed = boundary.place(joinPath(library.projectRoot, folder));
+    for (const entry of Deno.readDirSync(placed.realPath)) {
       if (!entry.isFile || !isExportFileName(format, entry.name)) continue;
       const path = `${folder}/${entry.name}`;
       const text = disk(path);
@@ -176,26 +231,84 @@ function findGenerated(
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Applies the planned writes and deletes; failures are collected, never thrown. */
+/** Applies the planned writes and deletes through the boundary; failures are collected. */
 function applyActions(
   projectRoot: string,
   actions: readonly ExportAction[],
+  boundary: Boundary,
 ): ExportReport["failures"] {
   const failures: ExportReport["failures"] = [];
   for (const action of actions) {
     const abs = joinPath(projectRoot, action.path);
     try {
       if (action.kind === "create" || action.kind === "update") {
-        Deno.mkdirSync(dirnameOf(abs), { recursive: true });
-        writeTextAtomicSync(abs, action.text);
+        boundary.writeText(abs, action.text);
+        crashPoint("after-export-write");
       } else if (action.kind === "delete") {
-        Deno.removeSync(abs);
+        boundary.remove(abs);
       }
     } catch (error) {
       failures.push({ path: action.path, error: messageOf(error) });
     }
   }
   return failures;
+}
+
+/** Removes the temp files a killed write left beside each generated file's place. */
+function sweepTempFiles(
+  projectRoot: string,
+  paths: readonly string[],
+  boundary: Boundary,
+): void {
+  const byFolder = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const folder = dirnameOf(joinPath(projectRoot, path));
+    const names = byFolder.get(folder) ?? new Set<string>();
+    names.add(basenameOf(path));
+    byFolder.set(folder, names);
+  }
+  for (const [folder, names] of byFolder) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(boundary.place(folder).realPath)];
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile || ![...names].some((name) => isTempSiblingName(entry.name, name))) {
+        continue;
+      }
+      try {
+        boundary.remove(joinPath(folder, entry.name));
+      } catch {
+        // left for the next run
+      }
+    }
+  }
+}
+
+/**
+ * Why no AGENTS.md may sit in the code folder `relDir`, or `null`: it reaches outside the
+ * repository through a link, or it lies in a nested project (whose exports are its own).
+ */
+function agentsFolderProblem(
+  projectRoot: string,
+  relDir: string,
+  boundary: Boundary,
+  nested: () => string | null,
+): string | null {
+  try {
+    boundary.place(joinPath(projectRoot, relDir), { intent: "write" });
+  } catch (error) {
+    if (error instanceof BoundaryError) {
+      return `the code folder ${relDir}/ leads outside the repository through a symbolic link`;
+    }
+    throw error;
+  }
+  const project = nested();
+  return project === null
+    ? null
+    : `${project}/ is a project of its own (its own library or git root); its exports are its own`;
 }
 
 /**
@@ -211,7 +324,10 @@ export async function runExport(library: Library, options: ExportOptions): Promi
     : (await scanLibrary(library.root)).filter((f) => scope === null || scope.has(f.relDir));
   const realRoot = realPathOrNull(library.root);
   const label = libraryLabelOf(library);
-  const disk = diskReader(library.projectRoot);
+  const boundary = new Boundary(library.projectRoot, "repository");
+  const disk = diskReader(library.projectRoot, boundary);
+  const libraryName = basenameOf(library.root);
+  const nestedCache = new Map<string, boolean>();
   const read = folders.map((folder) => ({ folder, files: readFolder(folder, realRoot) }))
     .filter((f) => f.files.length > 0);
   const report: ExportReport = { actions: [], skipped: [], cut: [], failures: [] };
@@ -219,6 +335,18 @@ export async function runExport(library: Library, options: ExportOptions): Promi
     const desired: DesiredOutput[] = [];
     for (const { folder, files } of read) {
       const relDir = folder.relDir;
+      if (format === "agents-md") {
+        const skip = agentsFolderProblem(
+          library.projectRoot,
+          relDir,
+          boundary,
+          () => nestedProjectOf(library.projectRoot, relDir, libraryName, nestedCache),
+        );
+        if (skip !== null) {
+          report.skipped.push({ format, folder: relDir, reason: skip });
+          continue;
+        }
+      }
       if (format === "agents-md" && !isDirectory(joinPath(library.projectRoot, relDir))) {
         report.skipped.push({
           format,
@@ -235,9 +363,14 @@ export async function runExport(library: Library, options: ExportOptions): Promi
       const text = generatedText(format, label, relDir, rendered.body);
       desired.push({ format, relDir, place: outputPlace(format, relDir), text });
     }
-    const generated = scope === null ? findGenerated(format, library, disk) : [];
+    const generated = scope === null ? findGenerated(format, library, disk, boundary) : [];
     report.actions.push(...planExport(desired, generated, disk, scope !== null));
+    if (options.sweepTemps && !options.dryRun) {
+      sweepTempFiles(library.projectRoot, desired.map((d) => d.place.path), boundary);
+    }
   }
-  if (!options.dryRun) report.failures = applyActions(library.projectRoot, report.actions);
+  if (!options.dryRun) {
+    report.failures = applyActions(library.projectRoot, report.actions, boundary);
+  }
   return report;
 }

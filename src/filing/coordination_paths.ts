@@ -24,6 +24,11 @@ export interface CoordinationPaths {
   journal: string;
   /** Where replaced scratch files are kept for carry-over (carry_over.ts), beside the journal. */
   carry: string;
+  /**
+   * Present while a re-export after filing runs, and after one that did not finish or failed
+   * (export/after_filing.ts): the next one exports every folder.
+   */
+  exportPending: string;
 }
 
 /** A folder that may hold the lock and journal, and whether it may be created. */
@@ -73,6 +78,7 @@ function pathsIn(dir: string, key: string): CoordinationPaths {
     lock: joinPath(dir, `${key}.lock`),
     journal: joinPath(dir, `${key}.filed.json`),
     carry: joinPath(dir, `${key}.scratch`),
+    exportPending: joinPath(dir, `${key}.export-pending`),
   };
 }
 

@@ -226,7 +226,11 @@ async function fileLearnings(
     const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
       "export/after_filing.ts",
     );
-    const exported = await reexportFiled(library, report.targets.map((t) => t.target));
+    const exported = await reexportFiled(
+      library,
+      report.targets.map((t) => t.target),
+      held.paths.exportPending,
+    );
     if (exported?.changed) fields.exported = exported.changed;
     if (exported?.error) {
       fields.export_error = exported.error;

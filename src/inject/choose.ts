@@ -10,6 +10,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import {
   type ContextSection,
   type ContextSkip,
@@ -105,7 +106,7 @@ function isProblemFingerprint(fingerprint: string): boolean {
  */
 export function outsideNotice(paths: readonly string[]): string {
   if (paths.length === 0) return "";
-  const named = paths.slice(0, MAX_OUTSIDE_NAMED).join("; ");
+  const named = paths.slice(0, MAX_OUTSIDE_NAMED).map(encodeName).join("; ");
   const rest = paths.length - MAX_OUTSIDE_NAMED;
   const text = `\n\n[Librarian] Not read: these library entries are links to places outside the ` +
     `library, so their content is not library content: ${named}${

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { shortName } from "../format/names.ts";
 import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
@@ -62,6 +63,8 @@ export type CommandLocation =
 
 /** At most this many touched paths are named in the header. */
 const NAMED_IN_HEADER = 4;
+/** Each named touched path is shortened to this many characters. */
+const MAX_NAME_IN_HEADER = 48;
 
 /**
  * The touched paths as the header names them.
@@ -71,10 +74,13 @@ const NAMED_IN_HEADER = 4;
  * import assert from "node:assert/strict";
  * assert.equal(touchedNames(["a.ts", "src/"]), "a.ts, src/");
  * assert.equal(touchedNames(["1", "2", "3", "4", "5", "6"]), "1, 2, 3, 4 and 2 more");
+ * assert.equal(touchedNames(["a\n--- [x] ---"]), "a\\n--- [x] ---");
  * ```
  */
 export function touchedNames(touched: readonly string[]): string {
-  const named = touched.slice(0, NAMED_IN_HEADER).join(", ");
+  // Quoted as data and kept short: the library's sections, not the list, fill the context.
+  const named = touched.slice(0, NAMED_IN_HEADER).map((t) => shortName(t, MAX_NAME_IN_HEADER))
+    .join(", ");
   const more = touched.length - NAMED_IN_HEADER;
   return more > 0 ? `${named} and ${more} more` : named;
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import { type BudgetClaim, MIN_SLICE, planBudget } from "../format/budget.ts";
 import { parseLibraryDoc } from "../format/library_doc.ts";
 import { cutText, digestOf } from "./digest.ts";
@@ -83,7 +84,8 @@ function folderOf(readPath: string): string {
  * for a subset of folders is never longer than the text for the whole set.
  */
 function folderWords(pending: readonly { readPath: string }[]): string {
-  const folders = [...new Set(pending.map((p) => folderOf(p.readPath)))].filter((f) => f !== "");
+  const folders = [...new Set(pending.map((p) => encodeName(folderOf(p.readPath))))]
+    .filter((f) => f !== "");
   if (folders.length <= 1) return folders[0] ?? "";
   return `${folders.slice(0, -1).join(", ")} and ${folders[folders.length - 1]}`;
 }
@@ -94,7 +96,7 @@ function folderWords(pending: readonly { readPath: string }[]): string {
  */
 function closingText(first: Pending[], total: number, budget: number, restFolders = ""): string {
   if (total === 0) return "";
-  const named = first.slice(0, MAX_NAMED).map((p) => `${p.readPath} (${p.note})`);
+  const named = first.slice(0, MAX_NAMED).map((p) => `${encodeName(p.readPath)} (${p.note})`);
   const rest = total - named.length;
   const where = rest <= 0 || restFolders === ""
     ? ""
@@ -144,7 +146,7 @@ export function closingLine(pending: Pending[], budget: number, room = Infinity)
 
 /** The section heading line of a file (its label). */
 function sectionHead(label: string): string {
-  return `\n\n--- [${label}] ---\n`;
+  return `\n\n--- [${encodeName(label)}] ---\n`;
 }
 
 /** How a section's file is named in the closing line when it is not shown whole. */
@@ -227,8 +229,11 @@ export function renderContext(
   // reserve until it holds the line for what is then cut (a few rounds at most).
   let reserve = 0;
   let allotted = allotmentsFor(reserve);
+  // The library's sections come first: the line never takes more than two thirds of the room
+  // (with long paths it then names fewer files, or only counts them).
+  const maxReserve = Math.max(0, Math.floor(((limit - header.length) * 2) / 3));
   for (let round = 0; round <= claims.length + 1; round++) {
-    const need = closingLine(pendingOf(allotted), budget).length;
+    const need = Math.min(closingLine(pendingOf(allotted), budget).length, maxReserve);
     if (need <= reserve) break;
     reserve = need;
     allotted = allotmentsFor(reserve);

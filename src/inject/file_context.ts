@@ -8,6 +8,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import type { RenderedContext } from "./context.ts";
 import { chooseContext, type ChooseOptions } from "./choose.ts";
 import {
@@ -91,7 +92,8 @@ export const MAX_HEADER_PATH = 240;
  * ```
  */
 export function contextHeader(relPath: string, hits: number): string {
-  let shown = relPath;
+  // Quoted as data: a path with line breaks cannot start a line (a section head) of its own.
+  let shown = encodeName(relPath);
   if (shown.length > MAX_HEADER_PATH) {
     shown = shown.slice(-(MAX_HEADER_PATH - 1));
     if (/^[\udc00-\udfff]/.test(shown)) shown = shown.slice(1); // never half a surrogate pair

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
@@ -72,9 +73,10 @@ export function hintFolderOf(relPath: string): string {
  * ```
  */
 export function hintText(folder: string, scratchPath: string): string {
-  const about = folder === GLOBAL_PATH ? "the project root" : folder;
-  return `[Librarian] Learned something non-obvious about ${about}? Add to ${scratchPath}:\n` +
-    tagLineFor(folder);
+  // Quoted as data: a folder name cannot start a line of its own.
+  const about = folder === GLOBAL_PATH ? "the project root" : encodeName(folder);
+  return `[Librarian] Learned something non-obvious about ${about}? Add to ` +
+    `${encodeName(scratchPath)}:\n${tagLineFor(encodeName(folder))}`;
 }
 
 /**

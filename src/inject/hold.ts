@@ -18,6 +18,7 @@
  * @module
  */
 
+import { encodeName } from "../format/names.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
@@ -110,7 +111,7 @@ export function holdReason(tool: string, folders: readonly string[], context: st
 
 /** The words before the context (see {@link holdReason}). */
 export function holdPreface(tool: string, folders: readonly string[]): string {
-  const named = folders.map((f) => f === "" ? "the project root" : f);
+  const named = folders.map((f) => f === "" ? "the project root" : encodeName(f));
   const where = named.length === 1
     ? named[0]!
     : `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;

@@ -6,16 +6,9 @@
  * @module
  */
 
-import { writeTextAtomic } from "../../core/atomic.ts";
+import { Boundary, BoundaryError } from "../../core/boundary.ts";
 import { type EnvReader, processEnv } from "../../core/env.ts";
-import {
-  basenameOf,
-  dirnameOf,
-  joinPath,
-  normalizePath,
-  relativeInside,
-} from "../../core/paths.ts";
-import { isRegularFile } from "../../core/read_text.ts";
+import { basenameOf, joinPath, normalizePath, relativeInside } from "../../core/paths.ts";
 import { listSources, type SourceListing, whyIgnored } from "./sources.ts";
 import {
   EXIT_OK,
@@ -80,23 +73,23 @@ export const SPEC: CommandSpec = {
   requiredPositionals: 0,
 };
 
+/** The largest library file import appends to. */
+const MAX_TARGET_BYTES = 4 * 1024 * 1024;
+
 /** The current text of each target (`null` when missing), or why one cannot be appended to. */
-async function readExisting(
-  libraryRoot: string,
+function readExisting(
+  library: Boundary,
   targets: string[],
-): Promise<Map<string, string | null> | string> {
+): Map<string, string | null> | string {
   const existing = new Map<string, string | null>();
   for (const target of targets) {
-    const path = joinPath(libraryRoot, target);
+    const path = joinPath(library.root, target);
     try {
-      // a FIFO would block the read, and a folder cannot be appended to
-      if (!isRegularFile(path) && (await Deno.lstat(path))) {
-        return `${path} is not a regular file; move it away, then import again`;
-      }
-      existing.set(target, await Deno.readTextFile(path));
+      // a FIFO would block the read, a folder cannot be appended to, a link out is not ours
+      existing.set(target, library.readText(path, MAX_TARGET_BYTES));
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      existing.set(target, null);
+      if (error instanceof BoundaryError) return `${error.message} Then import again.`;
+      throw error;
     }
   }
   return existing;
@@ -109,11 +102,15 @@ const ACTION_WORDS: Record<ImportEntry["action"], string> = {
   "skip-transient": "skip: transient (--include-transient imports it)",
   "skip-empty": "skip: empty",
   "skip-not-text": "skip: not UTF-8 text",
+  "skip-refused": "skip: not read",
   "skip-secret": "skip: holds a likely credential",
 };
 
 /** What the text report says about one entry. */
 function actionWords(entry: ImportEntry): string {
+  if (entry.action === "skip-refused" && entry.reason !== undefined) {
+    return `skip: ${entry.reason}`;
+  }
   if (entry.action !== "skip-secret" || entry.reason === undefined) {
     return ACTION_WORDS[entry.action];
   }
@@ -170,7 +167,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       }
     }
     await using _lock = held;
-    const existing = await readExisting(library.root, targets);
+    const boundary = new Boundary(library.root, "library");
+    const existing = readExisting(boundary, targets);
     if (typeof existing === "string") return problem(json, existing);
     const plan = planImport(listing.files, existing, {
       includeTransient: flag(parsed, "include-transient"),
@@ -178,10 +176,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       date: new Date().toISOString().slice(0, 10),
     });
     if (!dryRun) {
+      // Through the boundary: a library file the person links to is written through.
       for (const [target, text] of plan.writes) {
-        const path = joinPath(library.root, target);
-        await Deno.mkdir(dirnameOf(path), { recursive: true });
-        await writeTextAtomic(path, text);
+        boundary.writeText(joinPath(library.root, target), text);
       }
     }
     const written = [...plan.writes.keys()];

@@ -26,7 +26,11 @@ export interface SourceFile {
   /** The file name (`projectBrief.md`). */
   name: string;
   /** Its text, or why it cannot be imported as text. */
-  content: { kind: "text"; text: string } | { kind: "binary" | "not-utf8" };
+  content:
+    | { kind: "text"; text: string }
+    | { kind: "binary" | "not-utf8" }
+    /** Not read: the file boundary refused it (a link out, a FIFO, too large), with why. */
+    | { kind: "refused"; reason: string };
   /**
    * The library file it goes to (`src/api/claude.md`), when its place is known from where it was
    * found (a nested `CLAUDE.md`, a Cursor rule); otherwise {@link mapSource} decides.
@@ -44,6 +48,7 @@ export type ImportAction =
   | "skip-transient"
   | "skip-empty"
   | "skip-not-text"
+  | "skip-refused"
   | "skip-secret";
 
 /** One line of the mapping. */
@@ -54,7 +59,10 @@ export interface ImportEntry {
   action: ImportAction;
   /** Characters of the source text added (0 when skipped). */
   chars: number;
-  /** For `skip-secret`: what was found where ("likely GitHub token (line 3)"), never the value. */
+  /**
+   * For `skip-secret`: what was found where ("likely GitHub token (line 3)"), never the value;
+   * for `skip-refused`: why the file was not read.
+   */
   reason?: string;
 }
 
@@ -196,6 +204,10 @@ export function planImport(
     });
     if (transient && !options.includeTransient) {
       entries.push(entry("skip-transient"));
+      continue;
+    }
+    if (source.content.kind === "refused") {
+      entries.push({ ...entry("skip-refused"), reason: source.content.reason });
       continue;
     }
     if (source.content.kind !== "text") {

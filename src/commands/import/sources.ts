@@ -8,6 +8,8 @@
  */
 
 import { parse as parseYaml } from "yaml";
+import { Boundary } from "../../core/boundary.ts";
+import { LibrarianError } from "../../core/errors.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import { isObject } from "../../core/json.ts";
 import { joinPath, relativeInside } from "../../core/paths.ts";
@@ -36,8 +38,23 @@ export interface SourceListing {
   ignored: string[];
 }
 
-function readSource(path: string): SourceFile["content"] {
-  const decoded = decodeLibraryBytes(Deno.readFileSync(path), false);
+/** The largest file imported; a larger one is not read (never copied whole into the library). */
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+/**
+ * A source file's content, read through the import folder's boundary: a link that leaves it, a
+ * FIFO or device, a folder or a file past {@link MAX_SOURCE_BYTES} is refused with why.
+ */
+function readSource(boundary: Boundary, path: string): SourceFile["content"] {
+  let bytes: Uint8Array | null;
+  try {
+    bytes = boundary.readBytes(path, MAX_SOURCE_BYTES);
+  } catch (error) {
+    if (error instanceof LibrarianError) return { kind: "refused", reason: error.message };
+    throw error;
+  }
+  if (bytes === null) return { kind: "refused", reason: `${path} is gone` };
+  const decoded = decodeLibraryBytes(bytes, false);
   return decoded.kind === "text" ? decoded : { kind: decoded.kind };
 }
 
@@ -62,7 +79,16 @@ function nestedInstructionFiles(dir: string, depth = 0): string[] {
   for (const entry of entries) {
     const path = joinPath(dir, entry.name);
     if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) {
-      for (const name of [...Deno.readDirSync(path)].map((e) => e.name).sort(compareNames)) {
+      let inner: Deno.DirEntry[];
+      try {
+        inner = [...Deno.readDirSync(path)];
+      } catch {
+        continue; // unreadable: nothing of it is imported, the rest is
+      }
+      // A folder named AGENTS.md is no instruction file (a link is, and the boundary judges it).
+      for (
+        const name of inner.filter((e) => !e.isDirectory).map((e) => e.name).sort(compareNames)
+      ) {
         if (INSTRUCTION_FILE.test(name)) found.push(joinPath(path, name));
       }
       found.push(...nestedInstructionFiles(path, depth + 1));
@@ -143,14 +169,14 @@ export function globsFolder(globs: readonly string[]): string | null {
   return folders.size === 1 ? [...folders][0]! : null;
 }
 
-function cursorRules(importDir: string, projectRoot: string): SourceFile[] {
+function cursorRules(importDir: string, projectRoot: string, boundary: Boundary): SourceFile[] {
   const dir = joinPath(importDir, ".cursor", "rules");
   if (!isDirectory(dir)) return [];
   const rules: SourceFile[] = [];
   const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && /\.mdc$/i.test(e.name))
     .map((e) => e.name).sort(compareNames);
   for (const name of names) {
-    const content = readSource(joinPath(dir, name));
+    const content = readSource(boundary, joinPath(dir, name));
     const stem = kebabCase(name.replace(/\.mdc$/i, ""));
     if (content.kind !== "text") {
       rules.push({ name: `.cursor/rules/${name}`, content, target: `${stem}.md` });
@@ -220,6 +246,9 @@ export function whyIgnored(name: string): string {
 export function listSources(importDir: string, projectRoot: string): SourceListing {
   const files: SourceFile[] = [];
   const ignored: string[] = [];
+  // Reads stay inside the folder imported (the project, or a memory bank elsewhere).
+  const inProject = relativeInside(importDir, projectRoot) !== null;
+  const boundary = new Boundary(importDir, inProject ? "project" : "folder");
   // A project folder (not a memory bank): only its instruction files and rules are memory.
   const isProject = importDir === projectRoot || isDirectory(joinPath(importDir, ".git"));
   for (
@@ -236,7 +265,7 @@ export function listSources(importDir: string, projectRoot: string): SourceListi
         ignored.push(entry.name); // CHANGELOG.md, CONTRIBUTING.md: the project's own documents
         continue;
       }
-      const content = readSource(joinPath(importDir, entry.name));
+      const content = readSource(boundary, joinPath(importDir, entry.name));
       const mirror = mirrorOf(importDir, importDir, projectRoot);
       const stem = kebabCase(entry.name.replace(/\.md$/i, ""));
       files.push({
@@ -255,10 +284,10 @@ export function listSources(importDir: string, projectRoot: string): SourceListi
     const stem = kebabCase(name.replace(/\.md$/i, ""));
     files.push({
       name: relativeInside(path, importDir) ?? path,
-      content: readSource(path),
+      content: readSource(boundary, path),
       target: mirror === "" ? `${stem}.md` : `${mirror}/${stem}.md`,
     });
   }
-  files.push(...cursorRules(importDir, projectRoot));
+  files.push(...cursorRules(importDir, projectRoot, boundary));
   return { files, ignored };
 }

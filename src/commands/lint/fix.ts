@@ -7,6 +7,7 @@
  * @module
  */
 
+import { Boundary } from "../../core/boundary.ts";
 import type { Library } from "../../core/discover.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import { messageOf } from "../../core/errors.ts";
@@ -34,7 +35,10 @@ async function gitTracks(projectRoot: string, relPath: string): Promise<boolean>
   }
 }
 
-/** Moves one library folder (`from` → `to`, library-relative). */
+/**
+ * Moves one library folder (`from` → `to`, library-relative), inside the library only: a source
+ * that is a link, or a target beyond a link that leaves the library, is refused (the boundary).
+ */
 async function moveFolder(library: Library, from: string, to: string): Promise<FolderMove> {
   const source = joinPath(library.root, from);
   const target = joinPath(library.root, to);
@@ -42,13 +46,15 @@ async function moveFolder(library: Library, from: string, to: string): Promise<F
     return { from, to, how: "skipped", why: `${to}/ already exists: merge the files by hand` };
   }
   try {
-    Deno.mkdirSync(dirnameOf(target), { recursive: true });
+    const boundary = new Boundary(library.root, "library");
+    const checked = boundary.checkMove(source, target);
+    boundary.ensureFolder(dirnameOf(checked.to.path));
     const rel = (path: string) => path.slice(library.projectRoot.length + 1);
     if (await gitTracks(library.projectRoot, rel(source))) {
       const moved = await runGit(library.projectRoot, ["mv", "--", rel(source), rel(target)]);
       if (moved.code === 0) return { from, to, how: "git mv" };
     }
-    Deno.renameSync(source, target);
+    boundary.move(source, target);
     return { from, to, how: "rename" };
   } catch (error) {
     return { from, to, how: "skipped", why: messageOf(error) };

@@ -181,6 +181,43 @@ export function hooksFileProblems(data: unknown): string[] {
 /** A parse of JSON text: the value, or why it is not usable (`is not valid JSON (...)`). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
+/** What a number too long for JavaScript is held as between parsing and writing back. */
+const LONG_NUMBER = "\u0000librarian-number:";
+
+/**
+ * A `JSON.parse` reviver that keeps a number whose digits a JavaScript number cannot hold (an
+ * integer past 2^53, a decimal of more than 15 significant digits) as its source text, held in a
+ * marked string until {@link restoreLongNumbers} writes it back digit for digit.
+ */
+function keepLongNumbers(
+  _key: string,
+  value: unknown,
+  context?: { source?: string },
+): unknown {
+  const source = context?.source;
+  if (typeof value !== "number" || source === undefined || String(value) === source) return value;
+  const digits = source.replace(/[eE].*$/, "").replace(/[^0-9]/g, "").replace(/^0+/, "");
+  return digits.length > 15 ? `${LONG_NUMBER}${source}` : value;
+}
+
+/**
+ * JSON text (from `JSON.stringify`) with the long numbers {@link parseChecked} kept put back as
+ * the numbers they were.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseChecked, restoreLongNumbers, settingsProblems } from "./claude_json.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parsed = parseChecked('{"n": 12345678901234567890, "f": 0.5}', settingsProblems);
+ * assert.ok(parsed.ok);
+ * assert.equal(restoreLongNumbers(JSON.stringify(parsed.value)), '{"n":12345678901234567890,"f":0.5}');
+ * ```
+ */
+export function restoreLongNumbers(json: string): string {
+  return json.replace(/"\\u0000librarian-number:(-?[0-9][0-9.eE+-]*)"/g, "$1");
+}
+
 /**
  * Parses JSON text (a leading BOM allowed) and validates it with `problemsOf`.
  *
@@ -199,7 +236,7 @@ export function parseChecked(
 ): Parsed<Json> {
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    value = JSON.parse(text.replace(/^\uFEFF/, ""), keepLongNumbers);
   } catch (error) {
     return { ok: false, problem: `is not valid JSON (${(error as Error).message})` };
   }

@@ -14,7 +14,7 @@
 import pluginHooks from "../../../hooks/hooks.json" with { type: "json" };
 import { LibrarianError } from "../../core/errors.ts";
 import type { PathOs } from "../../core/paths.ts";
-import { isObject, type Json } from "./claude_json.ts";
+import { isObject, type Json, restoreLongNumbers } from "./claude_json.ts";
 import { hookCommand } from "./hook_command.ts";
 
 import type { HookProgram, HookShell } from "./hook_command.ts";
@@ -166,5 +166,5 @@ export function setLibraryPath(
  * ```
  */
 export function formatSettings(settings: Json): string {
-  return `${JSON.stringify(settings, null, 2)}\n`;
+  return `${restoreLongNumbers(JSON.stringify(settings, null, 2))}\n`;
 }

@@ -9,11 +9,13 @@
 
 import { type EnvReader, processEnv } from "../../core/env.ts";
 import { LibrarianError } from "../../core/errors.ts";
-import { isFile } from "../../core/fs_probe.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
+import { Boundary } from "../../core/boundary.ts";
+import { isFile, readFileBounded } from "../../core/fs_probe.ts";
+import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../../core/paths.ts";
 import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { printJson } from "../../cli/output.ts";
+import { isPluginCachePath } from "./hook_program.ts";
 import { currentRuntime, findPluginRoot } from "./install_check.ts";
 import { VERSION } from "../../version.ts";
 
@@ -25,8 +27,10 @@ export const SPEC: CommandSpec = {
   details: [
     "Links <folder>/librarian (default ~/.local/bin/librarian) to this installation's",
     "bin/librarian. Running it again changes nothing; a link to another Librarian launcher (an",
-    "older plugin version) is updated. After a plugin update, run it again. --remove deletes the",
-    "link, and only a link that leads to a Librarian launcher. Contributors working from a",
+    "older plugin version, recognised by the launcher's own marker line, or a launcher the plugin",
+    "cache no longer holds) is updated. After a plugin update, run it again. --remove deletes the",
+    "link, and only a link that leads to a Librarian launcher; another program's librarian (any",
+    "path ending in bin/librarian is not enough) is left alone. Contributors working from a",
     "checkout can use 'deno install -g' instead (see docs/development.md).",
   ],
   options: {
@@ -91,6 +95,43 @@ export function isLauncherPath(target: string): boolean {
   return /(^|[\\/])bin[\\/]librarian$/.test(target);
 }
 
+/** The line every Librarian launcher (`bin/librarian`) carries near its top. */
+export const LAUNCHER_MARKER = "# The Librarian launcher:";
+
+/**
+ * True when the link at `link`, leading to `target`, is the Librarian's own: the file it leads
+ * to is a Librarian launcher (a regular file carrying {@link LAUNCHER_MARKER} in its first
+ * lines), or it leads nowhere any more from inside Claude Code's plugin cache (the plugin was
+ * updated and its old folder removed). A path that merely ends in `bin/librarian` is not enough:
+ * another program's `librarian` is left alone.
+ *
+ * @example Usage
+ * ```ts
+ * import { isOwnLink, LAUNCHER_MARKER } from "./install_cli.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${dir}/ours/bin`, { recursive: true });
+ * Deno.writeTextFileSync(`${dir}/ours/bin/librarian`, `#!/bin/sh\n${LAUNCHER_MARKER} ...\n`);
+ * Deno.mkdirSync(`${dir}/theirs/bin`, { recursive: true });
+ * Deno.writeTextFileSync(`${dir}/theirs/bin/librarian`, "#!/bin/sh\necho other\n");
+ * assert.ok(isOwnLink(`${dir}/librarian`, `${dir}/ours/bin/librarian`));
+ * assert.ok(!isOwnLink(`${dir}/librarian`, `${dir}/theirs/bin/librarian`));
+ * assert.ok(isOwnLink(`${dir}/librarian`, "/h/.claude/plugins/cache/t/librarian/0.1.0/bin/librarian"));
+ * assert.ok(!isOwnLink(`${dir}/librarian`, "/usr/local/other/bin/librarian"));
+ * ```
+ */
+export function isOwnLink(link: string, target: string): boolean {
+  const normal = normalizePath(target);
+  const absolute = isAbsolutePath(normal) ? normal : joinPath(dirnameOf(link), normal);
+  const read = readFileBounded(absolute, 1024 * 1024);
+  if (read.kind === "bytes") {
+    const head = new TextDecoder().decode(read.bytes.subarray(0, 4096));
+    return head.split("\n").slice(0, 8).some((line) => line.startsWith(LAUNCHER_MARKER));
+  }
+  return read.kind === "missing" && isLauncherPath(normal) && isPluginCachePath(absolute);
+}
+
 function readLinkOrNull(path: string): string | null {
   let info: Deno.FileInfo;
   try {
@@ -128,14 +169,14 @@ function onPath(dir: string, env: EnvReader): boolean | null {
  *
  * @example Usage
  * ```ts
- * import { installCli } from "./install_cli.ts";
+ * import { installCli, LAUNCHER_MARKER } from "./install_cli.ts";
  * import { envFrom } from "../../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const dir = Deno.makeTempDirSync();
  * const launcher = `${Deno.makeTempDirSync()}/bin/librarian`;
  * Deno.mkdirSync(launcher.slice(0, -10));
- * Deno.writeTextFileSync(launcher, "#!/bin/sh\n");
+ * Deno.writeTextFileSync(launcher, `#!/bin/sh\n${LAUNCHER_MARKER} ...\n`);
  * const env = envFrom({ LIBRARIAN_LAUNCHER: launcher, PATH: dir });
  * if (Deno.build.os !== "windows") {
  *   assert.equal(installCli({ dir, remove: false }, env).action, "created");
@@ -158,14 +199,15 @@ export function installCli(
     action,
     notOnPath,
   });
+  const folder = new Boundary(request.dir, "folder");
   if (request.remove) {
     if (current === null) return report("absent", null);
-    if (current === "" || !isLauncherPath(current)) {
+    if (current === "" || !isOwnLink(link, current)) {
       throw new LibrarianError(
         `${link} is not a link to a Librarian launcher; left it alone (remove it by hand if it is yours to remove)`,
       );
     }
-    Deno.removeSync(link);
+    folder.remove(link);
     return report("removed", current);
   }
   const launcher = thisLauncher(env);
@@ -175,16 +217,15 @@ export function installCli(
         "launcher (sh <plugin>/bin/librarian install-cli)",
     );
   }
-  if (current !== null && (current === "" || !isLauncherPath(current))) {
+  if (current !== null && current !== launcher && (current === "" || !isOwnLink(link, current))) {
     throw new LibrarianError(
       `${link} already exists and is not a link to a Librarian launcher; remove it, or choose ` +
         "another folder with --dir <folder>",
     );
   }
   if (current === launcher) return report("unchanged", launcher);
-  Deno.mkdirSync(request.dir, { recursive: true });
-  if (current !== null) Deno.removeSync(link);
-  Deno.symlinkSync(launcher, link);
+  folder.ensureFolder(request.dir);
+  folder.writeLink(link, launcher);
   return report(current === null ? "created" : "updated", launcher);
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { writeTextAtomic } from "../../core/atomic.ts";
+import { Boundary } from "../../core/boundary.ts";
 import { LibrarianError } from "../../core/errors.ts";
 import { isDirectory, readTextIfExists } from "../../core/fs_probe.ts";
 import { joinPath } from "../../core/paths.ts";
@@ -63,14 +63,18 @@ function textOrEmpty(path: string): string {
  * import assert from "node:assert/strict";
  *
  * const project = Deno.makeTempDirSync();
- * assert.equal(await excludeFromGit(project, false), false);
+ * assert.equal(excludeFromGit(project, false), false);
  * Deno.mkdirSync(`${project}/.git/info`, { recursive: true });
- * assert.equal(await excludeFromGit(project, false), true);
+ * assert.equal(excludeFromGit(project, false), true);
  * assert.match(Deno.readTextFileSync(`${project}/.git/info/exclude`), /settings\.local\.json/);
- * assert.equal(await excludeFromGit(project, false), false);
+ * assert.equal(excludeFromGit(project, false), false);
  * ```
  */
-export async function excludeFromGit(project: string, dryRun: boolean): Promise<boolean> {
+export function excludeFromGit(
+  project: string,
+  dryRun: boolean,
+  boundary: Boundary = new Boundary(project, "project"),
+): boolean {
   if (!isDirectory(joinPath(project, ".git"))) return false;
   const exclude = joinPath(project, ".git", "info", "exclude");
   for (const file of [joinPath(project, ".gitignore"), exclude]) {
@@ -79,6 +83,6 @@ export async function excludeFromGit(project: string, dryRun: boolean): Promise<
   if (dryRun) return true;
   const text = textOrEmpty(exclude);
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
-  await writeTextAtomic(exclude, `${text}${sep}${EXCLUDE_LINE}\n`);
+  boundary.writeText(exclude, `${text}${sep}${EXCLUDE_LINE}\n`);
   return true;
 }

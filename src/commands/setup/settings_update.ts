@@ -6,11 +6,11 @@
  * @module
  */
 
-import { writeTextAtomic } from "../../core/atomic.ts";
-import { claudeDir, type EnvReader } from "../../core/env.ts";
+import { Boundary } from "../../core/boundary.ts";
+import { claudeDir, type EnvReader, homeDir } from "../../core/env.ts";
 import { LibrarianError } from "../../core/errors.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
-import { joinPath } from "../../core/paths.ts";
+import { dirnameOf, joinPath } from "../../core/paths.ts";
 import { type HookProgram, type HookShell } from "./hook_command.ts";
 import { mergeHooks, removeLibrarianHooks } from "./hook_merge.ts";
 import { absolute, chooseProgram, chooseProject } from "./hook_program.ts";
@@ -120,6 +120,12 @@ async function setupSettingsFile(
   project: string | undefined,
 ): Promise<SetupReport> {
   const notes: string[] = [];
+  // A settings file the person links to is written through, inside the project (or, for the
+  // user's settings, the home folder); a link that leads outside is refused before anything.
+  const boundary = project !== undefined
+    ? new Boundary(project, "project")
+    : new Boundary(homeDir(env) ?? dirnameOf(settingsFile), "folder");
+  boundary.place(settingsFile, { intent: "write" });
   const { settings: before, existed } = readSettings(settingsFile);
   let after = before;
   let hooks: HookChange[] = [];
@@ -156,9 +162,9 @@ async function setupSettingsFile(
   const changed = request.remove
     ? existed && formatSettings(after) !== formatSettings(before)
     : !existed || formatSettings(after) !== formatSettings(before);
-  if (changed && !request.dryRun) await writeTextAtomic(settingsFile, formatSettings(after));
+  if (changed && !request.dryRun) boundary.writeText(settingsFile, formatSettings(after));
   const excludedFromGit = !existed && project !== undefined && !request.remove
-    ? await excludeFromGit(project, request.dryRun)
+    ? excludeFromGit(project, request.dryRun, boundary)
     : false;
   if (Deno.build.os === "windows" && request.shell === "sh" && !request.envOnly) {
     notes.push(
