@@ -50,7 +50,8 @@ const looksLikeFile = (path: string) => /\.[A-Za-z0-9]+$/.test(path) || path.inc
  * import { atImports } from "./at_imports.ts";
  * import assert from "node:assert/strict";
  *
- * const text = "@AGENTS.md\nSee @docs/guide.md and mail a@b.com.\n```\n@not/this.md\n```\n`@nor/this.md`\n";
+ * const fence = "`".repeat(3);
+ * const text = `@AGENTS.md\nSee @docs/guide.md and mail a@b.com.\n${fence}\n@not/this.md\n${fence}\n`;
  * assert.deepEqual(atImports(text), [
  *   { path: "AGENTS.md", line: 1 },
  *   { path: "docs/guide.md", line: 2 },

@@ -77,7 +77,11 @@ export function classify(rel: string): Classified | null {
     return /\.(md|txt)$/i.test(name) ? { kind: "cline", base, rule: true } : null;
   }
   if ((base = baseBefore(rel, "memory-bank")) !== null) {
-    return /\.md$/i.test(name) && !/^readme\.md$/i.test(name) ? plain("memory-bank", base) : null;
+    // the bank's own files; a sub-folder (an archive) is not memory
+    const own = rel === (base === "" ? `memory-bank/${name}` : `${base}/memory-bank/${name}`);
+    return own && /\.md$/i.test(name) && !/^readme\.md$/i.test(name)
+      ? plain("memory-bank", base)
+      : null;
   }
   if (lower === "claude.md") {
     return dir === ".claude" || dir.endsWith("/.claude")

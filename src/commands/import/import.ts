@@ -177,9 +177,10 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       relativeInside(source, library.root) === null;
     let found: ProjectSources;
     try {
+      Deno.statSync(source);
       if (!inProject && !isDirectory(source)) throw new Error("not a folder");
       found = inProject
-        ? findProjectSources(source, library.projectRoot, library.root, { includeTransient })
+        ? findProjectSources(source, library.projectRoot, library.root)
         : bankSources(source, library.projectRoot);
       // A folder of notes inside the project that is not a known kind: a memory bank.
       if (
@@ -309,7 +310,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         dryRun: state !== "applied",
         applied: state === "applied",
         entries: planned.entries,
-        originals: found.originals,
+        originals: found.originals.map(({ text: _text, ...o }) => o),
         onDemand: found.onDemand,
         ignored: found.left.map((l) => l.name),
         left: found.left,

@@ -35,6 +35,8 @@ export interface SourceFile {
   note?: string;
   /** The number of the text's first line in its file (after front matter); 1 when unset. */
   firstLine?: number;
+  /** With {@link target}: a transient memory-bank file (activeContext.md, progress.md). */
+  transient?: boolean;
 }
 
 /** What happens to one source file. */
@@ -93,8 +95,9 @@ export function kebabCase(stem: string): string {
   return checkTagType(kebab).ok ? kebab : `imported-${kebab}`;
 }
 
+/** A source's file-name stem (`memory-bank/techContext.md` → `techContext`). */
 function stemOf(name: string): string {
-  return name.replace(/\.md$/i, "");
+  return name.slice(name.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 }
 
 /**
@@ -190,7 +193,7 @@ export function planImport(
   const entries: ImportEntry[] = [];
   for (const source of orderSources(sources)) {
     const { target, transient } = source.target !== undefined
-      ? { target: source.target, transient: false }
+      ? { target: source.target, transient: source.transient ?? false }
       : mapSource(source.name);
     const entry = (action: ImportAction, chars = 0): ImportEntry => ({
       source: source.name,

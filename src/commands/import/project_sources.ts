@@ -9,7 +9,7 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
+import { Boundary, BoundaryError } from "../../core/boundary.ts";
 import { messageOf } from "../../core/errors.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import {
@@ -103,14 +103,28 @@ function walk(start: string, projectRoot: string, skip: string): string[] {
 }
 
 /** Reads a project file through the boundary: its text, or why not. */
-function read(boundary: Boundary, path: string): { text: string } | { why: string } {
+function read(
+  boundary: Boundary,
+  path: string,
+): { text: string } | { why: string; notText?: true } {
   try {
     const text = boundary.readText(path, MAX_SOURCE_BYTES);
     return text === null ? { why: "not found" } : { text };
   } catch (error) {
+    if (error instanceof BoundaryError && error.refusal.kind === "not-text") {
+      return { why: "not UTF-8 text", notText: true };
+    }
     return { why: messageOf(error) };
   }
 }
+
+/** How a rule's kind is named in its provenance line. */
+const RULE_LABEL: Partial<Record<SourceKind, string>> = {
+  cursor: "Cursor rule",
+  copilot: "Copilot instructions",
+  windsurf: "Windsurf rule",
+  cline: "Cline rule",
+};
 
 const levelLabel = (level: string) => level === "" ? "the root" : `${level}/`;
 
@@ -142,7 +156,6 @@ export function findProjectSources(
   start: string,
   projectRoot: string,
   libraryRoot: string,
-  options: { includeTransient: boolean },
 ): ProjectSources {
   const boundary = new Boundary(projectRoot, "project");
   const result: ProjectSources = { files: [], originals: [], left: [], onDemand: [] };
@@ -154,7 +167,13 @@ export function findProjectSources(
     const classified = classify(rel) ?? { kind: "memory-bank", base: "", rule: false };
     const got = read(boundary, joinPath(projectRoot, rel));
     if ("why" in got) {
-      result.left.push({ name: rel, why: got.why });
+      if (got.notText) {
+        result.files.push({
+          name: rel,
+          content: { kind: "not-utf8" },
+          target: inFolder(classified.base, `${targetStem(classified.kind, rel)}.md`),
+        });
+      } else result.left.push({ name: rel, why: got.why });
       continue;
     }
     const firstLine = got.text.split("\n", 1)[0] ?? "";
@@ -171,13 +190,6 @@ export function findProjectSources(
         name: rel,
         why: "personal (CLAUDE.local.md is not committed); its text stays yours, not the team's",
       });
-      continue;
-    }
-    if (
-      classified.kind === "memory-bank" && mapSource(basenameOf(rel)).transient &&
-      !options.includeTransient
-    ) {
-      result.left.push({ name: rel, why: "transient (--include-transient imports it)" });
       continue;
     }
     texts.set(rel, got.text);
@@ -233,6 +245,7 @@ export function findProjectSources(
     note?: string;
     firstLine?: number;
     target?: string;
+    transient?: boolean;
   }) => {
     const target = extra.target ??
       inFolder(
@@ -249,6 +262,7 @@ export function findProjectSources(
       target,
       ...(extra.note ? { note: extra.note } : {}),
       ...(extra.firstLine && extra.firstLine > 1 ? { firstLine: extra.firstLine } : {}),
+      ...(extra.transient ? { transient: true } : {}),
     });
     return target;
   };
@@ -267,10 +281,19 @@ export function findProjectSources(
     };
     result.originals.push(original);
     if (!c.rule) {
-      if (body.trim() !== "") original.targets.push(add(rel, c.kind, c.base, body, {}));
+      // a CLAUDE.md that only imports leaves no file of its own; an empty file is reported
+      if (body.trim() !== "" || text.trim() === "") {
+        original.targets.push(add(rel, c.kind, c.base, body, {
+          ...(c.kind === "memory-bank" && mapSource(basenameOf(rel)).transient
+            ? { transient: true }
+            : {}),
+        }));
+      }
       continue;
     }
-    const rule = parseRule(c.kind, c.base, body, folderExists);
+    const parsed = parseRule(c.kind, c.base, body, folderExists);
+    const label = RULE_LABEL[c.kind] ?? c.kind;
+    const rule = { ...parsed, note: parsed.note ? `${label}; ${parsed.note}` : label };
     const firstLine = rule.skippedLines + 1;
     original.level = rule.placement.folder;
     if (rule.placement.kind === "folder") {
@@ -284,7 +307,7 @@ export function findProjectSources(
     }
     const target = inFolder(rule.placement.folder, `.on-demand/${targetStem(c.kind, rel)}.md`);
     original.targets.push(add(rel, c.kind, rule.placement.folder, rule.body, {
-      note: `${rule.note ?? "manual rule"}; kept on demand, not sent on every touch`,
+      note: `${rule.note}; kept on demand, not sent on every touch`,
       firstLine,
       target,
     }));

@@ -37,6 +37,12 @@ const levelOf = (target: string) => {
   return parts.join("/");
 };
 
+const SKIP_WORDS: Partial<Record<ImportEntry["action"], string>> = {
+  "skip-transient": "transient: --include-transient imports it",
+  "skip-empty": "empty",
+  "skip-not-text": "not UTF-8 text",
+};
+
 const number = (n: number) => n.toLocaleString("en-US");
 
 /** The reason a handed-over file stays (held lines, not text), or null. */
@@ -57,7 +63,7 @@ export function whyKept(original: Original, entries: readonly ImportEntry[]): st
  * const lines = reportLines({
  *   source: "/repo", libraryLabel: "_memory_library", rootChars: 120, budget: 9000,
  *   entries: [{ source: "CLAUDE.md", target: "claude.md", action: "create", chars: 120 }],
- *   originals: [{ rel: "CLAUDE.md", kind: "claude", action: "hand-over", targets: ["claude.md"], level: "", keptImports: [] }],
+ *   originals: [{ rel: "CLAUDE.md", kind: "claude", action: "hand-over", targets: ["claude.md"], level: "", keptImports: [], text: "" }],
  *   left: [], onDemand: [], state: "applied", keepOriginals: false, sampleFolder: null,
  * }, false);
  * assert.ok(lines.some((l) => /Handed over.*CLAUDE\.md/.test(l)));
@@ -147,7 +153,7 @@ export function reportLines(r: ImportReport, verbose: boolean): string[] {
   );
   const leftOut = [
     ...r.left,
-    ...skipped.map((e) => ({ name: e.source, why: e.action.replace("skip-", "") })),
+    ...skipped.map((e) => ({ name: e.source, why: SKIP_WORDS[e.action] ?? e.action })),
   ];
   if (leftOut.length) {
     out.push(`Left out: ${leftOut.map((l) => `${l.name} (${l.why})`).join("; ")}`);

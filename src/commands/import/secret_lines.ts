@@ -40,7 +40,8 @@ const TEMPLATE =
  * const { text: kept, held } = withoutSecretLines(text, 1);
  * assert.equal(kept, "- keep this\n- and this\n");
  * assert.deepEqual(held, [{ line: 2, kind: "GitHub token" }]);
- * const fenced = "```ts\nconst password = 'Zx9#q!rT2' // test fixture\n```\n";
+ * const fence = "`".repeat(3);
+ * const fenced = `${fence}ts\nconst password = 'Zx9#q!rT2' // test fixture\n${fence}\n`;
  * assert.deepEqual(withoutSecretLines(fenced, 1).held, []);
  * assert.deepEqual(withoutSecretLines("- dsn contember://project:token@endpoint\n", 1).held, []);
  * ```
@@ -77,7 +78,8 @@ export function withoutSecretLines(
       out.push(line);
       continue;
     }
-    held.push({ line: number, kind: findings[0]!.kind });
+    const named = findings.find((f) => !GUESSED.has(f.kind)) ?? findings[0]!;
+    held.push({ line: number, kind: named.kind });
     if (findings.some((f) => f.kind === "private key") && !/-----END/.test(line)) inKey = true;
   }
   return { text: out.join("\n"), held };
