@@ -221,6 +221,25 @@ Deno.test("--keep-originals keeps CLAUDE.md and reports the double loading; --dr
   assert.equal(kept.code, 0, kept.stderr);
   assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), MONOREPO["CLAUDE.md"]);
   assert.match(kept.stdout, /^Loaded twice: CLAUDE\.md is kept \(--keep-originals\)/m);
+  const lint = await runLibrarian(["lint", "--json"], options);
+  const twice = JSON.parse(lint.stdout).findings.filter((f: { check: string }) =>
+    f.check === "loaded-twice"
+  );
+  assert.deepEqual(
+    twice.map((f: { message: string }) => f.message.split(":")[0]).sort(),
+    ["CLAUDE.md", "docs/conventions.md", "packages/api/CLAUDE.md", "packages/web/CLAUDE.md"],
+  );
+  assert.match(twice[0].message, /\d+ characters Claude Code loads by itself/);
+  assert.match(twice[0].fix, /librarian import .* --yes/);
+  const doctor = await runLibrarian(["doctor"], options);
+  assert.match(doctor.stdout, /characters are sent twice/);
+  const handOver = await runLibrarian(["import", "--yes"], options);
+  assert.equal(handOver.code, 0, handOver.stderr);
+  const after = await runLibrarian(["lint", "--json"], options);
+  assert.ok(
+    !JSON.parse(after.stdout).findings.some((f: { check: string }) => f.check === "loaded-twice"),
+    "once handed over, nothing is loaded twice",
+  );
 });
 
 Deno.test("a single file and a folder of rules import on their own", async () => {

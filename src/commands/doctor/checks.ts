@@ -29,6 +29,7 @@ import { joinPath, normalizePath } from "../../core/paths.ts";
 import { shSingleQuote } from "../setup/hook_command.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
+import { loadedTwiceCheck } from "./native_check.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -258,7 +259,9 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     runtimeCheck(runtime),
     ...(await installChecks(env, runtime)),
     ...libraryChecks(library, envProblem, cwd, refused),
-    ...(library ? [await scratchCheck(library), await linksCheck(library)] : []),
+    ...(library
+      ? [await scratchCheck(library), await linksCheck(library), loadedTwiceCheck(library)]
+      : []),
     ...(await hooksChecks(
       await detectHookWiring(env, projectRoot),
       runtime.target,

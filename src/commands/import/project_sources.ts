@@ -32,6 +32,7 @@ import {
   type SourceKind,
 } from "./formats.ts";
 import { kebabCase, mapSource, type SourceFile } from "./plan.ts";
+import { doubledText, type Doubling, type NativeFile } from "./native.ts";
 
 /** Folders never searched. */
 const SKIPPED_DIRS = new Set(["node_modules", "vendor", "dist", "build", "target", "out"]);
@@ -363,4 +364,65 @@ export function onDemandIndex(
   );
   return "Rules kept on demand (not sent on every touch): read one with the Read tool when its " +
     `description fits the task.\n${lines.join("\n")}\n`;
+}
+
+/** The library's served files (`.md`, not dot-named, not below a dot-folder) and their texts. */
+function libraryTexts(libraryRoot: string): { relPath: string; text: string }[] {
+  const boundary = new Boundary(libraryRoot, "library");
+  const texts: { relPath: string; text: string }[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)].sort((a, b) => compareNames(a.name, b.name));
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.isSymlink) continue;
+      const path = joinPath(dir, entry.name);
+      if (entry.isDirectory) visit(path, depth + 1);
+      else if (entry.isFile && entry.name.toLowerCase().endsWith(".md")) {
+        const got = read(boundary, path);
+        if ("text" in got) {
+          texts.push({ relPath: relativeInside(path, libraryRoot)!, text: got.text });
+        }
+      }
+    }
+  };
+  visit(libraryRoot, 0);
+  return texts;
+}
+
+/**
+ * The files Claude Code loads by itself in the project (every `CLAUDE.md` not yet handed over,
+ * and the project files they `@`-import) whose lines are also in the library.
+ */
+export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
+  const boundary = new Boundary(projectRoot, "project");
+  const natives: NativeFile[] = [];
+  const seen = new Set<string>();
+  const queue = walk(projectRoot, projectRoot, libraryRoot)
+    .filter((rel) => classify(rel)?.kind === "claude")
+    .map((rel) => ({ rel, depth: 0 }));
+  while (queue.length > 0) {
+    const { rel, depth } = queue.shift()!;
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const got = read(boundary, joinPath(projectRoot, rel));
+    if (!("text" in got) || got.text.includes(HANDED_OVER)) continue;
+    natives.push({ rel, text: got.text });
+    if (depth >= MAX_IMPORT_DEPTH) continue;
+    for (const { path } of atImports(got.text)) {
+      if (path.startsWith("~/")) continue;
+      const abs = normalizePath(
+        isAbsolutePath(path) ? path : joinPath(dirnameOf(joinPath(projectRoot, rel)), path),
+      );
+      const target = relativeInside(abs, projectRoot);
+      if (target && relativeInside(abs, libraryRoot) === null) {
+        queue.push({ rel: target, depth: depth + 1 });
+      }
+    }
+  }
+  return natives.length ? doubledText(natives, libraryTexts(libraryRoot)) : [];
 }

@@ -22,6 +22,7 @@ export const FINDING_KINDS = [
   "oversized",
   "duplicate-bullet",
   "near-duplicate",
+  "loaded-twice",
   "conflict-marker",
   "secret",
   "not-utf8",
