@@ -278,3 +278,42 @@ Deno.test("a likely secret costs its line, shown with its number; the marker abo
   assert.match(stub, /handed over/);
   assert.ok(stub.includes(token), "a held line stays in the original, never lost");
 });
+
+/** A flat memory bank that names services, not paths, with the code tree it describes. */
+export const FLAT_BANK: Record<string, string> = {
+  "memory-bank/techContext.md": "# Tech Context\n\n## Ledger service\n- double-entry only\n" +
+    "- balances are cached for 5 minutes\n\n## Storefront\n- pages render on the server\n\n" +
+    "## Everywhere\n- all services log JSON\n",
+  "memory-bank/systemPatterns.md": "# System Patterns\n\n1. validate\n2. persist\n3. publish\n",
+  "services/ledger/package.json": '{ "name": "@acme/ledger" }\n',
+  "services/ledger/index.ts": "export {};\n",
+  "apps/storefront/page.tsx": "export {};\n",
+};
+
+Deno.test("a flat bank naming services: --suggest proposes their folders, --apply moves sections in one step", async () => {
+  await using dir = await tempDir();
+  const options = await project(dir.path, FLAT_BANK);
+  assert.equal((await runLibrarian(["import", "--yes"], options)).code, 0);
+  const suggest = await runLibrarian(["import", "--suggest", "--json"], options);
+  const proposals = JSON.parse(suggest.stdout).suggestions.map((s: { folder: string }) => s.folder);
+  assert.deepEqual(proposals, ["services/ledger", "apps/storefront"]);
+  const apply = await runLibrarian(["import", "--apply"], options);
+  assert.equal(apply.code, 0, apply.stderr);
+  assertLands(
+    dir.path,
+    "memory-bank/techContext.md",
+    "## Ledger service\n- double-entry only\n",
+    "services/ledger",
+  );
+  assertLands(
+    dir.path,
+    "memory-bank/techContext.md",
+    "## Storefront\n- pages render on the server\n",
+    "apps/storefront",
+  );
+  const root = folderText(dir.path, "");
+  assert.doesNotMatch(root, /double-entry|render on the server/, "moved out of the root");
+  assert.match(root, /all services log JSON/, "repo-wide text stays at the root");
+  assert.match(root, /1\. validate\n2\. persist\n3\. publish/, "the numbered list is whole");
+  assert.equal(Deno.readTextFileSync(join(dir.path, "_memory_library/.scratch.md")), "");
+});

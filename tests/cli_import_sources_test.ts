@@ -103,22 +103,18 @@ Deno.test("import --suggest proposes a mirror folder for each unit of imported r
   assert.match(text.stdout, /^ {2}1\. patterns\.md:\d+ +→ src\/api\/handlers\/ +- Handlers in/m);
 });
 
-Deno.test("import --apply moves the chosen units into scratch as tagged blocks and route files them", async () => {
+Deno.test("import --apply moves the chosen units into their folders' files in one step, never via scratch", async () => {
   await using dir = await tempDir();
   await importedBank(dir.path);
   const lib = join(dir.path, "_memory_library");
   const applied = await runLibrarian(["import", "--apply", "--only", "1,3"], { cwd: dir.path });
   assert.equal(applied.code, 0, applied.stderr);
-  assert.match(applied.stdout, /^Moved 2 blocks into scratch/);
-  const scratch = Deno.readTextFileSync(join(lib, ".scratch.md"));
-  assert.match(scratch, /## \[TAG: src\/api\/handlers, type: patterns\]\n- Handlers in/);
-  assert.match(scratch, /## \[TAG: src\/web, type: patterns\]\nThe web client/);
+  assert.match(applied.stdout, /^Moved 2 blocks into 2 library files/);
+  assert.equal(Deno.readTextFileSync(join(lib, ".scratch.md")), "", "nothing goes through scratch");
   const root = Deno.readTextFileSync(join(lib, "patterns.md"));
   assert.doesNotMatch(root, /Handlers in|The web client/);
   assert.match(root, /Billing rounds once/, "not chosen: stays");
   assert.match(root, /small pull requests/, "names no code: stays");
-  const routed = await runLibrarian(["route"], { cwd: dir.path });
-  assert.equal(routed.code, 0, routed.stderr);
   assert.match(Deno.readTextFileSync(join(lib, "src/api/handlers/patterns.md")), /validate input/);
   assert.match(Deno.readTextFileSync(join(lib, "src/web/patterns.md")), /function components/);
   const bad = await runLibrarian(["import", "--only", "1"], { cwd: dir.path });

@@ -86,23 +86,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/commands/init.ts: Deno.writeTextFile": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: Deno.mkdir": { count: 1, why: "adopting the boundary" },
   "src/commands/init.ts: writeTextAtomic": { count: 1, why: "adopting the boundary" },
-  // Import adopts the boundary in its own change (issue 24); until then its writes are listed.
-  "src/commands/import/moves.ts: Deno.writeTextFileSync": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): scratch append",
-  },
-  "src/commands/import/moves.ts: writeTextAtomic": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library files",
-  },
-  "src/commands/import/import.ts: Deno.mkdir": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library folders",
-  },
-  "src/commands/import/import.ts: writeTextAtomic": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library files",
-  },
 };
 
 const DENO_WRITES =
