@@ -282,7 +282,7 @@ Deno.test("a likely secret costs its line, shown with its number; the marker abo
 /** A flat memory bank that names services, not paths, with the code tree it describes. */
 export const FLAT_BANK: Record<string, string> = {
   "memory-bank/techContext.md": "# Tech Context\n\n## Ledger service\n- double-entry only\n" +
-    "- balances are cached for 5 minutes\n\n## Storefront\n- pages render on the server\n\n" +
+    "- balances are cached for 5 minutes\n\n## Storefront app\n- pages render on the server\n\n" +
     "## Everywhere\n- all services log JSON\n",
   "memory-bank/systemPatterns.md": "# System Patterns\n\n1. validate\n2. persist\n3. publish\n",
   "services/ledger/package.json": '{ "name": "@acme/ledger" }\n',
@@ -308,7 +308,7 @@ Deno.test("a flat bank naming services: --suggest proposes their folders, --appl
   assertLands(
     dir.path,
     "memory-bank/techContext.md",
-    "## Storefront\n- pages render on the server\n",
+    "## Storefront app\n- pages render on the server\n",
     "apps/storefront",
   );
   const root = folderText(dir.path, "");

@@ -74,11 +74,11 @@ Deno.test("a bank naming services gets sections moved whole; lists, front matter
     "## Billing service",
     "- retries twice",
     "## Release",
-    "1. bump the version in checkout",
+    "1. bump the version in the checkout app",
     "2. tag and push",
     "## Logging",
-    "- all services log JSON; checkout and billing too",
-    "- checkout pages render on the server",
+    "- all services log JSON; checkout app and billing service too",
+    "- the checkout app renders on the server",
     "- rules live in `.claude/rules`",
     "",
   ].join("\n");
@@ -91,9 +91,9 @@ Deno.test("a bank naming services gets sections moved whole; lists, front matter
   assert.equal(moves[0]!.raw, "## Billing service\n- retries twice\n");
   assert.equal(
     moves[1]!.raw,
-    "1. bump the version in checkout\n2. tag and push\n",
+    "1. bump the version in the checkout app\n2. tag and push\n",
     "a list moves whole",
   );
-  assert.equal(movedTextOf(moves[2]!), "## Logging\n- checkout pages render on the server\n");
+  assert.equal(movedTextOf(moves[2]!), "## Logging\n- the checkout app renders on the server\n");
   assert.ok(!moves.some((m) => /priority|all services|\.claude/.test(m.raw)));
 });

@@ -10,7 +10,7 @@
 import { Boundary } from "../../core/boundary.ts";
 import type { Library } from "../../core/discover.ts";
 import type { EnvReader } from "../../core/env.ts";
-import { joinPath, relativeInside } from "../../core/paths.ts";
+import { basenameOf, joinPath, relativeInside } from "../../core/paths.ts";
 import { compareNames, isServedName } from "../../core/walk.ts";
 import { lockLibrary } from "../../filing/coordination.ts";
 import { VERSION } from "../../version.ts";
@@ -105,17 +105,31 @@ function kindIn(projectRoot: string, libraryRoot: string): (relPath: string) => 
   };
 }
 
+/** Files that make a folder a package, service or component of its own. */
+const MANIFESTS = [
+  "package.json",
+  "go.mod",
+  "Cargo.toml",
+  "pyproject.toml",
+  "pom.xml",
+  "build.gradle",
+];
+
 /**
- * Package and folder names of the code tree, lower-case, each naming one folder: a folder's own
- * name (not a generic one like `src`) and its `package.json` name without the scope. A name two
- * folders share says nothing and is left out.
+ * The names of the code tree's packages and services, lower-case, each naming one folder: a
+ * folder holding a manifest (`package.json`, `go.mod`, `Cargo.toml`...) is known by its own name
+ * (not a generic one like `src`), its `package.json` name without the scope, and both with spaces
+ * for dashes (`auth-service`, `auth service`). A name two folders share says nothing and is left
+ * out; a folder without a manifest (`docs/`, `database/`) is never named, only reached by path.
  */
 function codeNames(projectRoot: string, libraryRoot: string): Map<string, string> {
   const seen = new Map<string, Set<string>>();
   const note = (name: string, folder: string) => {
     const key = name.toLowerCase();
-    if (key.length < 3 || GENERIC.has(key)) return;
-    seen.set(key, (seen.get(key) ?? new Set()).add(folder));
+    for (const variant of new Set([key, key.replace(/[-_]+/g, " ")])) {
+      if (variant.length < 3 || GENERIC.has(variant)) continue;
+      seen.set(variant, (seen.get(variant) ?? new Set()).add(folder));
+    }
   };
   const project = new Boundary(projectRoot, "project");
   const visit = (dir: string, depth: number) => {
@@ -126,18 +140,21 @@ function codeNames(projectRoot: string, libraryRoot: string): Map<string, string
     } catch {
       return;
     }
-    for (const entry of entries) {
-      if (!entry.isDirectory || entry.isSymlink) continue;
-      const path = joinPath(dir, entry.name);
-      const rel = relativeInside(path, projectRoot);
-      if (!rel || !servable(rel) || relativeInside(path, libraryRoot) !== null) continue;
-      note(entry.name, rel);
+    const rel = relativeInside(dir, projectRoot);
+    if (rel && entries.some((e) => e.isFile && MANIFESTS.includes(e.name))) {
+      note(basenameOf(dir), rel);
       try {
-        const pkg = JSON.parse(project.readText(joinPath(path, "package.json"), 1 << 20) ?? "{}");
+        const pkg = JSON.parse(project.readText(joinPath(dir, "package.json"), 1 << 20) ?? "{}");
         if (typeof pkg.name === "string") note(pkg.name.replace(/^@[^/]+\//, ""), rel);
       } catch {
         // no package.json, or not one that can be read: the folder's name is enough
       }
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory || entry.isSymlink) continue;
+      const path = joinPath(dir, entry.name);
+      const child = relativeInside(path, projectRoot);
+      if (!child || !servable(child) || relativeInside(path, libraryRoot) !== null) continue;
       visit(path, depth + 1);
     }
   };

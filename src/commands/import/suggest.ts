@@ -141,33 +141,40 @@ export function sectionsOf(text: string): { line: number; title: string; raw: st
 const REPO_WIDE =
   /\b(all|every|each) (packages|services|apps|modules|components|folders|repos?)\b|\bacross (the )?(repo|codebase|project|services|packages)|\brepo-?wide\b|\bmonorepo-?wide\b|\beverywhere\b/i;
 
+/** Words that make a one-word name a component's name (`Ledger service`, `billing API`). */
+const COMPONENT_WORD =
+  "(?:service|services|app|application|package|module|worker|component|server|client|library|lib|api|sdk|cli)";
+
 /**
- * The code folders a text names by name (case-insensitive whole words; `names` maps a lower-case
- * package or folder name to its folder) (pure).
+ * The code folders a text names by name (`names` maps a lower-case package or folder name to its
+ * folder). A name of several words (`auth-service`, `wallet registry`) counts wherever it stands;
+ * a one-word name, which may be a plain word (`contracts`, `infrastructure`), only in backticks or
+ * followed by a component word (`Ledger service`, `storefront app`) (pure).
  *
  * @example Usage
  * ```ts
  * import { namedFolders } from "./suggest.ts";
  * import assert from "node:assert/strict";
  *
- * const names = new Map([["billing", "services/billing"], ["web-app", "apps/web"]]);
+ * const names = new Map([["billing", "services/billing"], ["web-app", "apps/web"], ["contracts", "contracts"]]);
  * assert.deepEqual(namedFolders("The Billing service retries; see web-app.", names), [
  *   "services/billing",
  *   "apps/web",
  * ]);
- * assert.deepEqual(namedFolders("rebilling", names), []);
+ * assert.deepEqual(namedFolders("upgradeable smart contracts; rebilling", names), []);
+ * assert.deepEqual(namedFolders("see `contracts`", names), ["contracts"]);
  * ```
  */
 export function namedFolders(text: string, names: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
   const lower = text.toLowerCase();
   for (const [name, folder] of names) {
-    const at = lower.indexOf(name);
-    if (at < 0) continue;
+    if (!lower.includes(name) || found.includes(folder)) continue;
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    if (new RegExp(`(?<![\\w/-])${escaped}(?![\\w-])`, "i").test(text) && !found.includes(folder)) {
-      found.push(folder);
-    }
+    const pattern = /[-_ ]/.test(name)
+      ? `(?<![\\w/-])${escaped}(?![\\w-])`
+      : `\`${escaped}\`|(?<![\\w/-])${escaped}\\s+${COMPONENT_WORD}\\b`;
+    if (new RegExp(pattern, "i").test(text)) found.push(folder);
   }
   return found;
 }
@@ -241,6 +248,8 @@ export function suggestMoves(
     const paths = mentionedPaths(raw)
       .filter((p) => !p.split("/").some((x) => x.startsWith(".")) && kindOf(p) !== null);
     const byName = namedFolders(raw, names).filter((f) => kindOf(f) === "dir");
+    // a text naming two components by name is about the system, not one of them
+    if (byName.length > 1) return { folder: "", mentions: [] };
     const folders = [
       ...paths.map((p) =>
         kindOf(p) === "dir" ? p : p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : ""
