@@ -287,6 +287,7 @@ export const FLAT_BANK: Record<string, string> = {
   "memory-bank/systemPatterns.md": "# System Patterns\n\n1. validate\n2. persist\n3. publish\n",
   "services/ledger/package.json": '{ "name": "@acme/ledger" }\n',
   "services/ledger/index.ts": "export {};\n",
+  "apps/storefront/package.json": '{ "name": "storefront" }\n',
   "apps/storefront/page.tsx": "export {};\n",
 };
 
