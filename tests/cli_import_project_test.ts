@@ -136,6 +136,12 @@ Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE
   );
   assert.match(result.stdout, /^Handed over .*CLAUDE\.md, packages\/api\/CLAUDE\.md/m);
   assert.match(result.stdout, /^Next: /m);
+  const lint = JSON.parse((await runLibrarian(["lint", "--json"], options)).stdout);
+  assert.deepEqual(
+    lint.findings.filter((f: { check: string }) => /secret|duplicate/.test(f.check)),
+    [],
+    "lint reads the template and the imported-by lines as import does",
+  );
   const again = await runLibrarian(["import", "--yes", "--json"], options);
   assert.equal(again.code, 1, "nothing left to import is a message");
   assert.match(JSON.parse(again.stdout).error, /handed over already/);
