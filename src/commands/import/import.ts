@@ -321,7 +321,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const lines = reportLines(report(state), flag(parsed, "verbose"));
     if (!interactive) { for (const line of lines) console.log(line); }
-    else console.log(lines.at(-1));
+    else for (const line of [lines[0]!, ...lines.slice(-2)]) console.log(line); // plan shown above
     return exit;
   });
 }
