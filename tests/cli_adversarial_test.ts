@@ -59,7 +59,6 @@ Deno.test("bad arguments exit 2 with the command's usage line on stderr and noth
     ["init", ""],
     ["lint", "--jsn"],
     ["doctor", "-q"],
-    ["import"],
     ["import", ""],
     ["import", "bank", "--include-transient=no"],
     ["setup-hooks", "--shell", "fish"],

@@ -26,7 +26,7 @@ interface Entry {
 
 async function importJson(cwd: string, args: string[] = []) {
   // The project folder stands in for HOME: import takes the library lock under ~/.claude.
-  const result = await runLibrarian(["import", "memory-bank", "--json", ...args], {
+  const result = await runLibrarian(["import", "memory-bank", "--yes", "--json", ...args], {
     cwd,
     home: cwd,
   });
@@ -50,13 +50,13 @@ Deno.test("import maps the memory bank to product, patterns, tech and kebab-case
   await writeTree(dir.path, BANK);
   const report = await importJson(dir.path);
   assert.deepEqual(mapping(report.entries), [
-    "projectbrief.md -> product.md create",
-    "productContext.md -> product.md append",
-    "systemPatterns.md -> patterns.md create",
-    "techContext.md -> tech.md create",
-    "activeContext.md -> active-context.md skip-transient",
-    "progress.md -> progress.md skip-transient",
-    "deploymentNotes.md -> deployment-notes.md create",
+    "memory-bank/projectbrief.md -> product.md create",
+    "memory-bank/productContext.md -> product.md append",
+    "memory-bank/systemPatterns.md -> patterns.md create",
+    "memory-bank/techContext.md -> tech.md create",
+    "memory-bank/activeContext.md -> active-context.md skip-transient",
+    "memory-bank/progress.md -> progress.md skip-transient",
+    "memory-bank/deploymentNotes.md -> deployment-notes.md create",
   ]);
   assert.deepEqual(report.written, ["product.md", "patterns.md", "tech.md", "deployment-notes.md"]);
   const product = await lib(dir.path, "product.md");
@@ -77,7 +77,9 @@ Deno.test("import never overwrites: it appends to an existing library file after
     "_memory_library/tech.md": "# Tech\n- existing learning\n",
   });
   const report = await importJson(dir.path);
-  assert.ok(report.entries.some((e) => e.source === "techContext.md" && e.action === "append"));
+  assert.ok(
+    report.entries.some((e) => e.source === "memory-bank/techContext.md" && e.action === "append"),
+  );
   assert.equal(
     await lib(dir.path, "tech.md"),
     "# Tech\n- existing learning\n\n" +
@@ -103,12 +105,17 @@ Deno.test("import twice changes nothing the second time", async () => {
 Deno.test("import --dry-run prints the mapping and writes nothing", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, BANK);
-  const result = await runLibrarian(["import", "memory-bank", "--dry-run"], { cwd: dir.path });
+  const result = await runLibrarian(["import", "memory-bank", "--dry-run", "--verbose"], {
+    cwd: dir.path,
+  });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^Would import .*memory-bank into .*_memory_library:$/m);
-  assert.match(result.stdout, /^ {2}systemPatterns\.md +→ patterns\.md +create$/m);
-  assert.match(result.stdout, /^ {2}progress\.md +→ progress\.md +skip: transient/m);
-  assert.match(result.stdout, /Dry run: 5 files would go into 4 library files; nothing written\./);
+  assert.match(
+    result.stdout,
+    /^Would import 7 memory files from memory-bank into _memory_library\/:$/m,
+  );
+  assert.match(result.stdout, /^ {2}memory-bank\/systemPatterns\.md +→ patterns\.md +create/m);
+  assert.match(result.stdout, /memory-bank\/progress\.md \(transient: --include-transient/);
+  assert.match(result.stdout, /^Next: /m);
   const files = [...Deno.readDirSync(join(dir.path, "_memory_library"))].map((e) => e.name);
   assert.deepEqual(files, [".scratch.md"]);
   const json = await importJson(dir.path, ["-n"]);
@@ -136,17 +143,17 @@ Deno.test("import skips empty and non-UTF-8 files and reports what it did not re
   });
   const report = await importJson(dir.path);
   assert.deepEqual(mapping(report.entries), [
-    "techContext.md -> tech.md skip-empty",
-    "Legacy Notes.md -> legacy-notes.md skip-not-text",
+    "memory-bank/techContext.md -> tech.md skip-empty",
+    "memory-bank/Legacy Notes.md -> legacy-notes.md skip-not-text",
   ]);
-  assert.deepEqual(report.ignored, ["archive/", "diagram.png"]);
+  assert.deepEqual(report.ignored, [], "what is not memory is not listed");
   assert.deepEqual(report.written, []);
 });
 
 Deno.test("import --json has a stable shape", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, BANK);
-  const result = await runLibrarian(["import", `${dir.path}/memory-bank`, "--json"], {
+  const result = await runLibrarian(["import", `${dir.path}/memory-bank`, "--yes", "--json"], {
     home: dir.path,
     cwd: dir.path,
   });
@@ -156,8 +163,13 @@ Deno.test("import --json has a stable shape", async () => {
     "source",
     "library",
     "dryRun",
+    "applied",
     "entries",
+    "originals",
+    "onDemand",
     "ignored",
+    "left",
+    "handedOver",
     "written",
   ]);
   assert.equal(report.source, `${dir.path}/memory-bank`);
@@ -169,7 +181,7 @@ Deno.test("import --json has a stable shape", async () => {
 Deno.test("import with no library exits 1 and says to run init first", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, { "memory-bank/projectbrief.md": "x" });
-  const result = await runLibrarian(["import", "memory-bank"], { cwd: dir.path });
+  const result = await runLibrarian(["import", "memory-bank", "--yes"], { cwd: dir.path });
   assert.equal(result.code, 1);
   assert.match(result.stderr, /no memory library found.*librarian init/);
 });
@@ -179,38 +191,44 @@ Deno.test("import of a missing or empty folder exits 1 with a message", async ()
   await writeTree(dir.path, { "_memory_library/.scratch.md": "", "empty/readme.txt": "" });
   const missing = await runLibrarian(["import", "nope"], { cwd: dir.path });
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /nope is not a folder that can be read/);
-  const empty = await runLibrarian(["import", "empty", "--json"], { cwd: dir.path });
+  assert.match(missing.stderr, /nope is not a folder or file that can be read/);
+  const empty = await runLibrarian(["import", "empty", "--yes", "--json"], { cwd: dir.path });
   assert.equal(empty.code, 1);
-  assert.match(JSON.parse(empty.stdout).error, /has no \.md files to import/);
+  assert.match(JSON.parse(empty.stdout).error, /holds no agent memory to import/);
 });
 
 Deno.test("import with bad arguments exits 2 with a usage line", async () => {
-  for (const args of [["import"], ["import", "a", "b"], ["import", "a", "--overwrite"]]) {
+  for (const args of [["import", "a", "b"], ["import", "a", "--overwrite"]]) {
     const result = await runLibrarian(args);
     assert.equal(result.code, 2, args.join(" "));
-    assert.match(result.stderr, /^Usage: librarian import <folder> /m);
+    assert.match(result.stderr, /^Usage: librarian import \[<folder> \| <file>\] /m);
   }
 });
 
-Deno.test("import holds back a memory-bank file with a credential, says where, and exits 1", async () => {
+Deno.test("import holds back the line with a credential, says where, imports the rest, exits 1", async () => {
   await using dir = await tempDir();
   const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
   await writeTree(dir.path, {
     ...BANK,
     "memory-bank/techContext.md": `# Tech Context\n- Postgres 16\n- CI pushes with ${token}\n`,
   });
-  const result = await runLibrarian(["import", "memory-bank", "--json"], { cwd: dir.path });
+  const result = await runLibrarian(["import", "memory-bank", "--yes", "--json"], {
+    cwd: dir.path,
+  });
   assert.equal(result.code, 1, result.stderr);
   const report = JSON.parse(result.stdout) as { entries: Array<Entry & { reason?: string }> };
-  const tech = report.entries.find((e) => e.source === "techContext.md")!;
-  assert.equal(tech.action, "skip-secret");
-  assert.equal(tech.reason, "likely GitHub token (line 3)");
-  await assert.rejects(lib(dir.path, "tech.md"), "nothing of it reaches the library");
+  const tech = report.entries.find((e) => e.source === "memory-bank/techContext.md")!;
+  assert.equal(tech.action, "create");
+  assert.equal(tech.reason, "line 3 (likely GitHub token)");
+  assert.match(await lib(dir.path, "tech.md"), /Postgres 16/, "the rest of the file is imported");
+  assert.doesNotMatch(await lib(dir.path, "tech.md"), /CI pushes/, "the line is held back");
   assert.match(await lib(dir.path, "patterns.md"), /outbox/, "the other files are imported");
   assert.doesNotMatch(result.stdout, /R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u/);
   const text = await runLibrarian(["import", "memory-bank", "--dry-run"], { cwd: dir.path });
-  assert.match(text.stdout, /techContext\.md +→ tech\.md +skip: likely GitHub token \(line 3\)/);
+  assert.match(
+    text.stdout,
+    /Held back from memory-bank\/techContext\.md: line 3 \(likely GitHub token\)/,
+  );
 });
 
 Deno.test("import strips control characters from what it copies", async () => {

@@ -170,7 +170,7 @@ Deno.test("import waits for the library lock: while another run holds it, import
     "memory-bank/techContext.md": "# Tech Context\n- Postgres 16\n",
   });
   const run = () =>
-    runLibrarian(["import", "memory-bank"], {
+    runLibrarian(["import", "memory-bank", "--yes"], {
       cwd: p.root,
       home: p.home,
       env: { LIBRARIAN_LOCK_TIMEOUT_MS: "300" },

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import {
+  movedTextOf,
   type PathKind,
-  scratchBlockOf,
   splitUnits,
   suggestMoves,
   withoutUnit,
@@ -53,11 +53,47 @@ Deno.test("suggestions are numbered across files in order", () => {
   ]);
 });
 
-Deno.test("a move takes out exactly its unit and becomes a scratch block for that folder", () => {
+Deno.test("a move takes out exactly its unit and carries its heading to the folder", () => {
   const text = "# t\n- keep\n- src/db note\n  continued\n- keep too\n";
   const [s] = suggestMoves([{ file: "tech.md", text }], kindOf);
   assert.equal(withoutUnit(text, s!), "# t\n- keep\n- keep too\n");
-  assert.equal(scratchBlockOf(s!), "## [TAG: src/db, type: tech]\n- src/db note\n  continued\n");
+  assert.equal(movedTextOf(s!), "# t\n- src/db note\n  continued\n");
   assert.equal(withoutUnit("# t\n", s!), null, "an edited file that lost the unit is not cut");
   assert.deepEqual(splitUnits("```\n- in code\n```\n"), [], "code blocks are never moved");
+});
+
+Deno.test("a bank naming services gets sections moved whole; lists, front matter and repo-wide text stay", () => {
+  const names = new Map([["billing", "services/billing"], ["checkout", "apps/checkout"]]);
+  const dirs = new Set(["services/billing", "apps/checkout", ".claude/rules"]);
+  const kind = (p: string): PathKind => dirs.has(p) ? "dir" : null;
+  const text = [
+    "---",
+    "priority: always",
+    "---",
+    "# Tech",
+    "## Billing service",
+    "- retries twice",
+    "## Release",
+    "1. bump the version in the checkout app",
+    "2. tag and push",
+    "## Logging",
+    "- all services log JSON; checkout app and billing service too",
+    "- the checkout app renders on the server",
+    "- rules live in `.claude/rules`",
+    "",
+  ].join("\n");
+  const moves = suggestMoves([{ file: "tech.md", text }], kind, names);
+  assert.deepEqual(moves.map((m) => [m.line, m.folder]), [
+    [5, "services/billing"],
+    [8, "apps/checkout"],
+    [12, "apps/checkout"],
+  ]);
+  assert.equal(moves[0]!.raw, "## Billing service\n- retries twice\n");
+  assert.equal(
+    moves[1]!.raw,
+    "1. bump the version in the checkout app\n2. tag and push\n",
+    "a list moves whole",
+  );
+  assert.equal(movedTextOf(moves[2]!), "## Logging\n- the checkout app renders on the server\n");
+  assert.ok(!moves.some((m) => /priority|all services|\.claude/.test(m.raw)));
 });

@@ -85,15 +85,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     count: 1,
     why: "a library folder move, checked by the boundary first (checkMove)",
   },
-  // Import adopts the boundary in its own change (issue 24); until then its writes are listed.
-  "src/commands/import/moves.ts: Deno.writeTextFileSync": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): scratch append",
-  },
-  "src/commands/import/moves.ts: writeTextAtomic": {
-    count: 1,
-    why: "import (issue 24 adopts the boundary): library files",
-  },
 };
 
 const DENO_WRITES =

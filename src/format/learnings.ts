@@ -175,10 +175,15 @@ export interface LearningUnit {
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 
 /** The 0-based line numbers of headings and marker comments (outside code fences). */
+const IMPORTED_LINE = /^\s*<!--\s*imported by 'librarian import'/;
+
 function structureLines(lines: readonly string[], fenced: readonly boolean[]): Set<number> {
   const structure = new Set<number>();
   lines.forEach((line, i) => {
-    if (!fenced[i] && (HEADING.test(line) || ANY_MARKER.test(line))) structure.add(i);
+    // the line `librarian import` writes above what it brought in is structure, never a learning
+    if (!fenced[i] && (HEADING.test(line) || ANY_MARKER.test(line) || IMPORTED_LINE.test(line))) {
+      structure.add(i);
+    }
   });
   return structure;
 }

@@ -32,6 +32,7 @@ import { logCheck } from "./log_check.ts";
 import { binaryFacts, describeBinary } from "./binary_check.ts";
 import { isFile } from "../../core/fs_probe.ts";
 import { codexCheck } from "./codex_check.ts";
+import { loadedTwiceCheck } from "./native_check.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -271,7 +272,9 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
     runtimeCheck(runtime),
     ...(await installChecks(env, runtime)),
     ...libraryChecks(library, envProblem, cwd, refused),
-    ...(library ? [await scratchCheck(library), await linksCheck(library)] : []),
+    ...(library
+      ? [await scratchCheck(library), await linksCheck(library), loadedTwiceCheck(library)]
+      : []),
     ...(await hooksChecks(
       await detectHookWiring(env, projectRoot),
       runtime.target,

@@ -1,15 +1,18 @@
 /**
- * `librarian import <memory-bank folder>`: a deterministic conversion of a flat memory bank into
- * library root files. Durable files are appended (never overwritten) under a provenance line;
- * transient ones are reported and skipped unless `--include-transient`.
+ * `librarian import [<folder> | <file>]`: moves a project's agent memory into the library without
+ * doubling. With no folder it finds every kind (nested `CLAUDE.md`, `AGENTS.md`, `GEMINI.md`,
+ * Cursor, Cline, Copilot and Windsurf rules, `memory-bank/`), prints the plan and applies it with
+ * `--yes` (an interactive run asks once). Text is appended (never overwritten) under a provenance
+ * line; `CLAUDE.md` files are handed over (a stub names the library), other agents' files kept.
  *
  * @module
  */
 
-import { Boundary, BoundaryError } from "../../core/boundary.ts";
-import { type EnvReader, processEnv } from "../../core/env.ts";
+import { Boundary } from "../../core/boundary.ts";
+import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
 import { basenameOf, joinPath, normalizePath, relativeInside } from "../../core/paths.ts";
-import { listSources, type SourceListing, whyIgnored } from "./sources.ts";
+import { isDirectory } from "../../core/fs_probe.ts";
+import { listSources, whyIgnored } from "./sources.ts";
 import {
   EXIT_OK,
   EXIT_PROBLEMS,
@@ -20,47 +23,70 @@ import {
   UsageError,
 } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
+import { printJson } from "../../cli/output.ts";
 import { parseOnly, runMoves } from "./moves.ts";
 import { VERSION } from "../../version.ts";
 import { LibrarianError, messageOf } from "../../core/errors.ts";
 import { lockLibrary } from "../../filing/coordination.ts";
-import { NOT_A_SECRET } from "../../format/markers.ts";
-import { type ImportEntry, mapSource, planImport } from "./plan.ts";
+import { mapSource, planImport, type SourceFile } from "./plan.ts";
 import { libraryJson, locateLibrary, noLibraryMessage } from "../../cli/locate.ts";
+import {
+  findProjectSources,
+  onDemandIndex,
+  type Original,
+  type ProjectSources,
+} from "./project_sources.ts";
+import { stubText } from "./formats.ts";
+import { reportLines, whyKept } from "./report.ts";
+import { stripMetadata } from "../../format/library_doc.ts";
+import { isServedName } from "../../core/walk.ts";
 
 /** The command line of `librarian import`. */
 export const SPEC: CommandSpec = {
   name: "import",
-  synopsis:
-    "<folder> [--dry-run] [--include-transient] [--json] | --suggest | --apply [--only <n,...>]",
-  summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
+  synopsis: "[<folder> | <file>] [--yes] [--dry-run] [--keep-originals] [--include-transient] " +
+    "[--verbose] [--json] | --suggest | --apply [--only <n,...>]",
+  summary: "move a project's agent memory (CLAUDE.md, AGENTS.md, Cursor, Cline, Copilot, " +
+    "Windsurf rules, memory banks) into the library without doubling",
   details: [
-    "Maps projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
-    "techContext.md to tech.md, and any other .md file to a root file of its name in kebab-case.",
-    "activeContext.md and progress.md are transient: reported and skipped unless",
-    "--include-transient. Nothing is overwritten: text is appended after a provenance line, and",
-    "text already imported is not added again. README.md is not imported. Below <folder>, every",
-    "CLAUDE.md and AGENTS.md goes to its own folder's mirror, and .cursor/rules/*.mdc rules go to",
-    "the folder their globs name (else the root), alwaysApply noted.",
-    "--suggest lists the bullets and paragraphs of imported root files that name an existing code",
-    "folder or file, with the mirror folder each belongs to; --apply moves them (or --only some)",
-    "into scratch as tagged blocks, out of the root file, for 'librarian route' to file.",
+    "With no folder: every CLAUDE.md (any level, and the files it @-imports inside the project),",
+    "AGENTS.md, GEMINI.md, .cursor/rules/** and .cursorrules, .clinerules (file or folder),",
+    "memory-bank/, .github/copilot-instructions.md and .github/instructions/**, .windsurf/rules/**.",
+    "Each goes to the library folder it applies to: a file's own folder; a rule's globs under one",
+    "folder, that folder; a rule for every file, its base folder. A manual or agent-requested rule",
+    "(no globs, not always applied) is kept on demand in <folder>/.on-demand/ and named with its",
+    "description in that folder's on-demand-rules.md: never sent on every touch.",
+    "The plan is printed; --yes applies it (an interactive run asks once). Handed over: a CLAUDE.md",
+    "becomes a short stub naming the library (Claude Code would load it again); --keep-originals",
+    "keeps it and the double loading is reported. Other agents' files are kept. CLAUDE.local.md is",
+    "personal and left. A line holding a likely secret is held back (line and reason shown); put",
+    "<!-- librarian: not-a-secret --> on the line above a false alarm. Memory-bank files:",
+    "projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
+    "techContext.md to tech.md; activeContext.md and progress.md are transient (skipped unless",
+    "--include-transient). Nothing is overwritten; text already imported is not added again.",
+    "--suggest lists the sections, bullets and paragraphs of imported root files that name a code",
+    "folder (paths, package or folder names), with the folder each belongs to; --apply moves them",
+    "(or --only some) into that folder's library file in one step, out of the root file.",
   ],
   options: {
-    "dry-run": { type: "boolean", short: "n", description: "print the mapping, write nothing" },
+    yes: { type: "boolean", short: "y", description: "apply the plan without asking" },
+    "dry-run": { type: "boolean", short: "n", description: "print the plan, write nothing" },
+    "keep-originals": {
+      type: "boolean",
+      description: "keep CLAUDE.md files as they are (Claude Code then loads their text twice)",
+    },
     "include-transient": {
       type: "boolean",
       description: "also import activeContext.md and progress.md",
     },
+    verbose: { type: "boolean", short: "v", description: "every mapping and every entry not read" },
     suggest: {
       type: "boolean",
-      description: "propose a folder for root-file text that names code paths",
+      description: "propose a folder for root-file text that names code folders",
     },
     apply: {
       type: "boolean",
-      description: "move the suggested text into scratch as tagged blocks",
+      description: "move the suggested text into its folder's library file",
     },
     only: {
       type: "string",
@@ -69,58 +95,58 @@ export const SPEC: CommandSpec = {
     },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
-  positionals: ["<folder>"],
+  positionals: ["<folder> | <file>"],
   requiredPositionals: 0,
 };
 
-/** The largest library file import appends to. */
-const MAX_TARGET_BYTES = 4 * 1024 * 1024;
-
-/** The current text of each target (`null` when missing), or why one cannot be appended to. */
-function readExisting(
-  library: Boundary,
-  targets: string[],
-): Map<string, string | null> | string {
+/** The current text of each target (`null` when missing), read through the library's boundary. */
+function readExisting(boundary: Boundary, libraryRoot: string, targets: string[]) {
   const existing = new Map<string, string | null>();
   for (const target of targets) {
-    const path = joinPath(library.root, target);
     try {
-      // a FIFO would block the read, a folder cannot be appended to, a link out is not ours
-      existing.set(target, library.readText(path, MAX_TARGET_BYTES));
+      existing.set(target, boundary.readText(joinPath(libraryRoot, target), 4 * 1_048_576));
     } catch (error) {
-      if (error instanceof BoundaryError) return `${error.message} Then import again.`;
-      throw error;
+      throw new LibrarianError(`${messageOf(error)}; move it away, then import again`);
     }
   }
   return existing;
 }
 
-const ACTION_WORDS: Record<ImportEntry["action"], string> = {
-  "create": "create",
-  "append": "append",
-  "already-imported": "skip: already imported",
-  "skip-transient": "skip: transient (--include-transient imports it)",
-  "skip-empty": "skip: empty",
-  "skip-not-text": "skip: not UTF-8 text",
-  "skip-refused": "skip: not read",
-  "skip-secret": "skip: holds a likely credential",
-};
-
-/** What the text report says about one entry. */
-function actionWords(entry: ImportEntry): string {
-  if (entry.action === "skip-refused" && entry.reason !== undefined) {
-    return `skip: ${entry.reason}`;
+/** The characters of the library root's files (what a first touch anywhere carries). */
+function rootChars(boundary: Boundary, libraryRoot: string, planned: Map<string, string>): number {
+  let total = 0;
+  const names = new Set(planned.keys());
+  try {
+    for (const entry of Deno.readDirSync(libraryRoot)) if (entry.isFile) names.add(entry.name);
+  } catch {
+    // no library folder yet: only the planned files count
   }
-  if (entry.action !== "skip-secret" || entry.reason === undefined) {
-    return ACTION_WORDS[entry.action];
+  for (const name of names) {
+    if (name.includes("/") || !isServedName(name)) continue;
+    try {
+      const text = planned.get(name) ?? boundary.readText(joinPath(libraryRoot, name), 4 << 20);
+      total += stripMetadata(text ?? "").trim().length;
+    } catch {
+      // an unreadable file is reported by lint and doctor
+    }
   }
-  return `skip: ${entry.reason}: remove it (rotate it if it is real) and import again, or add ` +
-    `${NOT_A_SECRET} to the file if it is not a secret`;
+  return total;
 }
 
-/** A problem the user must fix: `main.ts` prints it (as JSON with `--json`) and exits 1. */
-function problem(_json: boolean, message: string): never {
-  throw new LibrarianError(message);
+function confirm(question: string): boolean {
+  const answer = prompt(`${question} [y/N]`);
+  return answer !== null && /^y(es)?$/i.test(answer.trim());
+}
+
+/** What a folder outside the project (a memory bank elsewhere) holds, in the shape found here. */
+function bankSources(folder: string, projectRoot: string): ProjectSources {
+  const listing = listSources(folder, projectRoot);
+  return {
+    files: listing.files,
+    originals: [],
+    left: listing.ignored.map((name) => ({ name, why: whyIgnored(name) })),
+    onDemand: [],
+  };
 }
 
 /** Runs `librarian import`. */
@@ -128,6 +154,9 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
   return await runCommand(SPEC, args, async (parsed) => {
     const json = flag(parsed, "json");
     const dryRun = flag(parsed, "dry-run");
+    const yes = flag(parsed, "yes");
+    const keepOriginals = flag(parsed, "keep-originals");
+    const includeTransient = flag(parsed, "include-transient");
     const cwd = normalizePath(Deno.cwd());
     const suggest = flag(parsed, "suggest");
     const apply = flag(parsed, "apply");
@@ -137,89 +166,162 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if ((suggest || apply) && parsed.positionals.length > 0) {
       throw new UsageError("--suggest and --apply work on the library; give no folder");
     }
-    if (!suggest && !apply && parsed.positionals.length === 0) {
-      throw new UsageError("missing <folder>");
-    }
     const located = await locateLibrary(env, cwd);
     const { library } = located;
-    if (!library) return problem(json, noLibraryMessage(cwd, located));
+    if (!library) throw new LibrarianError(noLibraryMessage(cwd, located));
     if (suggest || apply) return await runMoves(library, env, { apply, only, json });
-    const sourceDir = pathArgument(parsed.positionals[0]!, cwd);
-    let listing: SourceListing;
+    const source = parsed.positionals.length > 0
+      ? pathArgument(parsed.positionals[0]!, cwd)
+      : library.projectRoot;
+    const inProject = relativeInside(source, library.projectRoot) !== null &&
+      relativeInside(source, library.root) === null;
+    let found: ProjectSources;
     try {
-      listing = listSources(sourceDir, library.projectRoot);
+      Deno.statSync(source);
+      if (!inProject && !isDirectory(source)) throw new Error("not a folder");
+      found = inProject
+        ? findProjectSources(source, library.projectRoot, library.root)
+        : bankSources(source, library.projectRoot);
+      // A folder of notes inside the project that is not a known kind: a memory bank.
+      if (
+        inProject && found.files.length === 0 && source !== library.projectRoot &&
+        isDirectory(source)
+      ) {
+        const bank = bankSources(source, library.projectRoot);
+        if (bank.files.length > 0) found = bank;
+      }
     } catch {
-      return problem(json, `${sourceDir} is not a folder that can be read`);
+      throw new LibrarianError(`${source} is not a folder or file that can be read`);
     }
-    if (listing.files.length === 0) {
-      return problem(json, `${sourceDir} has no .md files to import`);
+    if (found.files.length === 0 && found.originals.length === 0) {
+      const why = found.left.length
+        ? `: ${found.left.map((l) => `${l.name} (${l.why})`).join("; ")}`
+        : "";
+      throw new LibrarianError(`${source} holds no agent memory to import${why}`);
     }
-    const targets = [...new Set(listing.files.map((f) => f.target ?? mapSource(f.name).target))];
-    const sourceLabel = relativeInside(sourceDir, library.projectRoot) || basenameOf(sourceDir);
+    const libraryLabel = relativeInside(library.root, library.projectRoot) || library.root;
+    // On-demand rules are named, with their description, in their folder's context.
+    const byLevel = new Map<string, typeof found.onDemand>();
+    for (const rule of found.onDemand) {
+      byLevel.set(rule.level, [...(byLevel.get(rule.level) ?? []), rule]);
+    }
+    const files: SourceFile[] = [...found.files];
+    const sourceTexts = new Map(found.originals.map((o) => [o.rel, o.text]));
+    for (const [level, rules] of byLevel) {
+      files.push({
+        name: `${rules.map((r) => r.source).join(", ")} (on-demand index)`,
+        content: { kind: "text", text: onDemandIndex(libraryLabel, rules) },
+        target: level === "" ? "on-demand-rules.md" : `${level}/on-demand-rules.md`,
+      });
+    }
+    const targets = [...new Set(files.map((f) => f.target ?? mapSource(f.name).target))];
+    const sourceLabel = relativeInside(source, library.projectRoot) ?? basenameOf(source);
+    const libraryBoundary = new Boundary(library.root, "library");
     // Read, plan and write under the library lock the stop hook and `route` take, so a learning
     // filed meanwhile is never overwritten by a write planned from an older read.
-    let held: AsyncDisposable | undefined;
-    if (!dryRun) {
-      try {
-        held = await lockLibrary(library, env);
-      } catch (error) {
-        return problem(json, messageOf(error));
-      }
-    }
-    await using _lock = held;
-    const boundary = new Boundary(library.root, "library");
-    const existing = readExisting(boundary, targets);
-    if (typeof existing === "string") return problem(json, existing);
-    const plan = planImport(listing.files, existing, {
-      includeTransient: flag(parsed, "include-transient"),
-      sourceDir: sourceLabel,
-      date: new Date().toISOString().slice(0, 10),
+    const plan = (existing: Map<string, string | null>) =>
+      planImport(files, existing, {
+        includeTransient,
+        // project files are named from the project root; a bank elsewhere by its folder
+        sourceDir: inProject ? "" : sourceLabel,
+        date: new Date().toISOString().slice(0, 10),
+      });
+    let planned = plan(readExisting(libraryBoundary, library.root, targets));
+    const interactive = !yes && !dryRun && !json && Deno.stdin.isTerminal();
+    const budget = readBudget(env).budget;
+    const report = (state: "plan" | "applied" | "dry-run") => ({
+      source: sourceLabel === "" ? library.projectRoot : sourceLabel,
+      libraryLabel,
+      entries: planned.entries,
+      originals: found.originals,
+      left: found.left,
+      onDemand: found.onDemand,
+      rootChars: rootChars(libraryBoundary, library.root, planned.writes),
+      budget,
+      state,
+      keepOriginals,
+      sampleFolder: [...planned.writes.keys()].find((t) =>
+        t.includes("/") && !t.includes("/.") &&
+        !t.startsWith(".")
+      )?.replace(/\/[^/]*$/, "") ?? null,
     });
-    if (!dryRun) {
-      // Through the boundary: a library file the person links to is written through.
-      for (const [target, text] of plan.writes) {
-        boundary.writeText(joinPath(library.root, target), text);
+    let state: "plan" | "applied" | "dry-run" = dryRun ? "dry-run" : yes ? "applied" : "plan";
+    if (interactive) {
+      for (const line of reportLines(report("plan"), flag(parsed, "verbose")).slice(0, -1)) {
+        console.log(line);
+      }
+      state = confirm("Apply this plan?") ? "applied" : "plan";
+      if (state === "plan") {
+        console.log("Nothing written.");
+        return EXIT_OK;
       }
     }
-    const written = [...plan.writes.keys()];
-    // A file held back for a credential is a problem to fix: scripts see exit 1.
-    const exit = plan.entries.some((e) => e.action === "skip-secret") ? EXIT_PROBLEMS : EXIT_OK;
+    const handedOver: string[] = [];
+    const stubs: Original[] = [];
+    if (state === "applied") {
+      await using _lock = await lockLibrary(library, env).catch((error) => {
+        throw new LibrarianError(messageOf(error));
+      });
+      planned = plan(readExisting(libraryBoundary, library.root, targets));
+      for (const [target, text] of planned.writes) {
+        libraryBoundary.writeText(joinPath(library.root, target), text);
+      }
+      if (!keepOriginals) {
+        const project = new Boundary(library.projectRoot, "repository");
+        const written = [
+          ...planned.writes.keys(),
+          ...planned.entries
+            .filter((e) => e.action === "already-imported").map((e) => e.target),
+        ];
+        for (const original of found.originals) {
+          if (original.action !== "hand-over" || whyKept(original, planned.entries) !== null) {
+            continue;
+          }
+          const atLevel = written.filter((t) =>
+            (t.includes("/") ? t.slice(0, t.lastIndexOf("/")) : "") === original.level
+          ).map(basenameOf);
+          const folder = `${libraryLabel}/${original.level === "" ? "" : `${original.level}/`}`;
+          const kept = original.keptImports.length ? `${original.keptImports.join("\n")}\n` : "";
+          // A line held back as a likely secret stays where it was, never lost.
+          const source = sourceTexts.get(original.rel) ?? "";
+          const heldLines = planned.entries.filter((e) => e.source === original.rel)
+            .flatMap((e) => e.held ?? []).map((h) => source.split("\n")[h.line - 1] ?? "");
+          const heldText = heldLines.length
+            ? `\nHeld back from the library as likely secrets (move them somewhere safe):\n${
+              heldLines.join("\n")
+            }\n`
+            : "";
+          project.writeText(
+            joinPath(library.projectRoot, original.rel),
+            stubText(folder, [...new Set(atLevel)]) + kept + heldText,
+          );
+          handedOver.push(original.rel);
+          stubs.push(original);
+        }
+      }
+    }
+    const held = planned.entries.some((e) => e.held?.length);
+    const exit = held ? EXIT_PROBLEMS : EXIT_OK;
     if (json) {
       printJson({
         version: VERSION,
-        source: sourceDir,
+        source,
         library: libraryJson(library),
-        dryRun,
-        entries: plan.entries,
-        ignored: listing.ignored,
-        written: dryRun ? [] : written,
+        dryRun: state !== "applied",
+        applied: state === "applied",
+        entries: planned.entries,
+        originals: found.originals.map(({ text: _text, ...o }) => o),
+        onDemand: found.onDemand,
+        ignored: found.left.map((l) => l.name),
+        left: found.left,
+        handedOver,
+        written: state === "applied" ? [...planned.writes.keys()] : [],
       });
       return exit;
     }
-    const style = makeStyle(env);
-    console.log(`${dryRun ? "Would import" : "Importing"} ${sourceDir} into ${library.root}:`);
-    const width = Math.max(...plan.entries.map((e) => e.source.length));
-    const targetWidth = Math.max(...plan.entries.map((e) => e.target.length));
-    for (const e of plan.entries) {
-      const word = actionWords(e);
-      const coloured = e.action.startsWith("skip") || e.action === "already-imported"
-        ? style.dim(word)
-        : style.green(word);
-      console.log(`  ${e.source.padEnd(width)}  → ${e.target.padEnd(targetWidth)}  ${coloured}`);
-    }
-    for (const name of listing.ignored) {
-      console.log(`  ${style.dim(`${name}: not read (${whyIgnored(name)})`)}`);
-    }
-    const imported = plan.entries.filter((e) => e.action === "create" || e.action === "append");
-    console.log(
-      dryRun
-        ? `\nDry run: ${plural(imported.length, "file")} would go into ${
-          plural(written.length, "library file")
-        }; nothing written.`
-        : `\nImported ${plural(imported.length, "file")} into ${
-          plural(written.length, "library file")
-        }.`,
-    );
+    const lines = reportLines(report(state), flag(parsed, "verbose"));
+    if (!interactive) { for (const line of lines) console.log(line); }
+    else for (const line of [lines[0]!, ...lines.slice(-2)]) console.log(line); // plan shown above
     return exit;
   });
 }

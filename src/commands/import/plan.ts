@@ -7,8 +7,7 @@
  */
 
 import { libraryLine } from "../../format/markdown.ts";
-import { NOT_SECRET_MARKER } from "../../format/markers.ts";
-import { describeSecrets, findSecrets } from "../../format/secrets.ts";
+import { describeHeld, type HeldLine, withoutSecretLines } from "./secret_lines.ts";
 import { checkTagType } from "../../format/tag_rules.ts";
 
 /** Well-known memory-bank files (by lower-case stem) and where they go. */
@@ -38,6 +37,10 @@ export interface SourceFile {
   target?: string;
   /** Said in the provenance line (`Cursor rule; alwaysApply: true`). */
   note?: string;
+  /** The number of the text's first line in its file (after front matter); 1 when unset. */
+  firstLine?: number;
+  /** With {@link target}: a transient memory-bank file (activeContext.md, progress.md). */
+  transient?: boolean;
 }
 
 /** What happens to one source file. */
@@ -60,10 +63,12 @@ export interface ImportEntry {
   /** Characters of the source text added (0 when skipped). */
   chars: number;
   /**
-   * For `skip-secret`: what was found where ("likely GitHub token (line 3)"), never the value;
-   * for `skip-refused`: why the file was not read.
+   * For `skip-secret`: lines kept out as likely secrets ("line 3 (likely GitHub token)"), never
+   * the value; for `skip-refused`: why the file was not read.
    */
   reason?: string;
+  /** The lines kept out as likely secrets. */
+  held?: HeldLine[];
 }
 
 /** The plan: every entry, and the new text of each library file that changes. */
@@ -98,8 +103,9 @@ export function kebabCase(stem: string): string {
   return checkTagType(kebab).ok ? kebab : `imported-${kebab}`;
 }
 
+/** A source's file-name stem (`memory-bank/techContext.md` → `techContext`). */
 function stemOf(name: string): string {
-  return name.replace(/\.md$/i, "");
+  return name.slice(name.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 }
 
 /**
@@ -167,8 +173,9 @@ export function provenanceLine(sourceLabel: string, date: string, note?: string)
 /**
  * Plans the import of `sources` into library root files whose current texts are `existing`
  * (`null` for a missing file). Nothing is overwritten: text is appended after a provenance line,
- * and a source whose text is already in its target is not added again. A source holding a likely
- * credential is not imported at all (`skip-secret`); control characters are left out (pure).
+ * and a source whose text is already in its target is not added again. A line holding a likely
+ * credential is kept out (`held`; `skip-secret` when nothing else is left); control characters
+ * are left out (pure).
  *
  * @example Usage
  * ```ts
@@ -194,7 +201,7 @@ export function planImport(
   const entries: ImportEntry[] = [];
   for (const source of orderSources(sources)) {
     const { target, transient } = source.target !== undefined
-      ? { target: source.target, transient: false }
+      ? { target: source.target, transient: source.transient ?? false }
       : mapSource(source.name);
     const entry = (action: ImportAction, chars = 0): ImportEntry => ({
       source: source.name,
@@ -214,33 +221,35 @@ export function planImport(
       entries.push(entry("skip-not-text"));
       continue;
     }
-    const text = source.content.text;
+    // The same check as filing, line by line: a credential never reaches a committed library
+    // file, and a false alarm costs a line, not the file.
+    const { text, held } = withoutSecretLines(source.content.text, source.firstLine ?? 1);
+    const withHeld = (e: ImportEntry): ImportEntry =>
+      held.length ? { ...e, held, reason: describeHeld(held) } : e;
     // Control characters never reach a library file (a NUL makes it count as binary).
     const body = text.split("\n").map(libraryLine).join("\n").trim();
     if (body === "") {
-      entries.push(entry("skip-empty"));
-      continue;
-    }
-    // The same check as filing: a credential never reaches a committed library file.
-    const secrets = NOT_SECRET_MARKER.test(text) ? [] : findSecrets(text);
-    if (secrets.length > 0) {
-      entries.push({ ...entry("skip-secret"), reason: describeSecrets(secrets) });
+      entries.push(withHeld(entry(held.length ? "skip-secret" : "skip-empty")));
       continue;
     }
     const current = texts.get(target) ?? null;
     if (current !== null && current.includes(body)) {
-      entries.push(entry("already-imported"));
+      entries.push(withHeld(entry("already-imported")));
       continue;
     }
     const block = `${
-      provenanceLine(`${options.sourceDir}/${source.name}`, options.date, source.note)
+      provenanceLine(
+        options.sourceDir === "" ? source.name : `${options.sourceDir}/${source.name}`,
+        options.date,
+        source.note,
+      )
     }\n${body}\n`;
     const next = current === null || current.trim() === ""
       ? block
       : `${current.trimEnd()}\n\n${block}`;
     texts.set(target, next);
     writes.set(target, next);
-    entries.push(entry(current === null ? "create" : "append", body.length));
+    entries.push(withHeld(entry(current === null ? "create" : "append", body.length)));
   }
   return { entries, writes };
 }

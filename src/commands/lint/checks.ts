@@ -5,10 +5,10 @@
  * @module
  */
 
+import { withoutSecretLines } from "../import/secret_lines.ts";
 import { mirrorLevels } from "../../core/walk.ts";
 import type { Rename } from "../../git/renames.ts";
 import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../../format/markers.ts";
-import { findSecrets } from "../../format/secrets.ts";
 import { learningsOf } from "../../format/learnings.ts";
 import { shinglesOf, similarPairs } from "../../format/similarity.ts";
 
@@ -22,6 +22,7 @@ export const FINDING_KINDS = [
   "oversized",
   "duplicate-bullet",
   "near-duplicate",
+  "loaded-twice",
   "conflict-marker",
   "secret",
   "not-utf8",
@@ -348,7 +349,8 @@ export function outermostFolders(stale: readonly string[]): string[] {
  */
 export function libraryFileSecrets(text: string, relPath: string): Finding[] {
   if (NOT_SECRET_MARKER.test(text)) return [];
-  return findSecrets(text).map((secret) => ({
+  // the same reading as import's: fenced code and templates count only for a provider's key
+  return withoutSecretLines(text, 1).held.map((secret) => ({
     check: "secret",
     path: relPath,
     line: secret.line,

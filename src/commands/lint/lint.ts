@@ -4,6 +4,8 @@
  * @module
  */
 
+import { nativeDoublings } from "../import/project_sources.ts";
+import { describeDoubling } from "../import/native.ts";
 import { VERSION } from "../../version.ts";
 import { type Library, SCRATCH_FILE_NAME } from "../../core/discover.ts";
 import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
@@ -123,6 +125,15 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
     findings.push(finding);
   }
   return { findings, git: git.status };
+}
+
+/** Library text Claude Code also loads by itself from a `CLAUDE.md` (or what it imports). */
+function loadedTwiceFindings(library: Library): Finding[] {
+  return nativeDoublings(library.projectRoot, library.root).map((d) => ({
+    check: "loaded-twice",
+    path: d.libraryFiles[0] ?? "",
+    ...describeDoubling(d),
+  }));
 }
 
 /** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
@@ -260,6 +271,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       ...outsideFindings(folders),
       ...learnings.findings,
       ...content,
+      ...loadedTwiceFindings(library),
     ]);
     const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);
     const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;

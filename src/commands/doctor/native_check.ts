@@ -1,0 +1,44 @@
+/**
+ * `doctor`'s check for text sent twice: library text that Claude Code also loads by itself from a
+ * `CLAUDE.md` (any level) or a file it `@`-imports.
+ *
+ * @module
+ */
+
+import type { Library } from "../../core/discover.ts";
+import { describeDoubling } from "../import/native.ts";
+import { nativeDoublings } from "../import/project_sources.ts";
+import { type Check, ok, warn } from "./check.ts";
+
+/**
+ * Warns for each native file whose lines are also in the library, with the characters it costs.
+ *
+ * @example Usage
+ * ```ts
+ * import { loadedTwiceCheck } from "./native_check.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/_memory_library`);
+ * Deno.writeTextFileSync(`${root}/CLAUDE.md`, "- use pnpm workspaces\n");
+ * Deno.writeTextFileSync(`${root}/_memory_library/claude.md`, "- use pnpm workspaces\n");
+ * const library = { root: `${root}/_memory_library`, projectRoot: root, foundBy: "cwd" as const };
+ * const check = loadedTwiceCheck(library);
+ * assert.equal(check.status, "warn");
+ * assert.match(check.message, /CLAUDE\.md: 21 characters/);
+ * ```
+ */
+export function loadedTwiceCheck(library: Library): Check {
+  const doublings = nativeDoublings(library.projectRoot, library.root);
+  if (doublings.length === 0) {
+    return ok("loaded-twice", "no library text is also loaded natively from a CLAUDE.md");
+  }
+  const total = doublings.reduce((n, d) => n + d.chars, 0);
+  const described = doublings.map(describeDoubling);
+  return warn(
+    "loaded-twice",
+    `${total.toLocaleString("en-US")} characters are sent twice: ` +
+      described.map((d) => d.message).join("; "),
+    described.length === 1 ? described[0]!.fix : "'librarian import --yes' hands them all over",
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Library text Claude Code also loads by itself (pure): a `CLAUDE.md` (any level) or a file it
+ * `@`-imports holds lines that are in the library too, so a session gets them twice: once
+ * natively, once from the Librarian on the first touch of that folder. `doctor` and `lint` report
+ * it with the characters it costs and the fix.
+ *
+ * @module
+ */
+
+/** A file Claude Code loads natively, with its text. */
+export interface NativeFile {
+  /** Project-relative path (`packages/api/CLAUDE.md`). */
+  rel: string;
+  text: string;
+}
+
+/** Native text also in the library. */
+export interface Doubling {
+  rel: string;
+  /** Characters of its lines that are also in the library. */
+  chars: number;
+  /** The library files (library-relative) holding them. */
+  libraryFiles: string[];
+}
+
+/** The shortest line compared: shorter ones (`# API`, `- yes`) match by chance. */
+const MIN_LINE = 12;
+
+const keyOf = (line: string) => line.trim().replace(/\s+/g, " ");
+
+/**
+ * Which native files repeat library text, and how much (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { doubledText } from "./native.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const natives = [{ rel: "CLAUDE.md", text: "# Repo\n- use pnpm workspaces\n- other line here\n" }];
+ * const library = [{ relPath: "claude.md", text: "- use pnpm workspaces\n" }];
+ * assert.deepEqual(doubledText(natives, library), [
+ *   { rel: "CLAUDE.md", chars: 21, libraryFiles: ["claude.md"] },
+ * ]);
+ * assert.deepEqual(doubledText(natives, [{ relPath: "a.md", text: "- else\n" }]), []);
+ * ```
+ */
+export function doubledText(
+  natives: readonly NativeFile[],
+  library: readonly { relPath: string; text: string }[],
+): Doubling[] {
+  const where = new Map<string, Set<string>>();
+  for (const file of library) {
+    for (const line of file.text.split("\n")) {
+      const key = keyOf(line);
+      if (key.length < MIN_LINE) continue;
+      where.set(key, (where.get(key) ?? new Set()).add(file.relPath));
+    }
+  }
+  const found: Doubling[] = [];
+  for (const native of natives) {
+    let chars = 0;
+    const files = new Set<string>();
+    for (const line of new Set(native.text.split("\n").map(keyOf))) {
+      const at = line.length >= MIN_LINE ? where.get(line) : undefined;
+      if (!at) continue;
+      chars += line.length;
+      for (const f of at) files.add(f);
+    }
+    if (chars > 0) found.push({ rel: native.rel, chars, libraryFiles: [...files].sort() });
+  }
+  return found;
+}
+
+/**
+ * One doubling in words: what it costs and the fix (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { describeDoubling } from "./native.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const d = describeDoubling({ rel: "CLAUDE.md", chars: 1200, libraryFiles: ["claude.md"] });
+ * assert.match(d.message, /1,200 characters/);
+ * assert.match(d.fix, /librarian import CLAUDE\.md --yes/);
+ * ```
+ */
+export function describeDoubling(d: Doubling): { message: string; fix: string } {
+  return {
+    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters Claude Code loads by ` +
+      `itself are also in the library (${d.libraryFiles.join(", ")}): sent twice per session, ` +
+      "once natively and once on the first touch of that folder",
+    fix: `'librarian import ${d.rel} --yes' hands it over (a short stub naming the library), or ` +
+      "delete the copied lines from one of the two",
+  };
+}

@@ -1,0 +1,465 @@
+/**
+ * What `librarian import` finds in a project (effects): every kind of agent memory below a folder
+ * (or one file), read through the project's {@link Boundary} (a link leading outside, a FIFO or an
+ * oversized file is never read), each mapped to the library folder its text applies to, with
+ * `CLAUDE.md`'s `@` imports followed inside the project. What the original becomes is decided
+ * here too: `CLAUDE.md` is handed over (Claude Code loads it by itself), other agents' files are
+ * kept.
+ *
+ * @module
+ */
+
+import { Boundary, BoundaryError } from "../../core/boundary.ts";
+import { messageOf } from "../../core/errors.ts";
+import { isDirectory } from "../../core/fs_probe.ts";
+import {
+  basenameOf,
+  dirnameOf,
+  isAbsolutePath,
+  joinPath,
+  normalizePath,
+  relativeInside,
+} from "../../core/paths.ts";
+import { compareNames } from "../../core/walk.ts";
+import { MARKER_WORDS } from "../../export/formats.ts";
+import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
+import {
+  type Classified,
+  classify,
+  HANDED_OVER,
+  loadedByClaude,
+  parseRule,
+  type SourceKind,
+} from "./formats.ts";
+import { kebabCase, mapSource, type SourceFile } from "./plan.ts";
+import { doubledText, type Doubling, type NativeFile } from "./native.ts";
+
+/** Folders never searched. */
+const SKIPPED_DIRS = new Set(["node_modules", "vendor", "dist", "build", "target", "out"]);
+/** Dot-folders that hold agent memory; every other one is skipped. */
+const MEMORY_DOT_DIRS = new Set([".cursor", ".github", ".windsurf", ".clinerules", ".claude"]);
+/** How deep below the start folder memory files are looked for. */
+const MAX_DEPTH = 16;
+/** Folder entries looked at, at most (a huge tree is not walked to its end). */
+const MAX_ENTRIES = 200_000;
+/** The largest memory file read. */
+export const MAX_SOURCE_BYTES = 1_048_576;
+
+/** What happens to an original file once its text is in the library. */
+export type OriginalAction = "hand-over" | "keep" | "left";
+
+/** An original memory file and what becomes of it. */
+export interface Original {
+  /** Project-relative path. */
+  rel: string;
+  kind: SourceKind | "imported";
+  /** `hand-over`: replaced by a stub; `keep`: other agents read it; `left`: no longer loaded. */
+  action: OriginalAction;
+  /** The library files its text goes to. */
+  targets: string[];
+  /** The library folder of its level (`""`: the root). */
+  level: string;
+  /** `@` imports it keeps (outside the project), written into its stub. */
+  keptImports: string[];
+  /** Its text as read (line numbers of held lines refer to it). */
+  text: string;
+}
+
+/** Everything found: the texts to import, the originals, and what was left with why. */
+export interface ProjectSources {
+  files: SourceFile[];
+  originals: Original[];
+  left: { name: string; why: string }[];
+  /** Rules kept on demand: their library file, level and description. */
+  onDemand: { source: string; target: string; level: string; description: string | null }[];
+}
+
+/** The project-relative paths of memory files below `start` (a folder), sorted. */
+function walk(start: string, projectRoot: string, skip: string): string[] {
+  const found: string[] = [];
+  let seen = 0;
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH || seen > MAX_ENTRIES) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)].sort((a, b) => compareNames(a.name, b.name));
+    } catch {
+      return;
+    }
+    seen += entries.length;
+    for (const entry of entries) {
+      const path = joinPath(dir, entry.name);
+      // a link is never followed: one to a memory file is listed, and left with the reason
+      if (entry.isSymlink) {
+        const rel = relativeInside(path, projectRoot);
+        if (rel !== null && classify(rel) !== null) found.push(rel);
+        continue;
+      }
+      const rel = relativeInside(path, projectRoot);
+      if (rel === null) continue;
+      if (entry.isDirectory) {
+        if (path === skip || SKIPPED_DIRS.has(entry.name) || entry.name === ".git") continue;
+        if (entry.name.startsWith(".") && !MEMORY_DOT_DIRS.has(entry.name)) continue;
+        visit(path, depth + 1);
+      } else if (classify(rel) !== null) {
+        // a link, a FIFO or a device is listed too: the boundary refuses it with the reason
+        found.push(rel);
+      }
+    }
+  };
+  visit(start, 0);
+  return found;
+}
+
+/**
+ * Why a memory file that is a link is not imported, or null when it is no link. A link is never
+ * read through: outside the project it may be private, inside it names a file imported on its
+ * own (and a stub written through it would overwrite that file).
+ */
+function linkWhy(path: string, projectRoot: string): string | null {
+  try {
+    if (!Deno.lstatSync(path).isSymlink) return null;
+  } catch {
+    return null;
+  }
+  let target: string | null = null;
+  try {
+    target = relativeInside(Deno.realPathSync(path), Deno.realPathSync(projectRoot));
+  } catch {
+    return "a link to nothing: not read";
+  }
+  return target === null
+    ? "a link leading outside the project: not read"
+    : `a link to ${
+      target === "" ? "the project folder" : target
+    }: not read (its target is read on its own)`;
+}
+
+/** Reads a project file through the boundary: its text, or why not. */
+function read(
+  boundary: Boundary,
+  path: string,
+): { text: string } | { why: string; notText?: true } {
+  try {
+    const text = boundary.readText(path, MAX_SOURCE_BYTES);
+    return text === null ? { why: "not found" } : { text };
+  } catch (error) {
+    if (error instanceof BoundaryError && error.refusal.kind === "not-text") {
+      return { why: "not UTF-8 text", notText: true };
+    }
+    return { why: messageOf(error) };
+  }
+}
+
+/** How a rule's kind is named in its provenance line. */
+const RULE_LABEL: Partial<Record<SourceKind, string>> = {
+  cursor: "Cursor rule",
+  copilot: "Copilot instructions",
+  windsurf: "Windsurf rule",
+  cline: "Cline rule",
+};
+
+const levelLabel = (level: string) => level === "" ? "the root" : `${level}/`;
+
+function targetStem(kind: SourceKind, rel: string): string {
+  const name = basenameOf(rel);
+  if (kind === "memory-bank") return mapSource(name).target.replace(/\.md$/, "");
+  if (name === ".cursorrules") return "cursor-rules";
+  if (name === ".clinerules") return "cline-rules";
+  if (name === ".windsurfrules") return "windsurf-rules";
+  return kebabCase(name.replace(/(\.instructions)?\.(md|mdc|txt)$/i, ""));
+}
+
+const inFolder = (level: string, file: string) => level === "" ? file : `${level}/${file}`;
+
+/** The common leading folder of several levels. */
+function commonLevel(levels: readonly string[]): string {
+  const split = levels.map((l) => l === "" ? [] : l.split("/"));
+  const first = split[0] ?? [];
+  let n = 0;
+  while (n < first.length && split.every((s) => s[n] === first[n])) n++;
+  return first.slice(0, n).join("/");
+}
+
+/**
+ * Finds and reads the agent memory at or below `start` (a folder or one file) of the project at
+ * `projectRoot`; `libraryRoot` is never searched.
+ */
+export function findProjectSources(
+  start: string,
+  projectRoot: string,
+  libraryRoot: string,
+): ProjectSources {
+  const boundary = new Boundary(projectRoot, "project");
+  const result: ProjectSources = { files: [], originals: [], left: [], onDemand: [] };
+  const startRel = relativeInside(start, projectRoot) ?? "";
+  const rels = isDirectory(start) ? walk(start, projectRoot, libraryRoot) : [startRel];
+  const texts = new Map<string, string>();
+  const classes = new Map<string, Classified>();
+  for (const rel of rels) {
+    const classified = classify(rel) ?? { kind: "memory-bank", base: "", rule: false };
+    const linked = linkWhy(joinPath(projectRoot, rel), projectRoot);
+    if (linked !== null) {
+      result.left.push({ name: rel, why: linked });
+      continue;
+    }
+    const got = read(boundary, joinPath(projectRoot, rel));
+    if ("why" in got) {
+      if (got.notText) {
+        result.files.push({
+          name: rel,
+          content: { kind: "not-utf8" },
+          target: inFolder(classified.base, `${targetStem(classified.kind, rel)}.md`),
+        });
+      } else result.left.push({ name: rel, why: got.why });
+      continue;
+    }
+    const firstLine = got.text.split("\n", 1)[0] ?? "";
+    if (firstLine.includes(MARKER_WORDS)) {
+      result.left.push({ name: rel, why: "written by 'librarian export' from the library" });
+      continue;
+    }
+    if (got.text.includes(HANDED_OVER)) {
+      result.left.push({ name: rel, why: "handed over already: a stub naming the library" });
+      continue;
+    }
+    if (classified.kind === "claude-local") {
+      result.left.push({
+        name: rel,
+        why: "personal (CLAUDE.local.md is not committed); its text stays yours, not the team's",
+      });
+      continue;
+    }
+    texts.set(rel, got.text);
+    classes.set(rel, classified);
+  }
+  // CLAUDE.md's @ imports, followed breadth-first inside the project: who imports what.
+  const importers = new Map<string, Set<string>>(); // imported rel -> levels of its importers
+  const followedBy = new Map<string, Set<string>>(); // importing rel -> import paths followed
+  const outsideBy = new Map<string, string[]>();
+  const queue: { rel: string; level: string; depth: number }[] = [];
+  for (const [rel, c] of classes) {
+    if (loadedByClaude(c.kind)) queue.push({ rel, level: c.base, depth: 0 });
+  }
+  const visited = new Set(queue.map((q) => q.rel));
+  while (queue.length > 0) {
+    const { rel, level, depth } = queue.shift()!;
+    const text = texts.get(rel);
+    if (text === undefined || depth >= MAX_IMPORT_DEPTH) continue;
+    for (const { path } of atImports(text)) {
+      if (path.startsWith("~/")) {
+        outsideBy.set(rel, [...(outsideBy.get(rel) ?? []), `@${path}`]);
+        continue;
+      }
+      const abs = normalizePath(
+        isAbsolutePath(path) ? path : joinPath(dirnameOf(joinPath(projectRoot, rel)), path),
+      );
+      const target = relativeInside(abs, projectRoot);
+      if (target === null || target === "") {
+        outsideBy.set(rel, [...(outsideBy.get(rel) ?? []), `@${path}`]);
+        continue;
+      }
+      if (!texts.has(target)) {
+        if (
+          !/\.[A-Za-z0-9]+$/.test(target) || target.startsWith(".git/") ||
+          relativeInside(abs, libraryRoot) !== null
+        ) continue;
+        const got = read(boundary, abs);
+        if ("why" in got) continue; // not a file there: the text stays as it is
+        texts.set(target, got.text);
+      }
+      followedBy.set(rel, new Set([...(followedBy.get(rel) ?? []), path]));
+      if (!classes.has(target)) {
+        importers.set(target, new Set([...(importers.get(target) ?? []), level]));
+      }
+      if (!visited.has(target)) {
+        visited.add(target);
+        queue.push({ rel: target, level, depth: depth + 1 });
+      }
+    }
+  }
+  const folderExists = (folder: string) => isDirectory(joinPath(projectRoot, folder));
+  const add = (rel: string, kind: SourceKind | "imported", level: string, body: string, extra: {
+    note?: string;
+    firstLine?: number;
+    target?: string;
+    transient?: boolean;
+  }) => {
+    const target = extra.target ??
+      inFolder(
+        level,
+        `${
+          kind === "imported"
+            ? kebabCase(basenameOf(rel).replace(/\.[^.]*$/, ""))
+            : targetStem(kind, rel)
+        }.md`,
+      );
+    result.files.push({
+      name: rel,
+      content: { kind: "text", text: body },
+      target,
+      ...(extra.note ? { note: extra.note } : {}),
+      ...(extra.firstLine && extra.firstLine > 1 ? { firstLine: extra.firstLine } : {}),
+      ...(extra.transient ? { transient: true } : {}),
+    });
+    return target;
+  };
+  for (const [rel, c] of classes) {
+    const text = texts.get(rel)!;
+    const followed = followedBy.get(rel) ?? new Set<string>();
+    const body = followed.size ? withoutImports(text, followed) : text;
+    const original: Original = {
+      rel,
+      kind: c.kind,
+      action: loadedByClaude(c.kind) ? "hand-over" : "keep",
+      targets: [],
+      level: c.base,
+      keptImports: outsideBy.get(rel) ?? [],
+      text,
+    };
+    result.originals.push(original);
+    if (!c.rule) {
+      // a CLAUDE.md that only imports leaves no file of its own; an empty file is reported
+      if (body.trim() !== "" || text.trim() === "") {
+        original.targets.push(add(rel, c.kind, c.base, body, {
+          ...(c.kind === "memory-bank" && mapSource(basenameOf(rel)).transient
+            ? { transient: true }
+            : {}),
+        }));
+      }
+      continue;
+    }
+    const parsed = parseRule(c.kind, c.base, body, folderExists);
+    const label = RULE_LABEL[c.kind] ?? c.kind;
+    const rule = { ...parsed, note: parsed.note ? `${label}; ${parsed.note}` : label };
+    const firstLine = rule.skippedLines + 1;
+    original.level = rule.placement.folder;
+    if (rule.placement.kind === "folder") {
+      original.targets.push(
+        add(rel, c.kind, rule.placement.folder, rule.body, {
+          ...(rule.note ? { note: rule.note } : {}),
+          firstLine,
+        }),
+      );
+      continue;
+    }
+    const target = inFolder(rule.placement.folder, `.on-demand/${targetStem(c.kind, rel)}.md`);
+    original.targets.push(add(rel, c.kind, rule.placement.folder, rule.body, {
+      note: `${rule.note}; kept on demand, not sent on every touch`,
+      firstLine,
+      target,
+    }));
+    result.onDemand.push({
+      source: rel,
+      target,
+      level: rule.placement.folder,
+      description: rule.placement.description,
+    });
+  }
+  for (const [rel, levels] of importers) {
+    const level = commonLevel([...levels]);
+    const text = texts.get(rel)!;
+    const followed = followedBy.get(rel) ?? new Set<string>();
+    const body = followed.size ? withoutImports(text, followed) : text;
+    const target = add(rel, "imported", level, body, {
+      note: `imported with @ by a CLAUDE.md; applies to ${levelLabel(level)}`,
+    });
+    result.originals.push({
+      rel,
+      kind: "imported",
+      action: "left",
+      targets: [target],
+      level,
+      keptImports: [],
+      text,
+    });
+  }
+  return result;
+}
+
+/**
+ * The index of a folder's on-demand rules: the text its folder's context carries so the model
+ * knows each rule and can read it when it fits (pure).
+ *
+ * @example Usage
+ * ```ts
+ * import { onDemandIndex } from "./project_sources.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = onDemandIndex("_memory_library", [
+ *   { target: ".on-demand/release.md", description: "How to cut a release" },
+ * ]);
+ * assert.match(text, /^- `_memory_library\/\.on-demand\/release\.md`: How to cut a release$/m);
+ * ```
+ */
+export function onDemandIndex(
+  libraryLabel: string,
+  rules: readonly { target: string; description: string | null }[],
+): string {
+  const lines = rules.map((r) =>
+    `- \`${libraryLabel}/${r.target}\`: ${r.description ?? "a manual rule (no description)"}`
+  );
+  return "Rules kept on demand (not sent on every touch): read one with the Read tool when its " +
+    `description fits the task.\n${lines.join("\n")}\n`;
+}
+
+/** The library's served files (`.md`, not dot-named, not below a dot-folder) and their texts. */
+function libraryTexts(libraryRoot: string): { relPath: string; text: string }[] {
+  const boundary = new Boundary(libraryRoot, "library");
+  const texts: { relPath: string; text: string }[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)].sort((a, b) => compareNames(a.name, b.name));
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.isSymlink) continue;
+      const path = joinPath(dir, entry.name);
+      if (entry.isDirectory) visit(path, depth + 1);
+      else if (entry.isFile && entry.name.toLowerCase().endsWith(".md")) {
+        const got = read(boundary, path);
+        if ("text" in got) {
+          texts.push({ relPath: relativeInside(path, libraryRoot)!, text: got.text });
+        }
+      }
+    }
+  };
+  visit(libraryRoot, 0);
+  return texts;
+}
+
+/**
+ * The files Claude Code loads by itself in the project (every `CLAUDE.md` not yet handed over,
+ * and the project files they `@`-import) whose lines are also in the library.
+ */
+export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
+  const boundary = new Boundary(projectRoot, "project");
+  const natives: NativeFile[] = [];
+  const seen = new Set<string>();
+  const queue = walk(projectRoot, projectRoot, libraryRoot)
+    .filter((rel) => classify(rel)?.kind === "claude")
+    .map((rel) => ({ rel, depth: 0 }));
+  while (queue.length > 0) {
+    const { rel, depth } = queue.shift()!;
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const got = read(boundary, joinPath(projectRoot, rel));
+    if (!("text" in got) || got.text.includes(HANDED_OVER)) continue;
+    natives.push({ rel, text: got.text });
+    if (depth >= MAX_IMPORT_DEPTH) continue;
+    for (const { path } of atImports(got.text)) {
+      if (path.startsWith("~/")) continue;
+      const abs = normalizePath(
+        isAbsolutePath(path) ? path : joinPath(dirnameOf(joinPath(projectRoot, rel)), path),
+      );
+      const target = relativeInside(abs, projectRoot);
+      if (target && relativeInside(abs, libraryRoot) === null) {
+        queue.push({ rel: target, depth: depth + 1 });
+      }
+    }
+  }
+  return natives.length ? doubledText(natives, libraryTexts(libraryRoot)) : [];
+}
