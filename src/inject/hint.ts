@@ -1,10 +1,12 @@
 /**
- * The just-in-time tagging hint (pure): when a file is first edited in a folder during a context
- * window, the injected context ends with one line giving the exact tag for that folder, so the
- * model can record a learning without recalling the reminder it saw at the start.
+ * The just-in-time tagging hint: when a file is first edited in a folder during a context window,
+ * the injected context ends with one line giving the exact tag to use, so the model can record a
+ * learning without recalling the reminder it saw at the start. The tag is at the level where the
+ * knowledge belongs ({@link suggestedTagFolder}): the nearest folder with library files, else the
+ * package root, else the file's folder.
  *
- * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per folder per context window
- * (the ledger remembers the folders), inside the budget, and also when the folder has no library
+ * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per suggested tag per context
+ * window (the ledger remembers them), inside the budget, and also when the folder has no library
  * files yet (then the hint is the whole output). `LIBRARIAN_HINT=off` turns it off.
  *
  * @module
@@ -13,6 +15,8 @@
 import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
+import { packageFolderOf } from "../core/package_root.ts";
+import type { LibraryFile } from "../core/walk.ts";
 import { GLOBAL_PATH } from "../format/tag_rules.ts";
 import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
 import type { FileLocation } from "./file_context.ts";
@@ -56,6 +60,35 @@ export function hintEnabled(env: EnvReader): boolean {
  */
 export function hintFolderOf(relPath: string): string {
   return tagFolderOf(dirnameOf(relPath));
+}
+
+/**
+ * The tag folder a hint suggests for a project-relative file, at the level where its knowledge
+ * belongs: the nearest folder on its path that already has library files (beyond the root's),
+ * else its package's root (`packageFolder`: the nearest folder with a manifest, as
+ * `core/package_root.ts` finds it), else its own folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { suggestedTagFolder } from "./hint.ts";
+ * import assert from "node:assert/strict";
+ * const file = (relPath: string) => ({ relPath, label: relPath, absPath: `/l/${relPath}` });
+ * const path = "services/core/src/controllers/user.ts";
+ * assert.equal(suggestedTagFolder(path, [file("services/core/patterns.md"), file("tech.md")], null), "services/core");
+ * assert.equal(suggestedTagFolder(path, [file("tech.md")], () => "services/core"), "services/core");
+ * assert.equal(suggestedTagFolder(path, [], () => null), "services/core/src/controllers");
+ * ```
+ */
+export function suggestedTagFolder(
+  relPath: string,
+  files: readonly LibraryFile[],
+  packageFolder: ((relDir: string) => string | null) | null,
+): string {
+  const own = files.find((f) => !f.outside && dirnameOf(f.relPath) !== "");
+  if (own) return tagFolderOf(dirnameOf(own.relPath));
+  const folder = dirnameOf(relPath);
+  const pkg = packageFolder?.(folder);
+  return tagFolderOf(pkg ?? folder);
 }
 
 /**
@@ -124,5 +157,12 @@ export function hintTarget(
   if (!HINT_TOOLS.has(tool) || !hintEnabled(env)) return undefined;
   const usable = location.kind === "located" || location.reason === "no-library-files";
   if (!usable || !location.library || location.relPath === undefined) return undefined;
-  return { folder: hintFolderOf(location.relPath), scratchPath: scratchPathOf(location.library) };
+  const { projectRoot } = location.library;
+  const files = location.kind === "located" ? location.files : [];
+  const folder = suggestedTagFolder(
+    location.relPath,
+    files,
+    (relDir) => packageFolderOf(projectRoot, relDir),
+  );
+  return { folder, scratchPath: scratchPathOf(location.library) };
 }
