@@ -46,11 +46,15 @@ function bashLines(records: LogRecord[]): LogRecord[] {
   );
 }
 
-async function runBash(project: E2EProject, command: string): Promise<ClaudeRun> {
+async function runBash(
+  project: E2EProject,
+  command: string,
+  env: Record<string, string> = {},
+): Promise<ClaudeRun> {
   const run = await project.run("Work on the code.", [
     [toolUse("Bash", { command, description: "scripted command" })],
     [text("Done.")],
-  ]);
+  ], { env });
   assert.equal(run.code, 0, `claude exited ${run.code}; stderr: ${run.stderr}`);
   assert.equal(run.result?.is_error, false, run.stdout);
   return run;
@@ -62,10 +66,12 @@ function assertLabels(got: string[], specific: string[]): void {
 }
 
 scenario(
-  "a Bash `sed -i` on a file sends that folder's library files with the result",
+  "with LIBRARIAN_HOLD=off, a Bash `sed -i` on a file sends that folder's library files with the result (held once by default: hold_test.ts)",
   async (open) => {
     const project = await open(PROJECT);
-    const run = await runBash(project, "sed -i 's/OLD/NEW/' src/api/billing/invoice.ts");
+    const run = await runBash(project, "sed -i 's/OLD/NEW/' src/api/billing/invoice.ts", {
+      LIBRARIAN_HOLD: "off",
+    });
     assert.equal(await project.read("src/api/billing/invoice.ts"), "export const TOTAL = 'NEW';\n");
     const [contexts] = bashContexts(run);
     assert.equal(contexts?.length, 1, "one PreToolUse:Bash context");
