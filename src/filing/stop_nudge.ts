@@ -17,6 +17,7 @@ import type { LogValue } from "../core/log.ts";
 import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
 import { createRecord, hasRecord } from "./session_records.ts";
 import {
+  type BashWrites,
   nudgeGate,
   nudgeModeOf,
   type NudgeSkip,
@@ -151,7 +152,11 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
       read ??= readOnce(event, stateDir(env));
       done = await read;
       if (!done.activity) return undefined;
-      changes ??= turnChanges(done.activity, library, event.cwd);
+      if (changes) return changes;
+      const bash = done.activity.toolUses.some((u) => u.name === "Bash" && !u.failed)
+        ? await bashWritesReader(env)
+        : undefined;
+      changes = turnChanges(done.activity, library, event.cwd, undefined, bash);
       return changes;
     },
     fields() {
@@ -162,6 +167,26 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
         changed: changes?.files.length,
       };
     },
+  };
+}
+
+/**
+ * The files a Bash command writes, by the shell reader the inject hook reads touches with (loaded
+ * only for a turn that ran Bash); a command it cannot read writes nothing it knows of.
+ */
+async function bashWritesReader(env: EnvReader): Promise<BashWrites> {
+  const { touchesOfCommand } = await loadLater<typeof import("../shell/bash_touches.ts")>(
+    "shell/bash_touches.ts",
+  );
+  return (command, cwd) => {
+    try {
+      const found = touchesOfCommand(command, { cwd, home: env("HOME") });
+      if (!found.ok) return [];
+      return found.touches.filter((t) => t.role === "write" && t.glob === undefined)
+        .map((t) => t.path);
+    } catch {
+      return []; // the reader's bounds: a command it cannot read changes nothing it knows of
+    }
   };
 }
 
