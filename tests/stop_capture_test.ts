@@ -220,3 +220,29 @@ Deno.test("a turn whose only change was a Bash sed -i (or >, tee) is nudged for 
     assert.deepEqual(output(await stop(p, transcript, { session_id: name })), {}, name);
   }
 });
+
+Deno.test("the nudge's tag lines are at the level the edit hint suggests: the nearest folder with library files, else the package root", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, {
+    "_memory_library/.scratch.md": "",
+    "_memory_library/services/billing/edge.md": "# edge\n- cents only\n",
+    "services/core-service/package.json": "{}",
+  });
+  const transcript = await writeTranscript(
+    p,
+    writeTurn(
+      p,
+      "services/core-service/src/controllers/user.ts",
+      "services/billing/internal/tax/rate.go",
+      "tools/gen/main.ts",
+    ),
+  );
+  const reason = output(await stop(p, transcript)).reason as string;
+  assert.ok(
+    reason.includes(
+      "## [TAG: services/billing, type: edge]\n## [TAG: services/core-service, type: edge]\n" +
+        "## [TAG: tools/gen, type: edge]",
+    ),
+    reason,
+  );
+});

@@ -1,8 +1,10 @@
 /**
- * The package a code folder belongs to: the nearest folder on its path, below the project root,
- * that holds a package manifest (`package.json`, `deno.json`, `go.mod`, `Cargo.toml`,
- * `pyproject.toml`, ...). In a monorepo that is the level where one package's knowledge belongs,
- * rather than the deepest folder a file happens to sit in (the edit hint suggests it as the tag).
+ * The level where a code folder's knowledge belongs, which the edit hint and the stop nudge
+ * suggest as the tag: the nearest folder on its path that already has library files, else the
+ * package it belongs to (the nearest folder on its path, below the project root, that holds a
+ * package manifest: `package.json`, `deno.json`, `go.mod`, `Cargo.toml`, `pyproject.toml`, ...),
+ * else the folder itself. In a monorepo that is one package's folder, rather than the deepest
+ * folder a file happens to sit in.
  *
  * Reads only: one `stat` per manifest name per level, from the folder up; never the project root
  * itself (a single-package repository's root manifest makes every tag `global` otherwise).
@@ -10,7 +12,8 @@
  * @module
  */
 
-import { joinPath } from "./paths.ts";
+import { dirnameOf, joinPath } from "./paths.ts";
+import type { LibraryFile } from "./walk.ts";
 
 /** The files that make a folder a package's root. */
 export const PACKAGE_MANIFESTS: readonly string[] = [
@@ -69,4 +72,30 @@ export function packageFolderOf(
     if (PACKAGE_MANIFESTS.some((name) => isFile(joinPath(abs, name)))) return folder;
   }
   return null;
+}
+
+/**
+ * The level of project-relative folder `relDir` (see the module documentation): the mirror folder
+ * of the most specific library file on its path beyond the root's (`files` as `core/walk.ts` walks
+ * them, most specific first), else `packageFolder(relDir)`, else `relDir` itself.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { knowledgeLevelOf } from "./package_root.ts";
+ * const file = (relPath: string) => ({ relPath, label: relPath, absPath: `/l/${relPath}` });
+ * const dir = "services/core/src/controllers";
+ * assert.equal(knowledgeLevelOf(dir, [file("services/core/patterns.md"), file("tech.md")], () => null), "services/core");
+ * assert.equal(knowledgeLevelOf(dir, [file("tech.md")], () => "services/core"), "services/core");
+ * assert.equal(knowledgeLevelOf(dir, [], () => null), dir);
+ * ```
+ */
+export function knowledgeLevelOf(
+  relDir: string,
+  files: readonly LibraryFile[],
+  packageFolder: (relDir: string) => string | null,
+): string {
+  const own = files.find((f) => !f.outside && dirnameOf(f.relPath) !== "");
+  if (own) return dirnameOf(own.relPath);
+  return packageFolder(relDir) ?? relDir;
 }

@@ -246,10 +246,10 @@ export async function decideStopNudge(
   const why = nudgeSkipFor(changes);
   if (why || !changes) return skip(why ?? "no-transcript");
   // The reason's code (tag rules) is loaded only now: most turns never get this far.
-  const { nudgeReason } = await loadLater<typeof import("./nudge_reason.ts")>(
+  const { nudgeReason, tagLevels } = await loadLater<typeof import("./nudge_reason.ts")>(
     "filing/nudge_reason.ts",
   );
-  const reason = nudgeReason(changes.files, library);
+  const reason = nudgeReason(changes.files, library, tagLevels(library));
   if (mode === "session" && !createRecord(state!, "nudged", event.session_id!, Date.now())) {
     return skip("already-nudged");
   }

@@ -15,7 +15,7 @@
 import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
-import { packageFolderOf } from "../core/package_root.ts";
+import { knowledgeLevelOf, packageFolderOf } from "../core/package_root.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { GLOBAL_PATH } from "../format/tag_rules.ts";
 import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
@@ -64,9 +64,8 @@ export function hintFolderOf(relPath: string): string {
 
 /**
  * The tag folder a hint suggests for a project-relative file, at the level where its knowledge
- * belongs: the nearest folder on its path that already has library files (beyond the root's),
- * else its package's root (`packageFolder`: the nearest folder with a manifest, as
- * `core/package_root.ts` finds it), else its own folder.
+ * belongs (`core/package_root.ts`): the nearest folder on its path that already has library files
+ * (beyond the root's), else its package's root, else its own folder.
  *
  * @example Usage
  * ```ts
@@ -74,7 +73,7 @@ export function hintFolderOf(relPath: string): string {
  * import assert from "node:assert/strict";
  * const file = (relPath: string) => ({ relPath, label: relPath, absPath: `/l/${relPath}` });
  * const path = "services/core/src/controllers/user.ts";
- * assert.equal(suggestedTagFolder(path, [file("services/core/patterns.md"), file("tech.md")], null), "services/core");
+ * assert.equal(suggestedTagFolder(path, [file("services/core/patterns.md"), file("tech.md")], () => null), "services/core");
  * assert.equal(suggestedTagFolder(path, [file("tech.md")], () => "services/core"), "services/core");
  * assert.equal(suggestedTagFolder(path, [], () => null), "services/core/src/controllers");
  * ```
@@ -82,13 +81,9 @@ export function hintFolderOf(relPath: string): string {
 export function suggestedTagFolder(
   relPath: string,
   files: readonly LibraryFile[],
-  packageFolder: ((relDir: string) => string | null) | null,
+  packageFolder: (relDir: string) => string | null,
 ): string {
-  const own = files.find((f) => !f.outside && dirnameOf(f.relPath) !== "");
-  if (own) return tagFolderOf(dirnameOf(own.relPath));
-  const folder = dirnameOf(relPath);
-  const pkg = packageFolder?.(folder);
-  return tagFolderOf(pkg ?? folder);
+  return tagFolderOf(knowledgeLevelOf(dirnameOf(relPath), files, packageFolder));
 }
 
 /**
