@@ -6,7 +6,8 @@
  * package root, else the file's folder.
  *
  * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per suggested tag per context
- * window (the ledger remembers them), inside the budget, and also when the folder has no library
+ * window (the ledger remembers the tags given and the folders handled, so the level is looked up
+ * once per folder), inside the budget, and also when the folder has no library
  * files yet (then the hint is the whole output). `LIBRARIAN_HINT=off` turns it off.
  *
  * @module
@@ -120,9 +121,15 @@ export function hintEnding(hint: string | undefined): string {
   return hint === undefined ? "" : `\n\n${hint}`;
 }
 
-/** The folder a hint would be about, and the scratch file it names. */
+/** The folder a hint would be about, the tag it suggests, and the scratch file it names. */
 export interface HintTarget {
+  /** The edited file's own folder as a tag: the ledger's key for "this folder was handled". */
   folder: string;
+  /**
+   * The tag the hint suggests, at its level ({@link suggestedTagFolder}); looked up on first
+   * call (it may read the disk), so a folder already handled costs nothing.
+   */
+  tag: () => string;
   scratchPath: string;
 }
 
@@ -140,7 +147,10 @@ export interface HintTarget {
  * Deno.mkdirSync(`${p}/_memory_library`);
  * const location = locateFileContext(`${p}/src/a.ts`, { env: envFrom({}) });
  * const scratchPath = `${p}/_memory_library/.scratch.md`;
- * assert.deepEqual(hintTarget("Edit", location, envFrom({})), { folder: "src", scratchPath });
+ * const target = hintTarget("Edit", location, envFrom({}));
+ * assert.equal(target?.folder, "src");
+ * assert.equal(target?.tag(), "src");
+ * assert.equal(target?.scratchPath, scratchPath);
  * assert.equal(hintTarget("Read", location, envFrom({})), undefined);
  * ```
  */
@@ -153,11 +163,13 @@ export function hintTarget(
   const usable = location.kind === "located" || location.reason === "no-library-files";
   if (!usable || !location.library || location.relPath === undefined) return undefined;
   const { projectRoot } = location.library;
+  const relPath = location.relPath;
   const files = location.kind === "located" ? location.files : [];
-  const folder = suggestedTagFolder(
-    location.relPath,
-    files,
-    (relDir) => packageFolderOf(projectRoot, relDir),
-  );
-  return { folder, scratchPath: scratchPathOf(location.library) };
+  let tag: string | undefined;
+  return {
+    folder: hintFolderOf(relPath),
+    tag: () =>
+      tag ??= suggestedTagFolder(relPath, files, (dir) => packageFolderOf(projectRoot, dir)),
+    scratchPath: scratchPathOf(location.library),
+  };
 }

@@ -155,9 +155,12 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const written = holdEnabled(env) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
   const decideTouch = (ledger: Ledger, recorded: boolean): Decision => {
-    const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
-    const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
-    const hinted = due ? { hinted: [due.folder] } : {};
+    // a folder not handled yet: its tag, at its level, unless that tag was given already
+    const fresh = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
+    const tag = fresh?.tag();
+    const due = fresh && tag !== undefined && !ledger.hinted?.includes(tag) ? tag : undefined;
+    const hint = due ? hintText(due, fresh!.scratchPath) : undefined;
+    const hinted = fresh ? { hinted: [...new Set([fresh.folder, ...(due ? [due] : [])])] } : {};
     // a write into a folder whose files never reached this window is held (hold.ts), when the
     // hold can be recorded first
     const holding = recorded ? holdFor(location, written, ledger) : [];
@@ -170,14 +173,18 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
       const refreshed = context.refreshed ?? {};
       if (hint) {
         return {
-          outcome: { result: "hinted", hint: due?.folder, hits: context.hits, chars: hint.length },
+          outcome: { result: "hinted", hint: due, hits: context.hits, chars: hint.length },
           output: { event: "PreToolUse", text: hint },
           record: { files: refreshed, ...hinted },
         };
       }
+      const record = {
+        ...(Object.keys(refreshed).length > 0 ? { files: refreshed } : {}),
+        ...hinted,
+      };
       return {
         outcome: { result: context.reason, hits: context.hits },
-        ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
+        ...(Object.keys(record).length > 0 ? { record } : {}),
       };
     }
     const { shown, cut, left, skipped } = context.rendered;
@@ -191,7 +198,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         skipped: paths(skipped),
         chars: context.rendered.text.length,
         hits: context.hits,
-        hint: due?.folder,
+        hint: due,
         ledger: state && ledgerKey ? "on" : "off",
       },
       output: { event: "PreToolUse", text: context.rendered.text },
