@@ -122,6 +122,8 @@ Deno.test("the ledger keeps the last folders touched; a touch of one already kep
 
   const cleared = await start(p, "clear");
   assert.deepEqual(labels(cleared), ["tech.md (library root)"], "clear: a fresh start");
+  assert.equal(ledger().recent, undefined, "clear forgets the folders too");
+  assert.deepEqual(labels(await start(p, "compact")), ["tech.md (library root)"]);
   assert.ok(MAX_RECENT >= 2);
 });
 

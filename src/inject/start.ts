@@ -110,12 +110,12 @@ export function startEventId(source: string, transcriptPath: unknown, now: numbe
 }
 
 /**
- * After compaction the window is empty: only the record of recent starts is kept, and the folders
- * touched last (their files are sent again now).
+ * After compaction or `/clear` the window is empty: only the record of recent starts is kept,
+ * and after a compaction the folders touched last (their files are sent again now).
  */
-function forgetWindow(ledger: Ledger): Ledger {
+function forgetWindow(ledger: Ledger, keepRecent: boolean): Ledger {
   const events = ledger.events.filter((e) => e.startsWith("start:"));
-  return ledger.recent
+  return keepRecent && ledger.recent
     ? { ...emptyLedger(), events, recent: ledger.recent }
     : { ...emptyLedger(), events };
 }
@@ -131,7 +131,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
   let recent: readonly string[] = [];
   const seed = (ledger: Ledger): Ledger => {
     if (source === "compact") recent = ledger.recent ?? [];
-    return forgetWindow(ledger);
+    return forgetWindow(ledger, source === "compact");
   };
   const send = library !== null && rootFilesAtStart(env);
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
