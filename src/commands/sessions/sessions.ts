@@ -47,8 +47,8 @@ export const SPEC: CommandSpec = {
  *   stateDir: "/state",
  *   lastActive: new Date(0),
  *   windows: [
- *     { window: "main", files: { "/l/a.md": "1:2:h" }, reminded: false, modified: null },
- *     { window: "agent-1", files: { "/l/a.md": "1:2:h", "/l/b.md": "1:2:h" }, reminded: false, modified: null },
+ *     { window: "main", files: { "/l/a.md": "1:2:h" }, reminded: false, modified: null, held: [] },
+ *     { window: "agent-1", files: { "/l/a.md": "1:2:h", "/l/b.md": "1:2:h" }, reminded: false, modified: null, held: [] },
  *   ],
  * };
  * assert.deepEqual(sessionJson(session), {
