@@ -19,7 +19,7 @@ Deno.test("the inject hook loads neither the shell parser nor the session-start 
   const graph = await startupGraph("src/entry/inject.ts");
   assert.deepEqual(
     graph.filter((m) =>
-      /^(npm:|node:|main\.ts|command_table|commands\/|export\/|filing\/|automemory\/|inject\/(shell_|bash_|start|command_context))/
+      /^(npm:|node:|main\.ts|command_table|commands\/|export\/|filing\/|automemory\/|inject\/(shell_|bash_|start|command_context)|shell\/)/
         .test(m)
     ),
     [],
@@ -32,7 +32,7 @@ Deno.test("the stop hook loads no npm package, no export code and no routing at 
   const graph = await startupGraph("src/entry/stop.ts");
   assert.deepEqual(
     graph.filter((m) =>
-      /^(npm:|node:|main\.ts|command_table|commands\/|export\/|inject\/|filing\/(route|plan|append)\.ts)/
+      /^(npm:|node:|main\.ts|command_table|commands\/|export\/|inject\/|shell\/|filing\/(route|plan|append)\.ts)/
         .test(m)
     ),
     [],
@@ -57,7 +57,7 @@ Deno.test("the stop hook's idle turn loads only the checks: no sync, lock, summa
 Deno.test("the inject bundle leaves the shell parser to the shell bundle (hooks.json: `inject --shell`)", async () => {
   // Every kilobyte of a bundle is read and deserialised on each run: the file tools, prompts and
   // session starts must not pay for the shell parser, which is almost half of the hook.
-  const shellParser = /^inject\/(shell_|bash_|command_context)/;
+  const shellParser = /^(inject\/(bash_|command_context)|shell\/)/;
   const lean = await startupGraph("src/entry/bundle_inject.ts");
   assert.deepEqual(lean.filter((m) => shellParser.test(m)), []);
   assert.ok(lean.includes("inject/start.ts"), "the session-start handlers are carried");

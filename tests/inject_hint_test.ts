@@ -141,3 +141,35 @@ Deno.test("the ledger remembers hinted folders: validated on load, merged as a s
   assert.deepEqual(mergeLedger(once, { hinted: ["src/api", "lib"] }).hinted, ["src/api", "lib"]);
   assert.equal(mergeLedger(empty, {}).hinted, undefined);
 });
+
+Deno.test("the hint's tag is at the level where the knowledge belongs: the nearest folder with library files, else the package root, else the file's folder", async () => {
+  const p = await tempProject({
+    "proj/_memory_library/tech.md": "# Tech\n- deno 2\n",
+    "proj/_memory_library/services/billing/edge.md": "# edge\n- BILLING-EDGE: cents only.\n",
+    "proj/package.json": "{}",
+    "proj/services/core-service/package.json": "{}",
+    "proj/services/core-service/src/controllers/user.ts": "export {};\n",
+    "proj/services/billing/go.mod": "module billing\n",
+    "proj/services/billing/internal/tax/rate.go": "package tax\n",
+    "proj/scripts/tools/gen.ts": "export {};\n",
+  });
+  await using _dir = p.dir;
+  const deep = "services/core-service/src/controllers/user.ts";
+  const first = await inject(p, event(p, "Edit", deep));
+  assert.ok(
+    first?.endsWith(`\n\n${hintFor(p, "services/core-service")}`),
+    `the package root, not the deepest folder: ${first}`,
+  );
+  assert.equal(
+    await inject(p, event(p, "Write", "services/core-service/src/models/order.ts")),
+    null,
+    "the same package: its tag was suggested already",
+  );
+  const billing = await inject(p, event(p, "Edit", "services/billing/internal/tax/rate.go"));
+  assert.ok(billing?.endsWith(`\n\n${hintFor(p, "services/billing")}`), billing ?? "");
+  assert.equal(
+    await inject(p, event(p, "Write", "scripts/tools/gen.ts")),
+    hintFor(p, "scripts/tools"),
+    "no library folder, no package below the root: the file's folder",
+  );
+});

@@ -21,7 +21,7 @@ const LAYERS: Layers = [
   ["version.ts", "permissions.ts"],
   ["core/"],
   ["format/"],
-  ["git/", "cli/"],
+  ["git/", "cli/", "shell/"],
   ["automemory/", "export/"],
   ["filing/", "inject/"],
   ["commands/"],

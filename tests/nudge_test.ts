@@ -16,6 +16,13 @@ import { changedTagFolders, MAX_NUDGE_FOLDERS, nudgeReason } from "../src/filing
 import { tagFolderOf, tagLineFor } from "../src/format/tag_folder.ts";
 import { type TurnActivity, turnOfText } from "../src/filing/transcript.ts";
 import { REPO_ROOT } from "./helpers.ts";
+import { touchesOfCommand } from "../src/shell/bash_touches.ts";
+
+/** The files a command writes, by the shell reader the Stop hook loads for a turn that ran Bash. */
+const bashWrites = (command: string, cwd: string) => {
+  const found = touchesOfCommand(command, { cwd });
+  return found.ok ? found.touches.filter((t) => t.role === "write").map((t) => t.path) : [];
+};
 
 const P = "/repo/project";
 const LIB: Library = { root: `${P}/_memory_library`, projectRoot: P, foundBy: "cwd" };
@@ -51,6 +58,44 @@ Deno.test("a real turn whose edits all failed, with a Bash command and a Read, c
   const changes = turnChanges(turnOfText(fixture), LIB, P, "linux");
   assert.deepEqual(changes, { files: [], tagged: false });
   assert.equal(nudgeSkipFor(changes), "no-code-changed");
+});
+
+Deno.test("with the shell reader, the same real turn's `echo hi > src/c.ts` changed src/c.ts", () => {
+  const changes = turnChanges(turnOfText(fixture), LIB, P, "linux", bashWrites);
+  assert.deepEqual(changes, { files: ["src/c.ts"], tagged: false });
+  assert.equal(nudgeSkipFor(changes), undefined);
+});
+
+Deno.test("Bash writes count as changes (sed -i, >, >>, tee, cp into, a here-document), reads, temp files and failed commands do not; a write into the library tags", () => {
+  const bash = (command: string, failed = false) =>
+    ["Bash", { command }, failed] as [string, Record<string, unknown>, boolean];
+  const changes = turnChanges(
+    turn(
+      bash("sed -i 's/a/b/' src/api/x.ts"),
+      bash("cd src/ui && echo 1 >> modal.tsx"),
+      bash("echo 1 | tee lib/t.ts"),
+      bash("cp /tmp/a.ts src/b/a.ts"),
+      bash("cat > docs/new.md <<'EOF'\nhi\nEOF"),
+      bash("cat src/read.ts > /tmp/out.txt; grep -rn x src/"),
+      bash("sed -i 's/a/b/' src/failed.ts", true),
+    ),
+    LIB,
+    P,
+    "linux",
+    bashWrites,
+  );
+  assert.deepEqual(changes, {
+    files: ["docs/new.md", "lib/t.ts", "src/api/x.ts", "src/b/a.ts", "src/ui/modal.tsx"],
+    tagged: false,
+  });
+  const library = turnChanges(
+    turn(bash("echo '- x' >> _memory_library/src/edge.md")),
+    LIB,
+    P,
+    "linux",
+    bashWrites,
+  );
+  assert.equal(library.tagged, true);
 });
 
 Deno.test("a turn with only Reads is never nudged", () => {

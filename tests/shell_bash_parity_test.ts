@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { expandGlob } from "../src/inject/bash_paths.ts";
-import { parseShell } from "../src/inject/shell_words.ts";
+import { parseShell } from "../src/shell/shell_words.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 

@@ -1,9 +1,9 @@
 /**
- * The git commands of the shell-command reader (`src/inject/shell_git.ts`): which files a patch
+ * The git commands of the shell-command reader (`src/shell/shell_git.ts`): which files a patch
  * reads and writes.
  */
 import assert from "node:assert/strict";
-import { patchTargets } from "../src/inject/shell_git.ts";
+import { patchTargets } from "../src/shell/shell_git.ts";
 
 Deno.test("a patch names what it writes (+++) and reads (---), /dev/null left out, -p stripped", () => {
   const body = [

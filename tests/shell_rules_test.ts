@@ -1,10 +1,10 @@
 /**
- * The command rules behind the Bash hook (`src/inject/shell_rules.ts`, with the tables in
+ * The command rules behind the Bash hook (`src/shell/shell_rules.ts`, with the tables in
  * `shell_files.ts` and `shell_runners.ts`), in process through `touchesOfCommand`: which words of
  * a command line are paths, and whether the command reads or writes them.
  */
 import assert from "node:assert/strict";
-import { touchesOfCommand } from "../src/inject/bash_touches.ts";
+import { touchesOfCommand } from "../src/shell/bash_touches.ts";
 
 function touches(command: string): Array<[string, string]> {
   const result = touchesOfCommand(command, { cwd: "/proj", home: "/h" });

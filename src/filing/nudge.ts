@@ -7,8 +7,10 @@
  * Stop hook); the turn tagged something (this Stop filed or kept a block); `session` mode and this
  * session was nudged before; then, from the transcript: the turn wrote into the library (scratch
  * or a library file, also through Bash naming `.scratch.md`); no code file changed (Edit, Write,
- * MultiEdit, NotebookEdit that did not fail, inside the project, outside the library). The reason
- * itself is written by `nudge_reason.ts`, loaded only when a nudge is sent.
+ * MultiEdit, NotebookEdit that did not fail, or a Bash command that did not fail and writes a
+ * project file: `sed -i`, `>`, `tee`, ..., read by the same shell reader as the inject hook's
+ * touches; inside the project, outside the library). The reason itself is written by
+ * `nudge_reason.ts`, loaded only when a nudge is sent.
  *
  * @module
  */
@@ -55,7 +57,14 @@ export interface TurnChanges {
 }
 
 /**
- * The code files a turn changed and whether it wrote into the library.
+ * The absolute paths a Bash command line writes, run in an absolute folder (`shell/`'s reader,
+ * which the caller loads only for a turn that ran Bash).
+ */
+export type BashWrites = (command: string, cwd: string) => string[];
+
+/**
+ * The code files a turn changed and whether it wrote into the library. Bash commands count
+ * through `bashWrites` when given (the files they write), else only by naming scratch.
  *
  * @example Usage
  * ```ts
@@ -77,6 +86,7 @@ export function turnChanges(
   library: Library,
   cwd: string | undefined,
   os?: string,
+  bashWrites?: BashWrites,
 ): TurnChanges {
   const files = new Set<string>();
   let tagged = false;
@@ -84,7 +94,14 @@ export function turnChanges(
     if (use.failed) continue;
     if (use.name === "Bash") {
       const command = use.input.command;
-      if (typeof command === "string" && command.includes(SCRATCH_FILE_NAME)) tagged = true;
+      if (typeof command !== "string") continue;
+      if (command.includes(SCRATCH_FILE_NAME)) tagged = true;
+      const base = resolveLocalPath(cwd ?? "", undefined, os) ?? library.projectRoot;
+      for (const path of bashWrites?.(command, base) ?? []) {
+        const placement = placeFile(path, library, os);
+        if (placement.kind === "in-library") tagged = true;
+        else if (placement.kind === "project") files.add(placement.relPath);
+      }
       continue;
     }
     const key = EDIT_TOOLS[use.name];

@@ -1,20 +1,25 @@
 /**
- * The stop nudge's reason (pure): the folders the turn changed code in, a ready tag line for each,
- * and where to append. Loaded only when a nudge is sent (the rules are in `nudge.ts`), so an idle
- * turn never loads the tag rules.
+ * The stop nudge's reason: the folders the turn changed code in, a ready tag line for each (at the
+ * level the edit hint suggests: {@link tagLevels}, the one part that reads the disk), and where to
+ * append. Loaded only when a nudge is sent (the rules are in `nudge.ts`), so an idle turn never
+ * loads the tag rules.
  *
  * @module
  */
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { dirnameOf } from "../core/paths.ts";
+import { knowledgeLevelOf, packageFolderOf } from "../core/package_root.ts";
+import { collectLibraryFiles } from "../core/walk.ts";
 import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
 
 /** At most this many folders get their own tag line in the reason. */
 export const MAX_NUDGE_FOLDERS = 6;
 
 /**
- * The tag folders of changed files, in first-seen order, each once (pure).
+ * The tag folders of changed files, in first-seen order, each once (pure). `levelOf` gives a
+ * code folder's tag (by default the folder itself, or its nearest taggable ancestor); the Stop
+ * hook gives the level the edit hint suggests too (`core/package_root.ts`).
  *
  * @example Usage
  * ```ts
@@ -24,8 +29,39 @@ export const MAX_NUDGE_FOLDERS = 6;
  * assert.deepEqual(changedTagFolders(files), ["src/api", "global", "src/ui"]);
  * ```
  */
-export function changedTagFolders(files: readonly string[]): string[] {
-  return [...new Set(files.map((file) => tagFolderOf(dirnameOf(file))))];
+export function changedTagFolders(
+  files: readonly string[],
+  levelOf: (relDir: string) => string = tagFolderOf,
+): string[] {
+  return [...new Set(files.map((file) => levelOf(dirnameOf(file))))];
+}
+
+/**
+ * A code folder's tag at the level where its knowledge belongs, as the edit hint suggests it
+ * (`core/package_root.ts`): the nearest folder on its path with library files, else its package's
+ * root, else the folder itself. Reads the library's mirror folders and the manifests on the path.
+ *
+ * @example Usage
+ * ```ts
+ * import { tagLevels } from "./nudge_reason.ts";
+ * import assert from "node:assert/strict";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library/svc/core`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/_memory_library/svc/core/edge.md`, "- e");
+ * const levelOf = tagLevels({ root: `${p}/_memory_library`, projectRoot: p, foundBy: "cwd" });
+ * assert.equal(levelOf("svc/core/src/api"), "svc/core");
+ * assert.equal(levelOf("web/ui"), "web/ui");
+ * ```
+ */
+export function tagLevels(library: Library): (relDir: string) => string {
+  return (relDir) =>
+    tagFolderOf(
+      knowledgeLevelOf(
+        relDir,
+        collectLibraryFiles(library.root, relDir),
+        (dir) => packageFolderOf(library.projectRoot, dir),
+      ),
+    );
 }
 
 /**
@@ -42,8 +78,12 @@ export function changedTagFolders(files: readonly string[]): string[] {
  * assert.match(reason, /\/r\/_memory_library\/\.scratch\.md/);
  * ```
  */
-export function nudgeReason(files: readonly string[], library: Library): string {
-  const folders = changedTagFolders(files);
+export function nudgeReason(
+  files: readonly string[],
+  library: Library,
+  levelOf?: (relDir: string) => string,
+): string {
+  const folders = changedTagFolders(files, levelOf);
   const shown = folders.slice(0, MAX_NUDGE_FOLDERS);
   const more = folders.length - shown.length;
   const where = shown.map((f) => f === "global" ? "the project root" : f).join(", ") +

@@ -17,6 +17,7 @@ import type { LogValue } from "../core/log.ts";
 import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
 import { createRecord, hasRecord } from "./session_records.ts";
 import {
+  type BashWrites,
   nudgeGate,
   nudgeModeOf,
   type NudgeSkip,
@@ -145,7 +146,7 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
  */
 export function turnSource(event: HookEvent, library: Library, env: EnvReader): TurnSource {
   if (event.agent !== undefined && event.agent !== "claude") {
-    return recordedTurnSource(event, library, stateDir(env));
+    return recordedTurnSource(event, library, env);
   }
   let read: Promise<TurnRead> | undefined;
   let done: TurnRead | undefined;
@@ -155,7 +156,11 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
       read ??= readOnce(event, stateDir(env));
       done = await read;
       if (!done.activity) return undefined;
-      changes ??= turnChanges(done.activity, library, event.cwd);
+      if (changes) return changes;
+      const bash = done.activity.toolUses.some((u) => u.name === "Bash" && !u.failed)
+        ? await bashWritesReader(env)
+        : undefined;
+      changes = turnChanges(done.activity, library, event.cwd, undefined, bash);
       return changes;
     },
     fields() {
@@ -191,26 +196,47 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
  * assert.equal(source.fields().transcript, "turn-record");
  * ```
  */
-function recordedTurnSource(
-  event: HookEvent,
-  library: Library,
-  state: string | undefined,
-): TurnSource {
+function recordedTurnSource(event: HookEvent, library: Library, env: EnvReader): TurnSource {
+  const state = stateDir(env);
   let changes: TurnChanges | undefined;
   let status: string | undefined;
   return {
-    changes() {
+    async changes() {
       if (changes === undefined) {
         const tools = readTurnTools(state, event.session_id);
         status = tools === undefined ? "no-turn-record" : "turn-record";
         const toolUses = (tools ?? []).map((t) => ({ ...t, failed: false }));
-        changes = turnChanges({ complete: true, toolUses }, library, event.cwd);
+        // a shell command's writes count as the inject hook's touches do (Codex edits through it)
+        const bash = toolUses.some((u) => u.name === "Bash")
+          ? await bashWritesReader(env)
+          : undefined;
+        changes = turnChanges({ complete: true, toolUses }, library, event.cwd, undefined, bash);
       }
-      return Promise.resolve(changes);
+      return changes;
     },
     fields() {
       return status === undefined ? {} : { transcript: status, changed: changes?.files.length };
     },
+  };
+}
+
+/**
+ * The files a Bash command writes, by the shell reader the inject hook reads touches with (loaded
+ * only for a turn that ran Bash); a command it cannot read writes nothing it knows of.
+ */
+async function bashWritesReader(env: EnvReader): Promise<BashWrites> {
+  const { touchesOfCommand } = await loadLater<typeof import("../shell/bash_touches.ts")>(
+    "shell/bash_touches.ts",
+  );
+  return (command, cwd) => {
+    try {
+      const found = touchesOfCommand(command, { cwd, home: env("HOME") });
+      if (!found.ok) return [];
+      return found.touches.filter((t) => t.role === "write" && t.glob === undefined)
+        .map((t) => t.path);
+    } catch {
+      return []; // the reader's bounds: a command it cannot read changes nothing it knows of
+    }
   };
 }
 
@@ -270,10 +296,10 @@ export async function decideStopNudge(
   const why = nudgeSkipFor(changes);
   if (why || !changes) return skip(why ?? "no-transcript");
   // The reason's code (tag rules) is loaded only now: most turns never get this far.
-  const { nudgeReason } = await loadLater<typeof import("./nudge_reason.ts")>(
+  const { nudgeReason, tagLevels } = await loadLater<typeof import("./nudge_reason.ts")>(
     "filing/nudge_reason.ts",
   );
-  const reason = nudgeReason(changes.files, library);
+  const reason = nudgeReason(changes.files, library, tagLevels(library));
   if (mode === "session" && !createRecord(state!, "nudged", event.session_id!, Date.now())) {
     return skip("already-nudged");
   }

@@ -13,7 +13,7 @@ import { findLibraryForFile, type Library, placeFileResolved } from "../core/dis
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, joinPath, MAX_PATH_LENGTH } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
-import { type ShellTouch, touchesOfCommand } from "./bash_touches.ts";
+import { type ShellTouch, touchesOfCommand } from "../shell/bash_touches.ts";
 
 /** A project path a command touches. */
 export interface ProjectTouch {

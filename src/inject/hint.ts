@@ -1,10 +1,13 @@
 /**
- * The just-in-time tagging hint (pure): when a file is first edited in a folder during a context
- * window, the injected context ends with one line giving the exact tag for that folder, so the
- * model can record a learning without recalling the reminder it saw at the start.
+ * The just-in-time tagging hint: when a file is first edited in a folder during a context window,
+ * the injected context ends with one line giving the exact tag to use, so the model can record a
+ * learning without recalling the reminder it saw at the start. The tag is at the level where the
+ * knowledge belongs ({@link suggestedTagFolder}): the nearest folder with library files, else the
+ * package root, else the file's folder.
  *
- * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per folder per context window
- * (the ledger remembers the folders), inside the budget, and also when the folder has no library
+ * Only edits (Edit, Write, MultiEdit, NotebookEdit) get it, once per suggested tag per context
+ * window (the ledger remembers the tags given and the folders handled, so the level is looked up
+ * once per folder), inside the budget, and also when the folder has no library
  * files yet (then the hint is the whole output). `LIBRARIAN_HINT=off` turns it off.
  *
  * @module
@@ -14,6 +17,8 @@ import { encodeName } from "../format/names.ts";
 import { scratchPathOf } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf } from "../core/paths.ts";
+import { knowledgeLevelOf, packageFolderOf } from "../core/package_root.ts";
+import type { LibraryFile } from "../core/walk.ts";
 import { GLOBAL_PATH } from "../format/tag_rules.ts";
 import { tagFolderOf, tagLineFor } from "../format/tag_folder.ts";
 import type { FileLocation } from "./file_context.ts";
@@ -60,6 +65,30 @@ export function hintFolderOf(relPath: string): string {
 }
 
 /**
+ * The tag folder a hint suggests for a project-relative file, at the level where its knowledge
+ * belongs (`core/package_root.ts`): the nearest folder on its path that already has library files
+ * (beyond the root's), else its package's root, else its own folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { suggestedTagFolder } from "./hint.ts";
+ * import assert from "node:assert/strict";
+ * const file = (relPath: string) => ({ relPath, label: relPath, absPath: `/l/${relPath}` });
+ * const path = "services/core/src/controllers/user.ts";
+ * assert.equal(suggestedTagFolder(path, [file("services/core/patterns.md"), file("tech.md")], () => null), "services/core");
+ * assert.equal(suggestedTagFolder(path, [file("tech.md")], () => "services/core"), "services/core");
+ * assert.equal(suggestedTagFolder(path, [], () => null), "services/core/src/controllers");
+ * ```
+ */
+export function suggestedTagFolder(
+  relPath: string,
+  files: readonly LibraryFile[],
+  packageFolder: (relDir: string) => string | null,
+): string {
+  return tagFolderOf(knowledgeLevelOf(dirnameOf(relPath), files, packageFolder));
+}
+
+/**
  * The hint for a tag folder.
  *
  * @example Usage
@@ -94,9 +123,15 @@ export function hintEnding(hint: string | undefined): string {
   return hint === undefined ? "" : `\n\n${hint}`;
 }
 
-/** The folder a hint would be about, and the scratch file it names. */
+/** The folder a hint would be about, the tag it suggests, and the scratch file it names. */
 export interface HintTarget {
+  /** The edited file's own folder as a tag: the ledger's key for "this folder was handled". */
   folder: string;
+  /**
+   * The tag the hint suggests, at its level ({@link suggestedTagFolder}); looked up on first
+   * call (it may read the disk), so a folder already handled costs nothing.
+   */
+  tag: () => string;
   scratchPath: string;
 }
 
@@ -114,7 +149,10 @@ export interface HintTarget {
  * Deno.mkdirSync(`${p}/_memory_library`);
  * const location = locateFileContext(`${p}/src/a.ts`, { env: envFrom({}) });
  * const scratchPath = `${p}/_memory_library/.scratch.md`;
- * assert.deepEqual(hintTarget("Edit", location, envFrom({})), { folder: "src", scratchPath });
+ * const target = hintTarget("Edit", location, envFrom({}));
+ * assert.equal(target?.folder, "src");
+ * assert.equal(target?.tag(), "src");
+ * assert.equal(target?.scratchPath, scratchPath);
  * assert.equal(hintTarget("Read", location, envFrom({})), undefined);
  * ```
  */
@@ -126,5 +164,14 @@ export function hintTarget(
   if (!HINT_TOOLS.has(tool) || !hintEnabled(env)) return undefined;
   const usable = location.kind === "located" || location.reason === "no-library-files";
   if (!usable || !location.library || location.relPath === undefined) return undefined;
-  return { folder: hintFolderOf(location.relPath), scratchPath: scratchPathOf(location.library) };
+  const { projectRoot } = location.library;
+  const relPath = location.relPath;
+  const files = location.kind === "located" ? location.files : [];
+  let tag: string | undefined;
+  return {
+    folder: hintFolderOf(relPath),
+    tag: () =>
+      tag ??= suggestedTagFolder(relPath, files, (dir) => packageFolderOf(projectRoot, dir)),
+    scratchPath: scratchPathOf(location.library),
+  };
 }

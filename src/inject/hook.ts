@@ -38,6 +38,7 @@ import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
 import { HINT_TOOLS, hintEnding, hintTarget, hintText } from "./hint.ts";
 import { foldersToHold, holdEnabled, holdPreface, WRITE_TOOLS } from "./hold.ts";
+import { foldersOfTouches, touchedRecently } from "./recent.ts";
 import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
@@ -157,10 +158,14 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
-  const outcome = decideOnce(event, env, state, ledgerKey, (ledger, recorded) => {
-    const due = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
-    const hint = due ? hintText(due.folder, due.scratchPath) : undefined;
-    const hinted = due ? { hinted: [due.folder] } : {};
+  const recentFolders = recentFoldersOf(location);
+  const decideTouch = (ledger: Ledger, recorded: boolean): Decision => {
+    // a folder not handled yet: its tag, at its level, unless that tag was given already
+    const fresh = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
+    const tag = fresh?.tag();
+    const due = fresh && tag !== undefined && !ledger.hinted?.includes(tag) ? tag : undefined;
+    const hint = due ? hintText(due, fresh!.scratchPath) : undefined;
+    const hinted = fresh ? { hinted: [...new Set([fresh.folder, ...(due ? [due] : [])])] } : {};
     // a write into a folder whose files never reached this window is held (hold.ts), when the
     // hold can be recorded first
     const holding = recorded ? holdFor(location, written, ledger) : [];
@@ -173,14 +178,18 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
       const refreshed = context.refreshed ?? {};
       if (hint) {
         return {
-          outcome: { result: "hinted", hint: due?.folder, hits: context.hits, chars: hint.length },
+          outcome: { result: "hinted", hint: due, hits: context.hits, chars: hint.length },
           output: { event: "PreToolUse", text: hint },
           record: { files: refreshed, ...hinted },
         };
       }
+      const record = {
+        ...(Object.keys(refreshed).length > 0 ? { files: refreshed } : {}),
+        ...hinted,
+      };
       return {
         outcome: { result: context.reason, hits: context.hits },
-        ...(Object.keys(refreshed).length > 0 ? { record: { files: refreshed } } : {}),
+        ...(Object.keys(record).length > 0 ? { record } : {}),
       };
     }
     const { shown, cut, left, skipped } = context.rendered;
@@ -194,7 +203,7 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
         skipped: paths(skipped),
         chars: context.rendered.text.length,
         hits: context.hits,
-        hint: due?.folder,
+        hint: due,
         ledger: state && ledgerKey ? "on" : "off",
       },
       output: { event: "PreToolUse", text: context.rendered.text },
@@ -218,8 +227,37 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
       record: { ...injected.record, held: holding.map((folder) => joinPath(root, folder)) },
       unheld: injected,
     };
-  });
+  };
+  const outcome = decideOnce(
+    event,
+    env,
+    state,
+    ledgerKey,
+    (ledger, recorded) =>
+      withRecent(decideTouch(ledger, recorded), touchedRecently(ledger.recent, recentFolders)),
+  );
   return { ...base, ...outcome };
+}
+
+/**
+ * The code folders (absolute) a touch is remembered by for a compaction (`recent.ts`): those it
+ * touched, when their library files include one beyond the root's.
+ */
+function recentFoldersOf(location: FileLocation): string[] {
+  if (location.kind !== "located") return [];
+  if (!location.files.some((f) => dirnameOf(f.relPath) !== "")) return [];
+  const touched = "touched" in location && Array.isArray(location.touched)
+    ? location.touched
+    : [location.relPath];
+  const root = location.library.projectRoot;
+  return foldersOfTouches(touched).map((folder) => joinPath(root, folder));
+}
+
+/** A decision that also records the recent folders, when they changed. */
+function withRecent(decision: Decision, recent: string[] | undefined): Decision {
+  if (recent === undefined) return decision;
+  const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
+  return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
 }
 
 /** The log line of an event whose library was refused (another user's), or that has none. */

@@ -24,6 +24,7 @@ import {
   MAX_EVENTS,
   MAX_HELD,
   MAX_HINTED,
+  MAX_RECENT,
   parseLedger,
 } from "./ledger_format.ts";
 import { type LedgerKey, ledgerLockPath, ledgerPath } from "./ledger_paths.ts";
@@ -106,6 +107,8 @@ export interface LedgerUpdate {
   hinted?: string[];
   /** Code folders (absolute) whose first write was held. */
   held?: string[];
+  /** The recently touched folders (absolute, most recent first): replaces the list. */
+  recent?: string[];
 }
 
 /** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. *
@@ -136,6 +139,8 @@ export function mergeLedger(
   if (hinted.length > 0) merged.hinted = hinted.slice(0, MAX_HINTED);
   const held = [...new Set([...(ledger.held ?? []), ...(update.held ?? [])])];
   if (held.length > 0) merged.held = held.slice(0, MAX_HELD);
+  const recent = update.recent ?? ledger.recent;
+  if (recent && recent.length > 0) merged.recent = recent.slice(0, MAX_RECENT);
   return merged;
 }
 

@@ -34,6 +34,11 @@ export interface Ledger {
   hinted?: string[];
   /** Code folders (absolute) whose first write this context window held once (absent: none). */
   held?: string[];
+  /**
+   * Code folders (absolute) this context window touched last, most recent first, at most
+   * {@link MAX_RECENT}: what a compaction sends again (`inject/start.ts`).
+   */
+  recent?: string[];
 }
 
 /** How many hinted folders a ledger remembers (more are not recorded: hints may repeat). */
@@ -41,6 +46,9 @@ export const MAX_HINTED = 256;
 
 /** How many held folders a ledger remembers (more are not held: a write is never held twice). */
 export const MAX_HELD = 256;
+
+/** How many recently touched folders a ledger remembers (their files come back after compaction). */
+export const MAX_RECENT = 4;
 
 /** An empty ledger. *
  * @example Usage
@@ -140,7 +148,7 @@ export function parseLedger(text: string): ParsedLedger {
     return invalid(`format version ${JSON.stringify(value.version)}, not ${LEDGER_FORMAT}`);
   }
   for (const key of Object.keys(value)) {
-    if (!["version", "files", "reminded", "events", "hinted", "held"].includes(key)) {
+    if (!["version", "files", "reminded", "events", "hinted", "held", "recent"].includes(key)) {
       return invalid(`unknown key ${JSON.stringify(key.slice(0, 40))}`);
     }
   }
@@ -171,10 +179,13 @@ export function parseLedger(text: string): ParsedLedger {
   const held = folderList(value.held, MAX_HELD, "held");
   if (typeof held === "string") return invalid(held);
   if (held) ledger.held = held;
+  const recent = folderList(value.recent, MAX_RECENT, "recent");
+  if (typeof recent === "string") return invalid(recent);
+  if (recent) ledger.recent = recent;
   return { ledger };
 }
 
-/** A list of folders (`hinted`, `held`): the list, `undefined` when absent, or what is wrong. */
+/** A list of folders (`hinted`, `held`, `recent`): the list, `undefined` when absent, or what is wrong. */
 function folderList(value: unknown, max: number, name: string): string[] | undefined | string {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.length > max) {

@@ -25,6 +25,8 @@ import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
+import { dirnameOf, relativeInside } from "../core/paths.ts";
+import { compactionFiles, compactionHeader } from "./recent.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
@@ -57,13 +59,22 @@ function rootContext(
   library: Library,
   ledger: Ledger,
   budget: number,
+  recent: readonly string[] = [],
 ): { text: string; files: Record<string, string>; sent: string } {
-  const files = collectLibraryFiles(library.root, "");
+  const rootFiles = collectLibraryFiles(library.root, "");
+  // after a compaction, the folders worked on last come back first (recent.ts)
+  const folders = recent.flatMap((folder) => {
+    const rel = relativeInside(folder, library.projectRoot);
+    return rel === null || rel === "" ? [] : [rel];
+  });
+  const walks = folders.map((folder) => collectLibraryFiles(library.root, folder));
+  const files = compactionFiles(walks, rootFiles);
+  const named = folders.filter((_, i) => walks[i]!.some((f) => dirnameOf(f.relPath) !== ""));
   if (files.length === 0) return { text: "", files: {}, sent: "" };
   const choice = chooseContext(files, {
     budget,
     alreadySent: ledger.files,
-    header: () => ROOT_HEADER,
+    header: () => named.length > 0 ? compactionHeader(named) : ROOT_HEADER,
   });
   if (choice.kind === "none") return { text: "", files: choice.refreshed, sent: "" };
   const { shown, cut } = choice.rendered;
@@ -98,9 +109,15 @@ export function startEventId(source: string, transcriptPath: unknown, now: numbe
   return `start:${source.replace(/[^a-z]/g, "") || "unknown"}-${size}@${now}`;
 }
 
-/** After compaction the window is empty: only the record of recent starts is kept. */
-function forgetWindow(ledger: Ledger): Ledger {
-  return { ...emptyLedger(), events: ledger.events.filter((e) => e.startsWith("start:")) };
+/**
+ * After compaction or `/clear` the window is empty: only the record of recent starts is kept,
+ * and after a compaction the folders touched last (their files are sent again now).
+ */
+function forgetWindow(ledger: Ledger, keepRecent: boolean): Ledger {
+  const events = ledger.events.filter((e) => e.startsWith("start:"));
+  return keepRecent && ledger.recent
+    ? { ...emptyLedger(), events, recent: ledger.recent }
+    : { ...emptyLedger(), events };
 }
 
 /** SessionStart: reset the window after compaction, then send the root files once. */
@@ -110,6 +127,12 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
   const found = lookUpLibraryForSession(event.cwd, env);
   const library = isLibrary(found) ? found : null;
   const fresh = source === "compact" || source === "clear";
+  // the folders touched last before a compaction, read from the ledger it resets
+  let recent: readonly string[] = [];
+  const seed = (ledger: Ledger): Ledger => {
+    if (source === "compact") recent = ledger.recent ?? [];
+    return forgetWindow(ledger, source === "compact");
+  };
   const send = library !== null && rootFilesAtStart(env);
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
   const { budget } = readBudget(env);
@@ -128,16 +151,22 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget);
+    const root = rootContext(library, ledger, budget, recent);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
+    const again = recent.length > 0 ? { recent: recent.length } : {};
     return {
-      outcome: { result: "injected", sent: root.sent || undefined, chars: root.text.length },
+      outcome: {
+        result: "injected",
+        sent: root.sent || undefined,
+        chars: root.text.length,
+        ...again,
+      },
       output: { event: "SessionStart", text: root.text },
       record: { files: root.files },
     };
   }, {
     eventId: startEventId(source, event.transcript_path, Date.now()),
-    ...(fresh ? { seed: forgetWindow } : {}),
+    ...(fresh ? { seed } : {}),
   });
   const pruned = state ? await pruneLedgers(state) : 0;
   return {

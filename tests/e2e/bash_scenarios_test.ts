@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import type { LogRecord } from "../../src/core/log.ts";
 import type { ClaudeRun, E2EProject } from "./harness.ts";
 import { text, toolUse } from "./model_server.ts";
-import { contextSections, type HookContext, toolSteps } from "./requests.ts";
+import { contextSections, type HookContext, stopFeedback, toolSteps } from "./requests.ts";
 import { scenario } from "./scenario.ts";
 
 const PROJECT: Record<string, string> = {
@@ -46,11 +46,15 @@ function bashLines(records: LogRecord[]): LogRecord[] {
   );
 }
 
-async function runBash(project: E2EProject, command: string): Promise<ClaudeRun> {
+async function runBash(
+  project: E2EProject,
+  command: string,
+  env: Record<string, string> = {},
+): Promise<ClaudeRun> {
   const run = await project.run("Work on the code.", [
     [toolUse("Bash", { command, description: "scripted command" })],
     [text("Done.")],
-  ]);
+  ], { env });
   assert.equal(run.code, 0, `claude exited ${run.code}; stderr: ${run.stderr}`);
   assert.equal(run.result?.is_error, false, run.stdout);
   return run;
@@ -62,10 +66,12 @@ function assertLabels(got: string[], specific: string[]): void {
 }
 
 scenario(
-  "a Bash `sed -i` on a file sends that folder's library files with the result",
+  "with LIBRARIAN_HOLD=off, a Bash `sed -i` on a file sends that folder's library files with the result (held once by default: hold_test.ts)",
   async (open) => {
     const project = await open(PROJECT);
-    const run = await runBash(project, "sed -i 's/OLD/NEW/' src/api/billing/invoice.ts");
+    const run = await runBash(project, "sed -i 's/OLD/NEW/' src/api/billing/invoice.ts", {
+      LIBRARIAN_HOLD: "off",
+    });
     assert.equal(await project.read("src/api/billing/invoice.ts"), "export const TOTAL = 'NEW';\n");
     const [contexts] = bashContexts(run);
     assert.equal(contexts?.length, 1, "one PreToolUse:Bash context");
@@ -125,3 +131,27 @@ scenario("a `cd` in one Bash call carries over to the next one's relative paths"
   assert.equal(second?.length, 1, "the next command resolved modal.tsx in src/ui");
   assertLabels(labels(second![0]), ["src/ui/patterns.md"]);
 });
+
+scenario(
+  "a turn whose only change was a Bash `sed -i` is nudged once, with that folder's tag line",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await project.run("Fix the total.", [
+      [toolUse("Bash", {
+        command: "sed -i 's/OLD/NEW/' src/api/billing/invoice.ts",
+        description: "scripted command",
+      })],
+      [text("Fixed.")],
+      [text("Nothing worth recording this time.")],
+    ], { env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HOLD: "off" } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.unscripted, 0, "the model was asked for more turns than scripted");
+    assert.equal(await project.read("src/api/billing/invoice.ts"), "export const TOTAL = 'NEW';\n");
+    const feedback = stopFeedback(run.turns.at(-1)!.body);
+    assert.equal(feedback.length, 1, "the turn was not nudged");
+    assert.match(feedback[0]!, /changed code in src\/api\/billing but recorded no learning/);
+    assert.ok(feedback[0]!.includes("## [TAG: src/api/billing, type: edge]"), feedback[0]);
+    const stops = (await project.log()).filter((r) => r.command === "stop");
+    assert.deepEqual(stops.map((r) => r.fields.nudge), ["sent", "stop-hook-active"]);
+  },
+);

@@ -137,7 +137,8 @@ scenario(
       [toolUse("Write", { file_path: project.path("pkg/a/new.ts"), content: "export {};\n" })],
       done,
       [text("Nothing worth recording this time.")],
-    ], { env: { LIBRARIAN_NUDGE: "session" } });
+      // (the first Write would be held for its folder's notes: hold_test.ts)
+    ], { env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HOLD: "off" } });
     assertOk(run);
     const nudges = stopFeedback(lastTurnBody(run)).join("\n")
       .match(/\[Librarian\] This turn changed code/g) ?? [];

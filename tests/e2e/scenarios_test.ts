@@ -178,7 +178,8 @@ scenario(
         content: "export const WS = 1;\n",
       })],
       done,
-    ]);
+      // the first Write into ws/ would be held for its notes (hold_test.ts covers that)
+    ], { env: { LIBRARIAN_HOLD: "off" } });
 
     const steps = toolSteps(lastBody(run));
     assert.deepEqual(steps.map((s) => s.name), ["Read", "Write", "Write"]);
@@ -345,7 +346,8 @@ scenario(
     const run = await project.run("Add a retry helper.", [
       [toolUse("Write", { file_path: target, content: "export const RETRY = 3;\n" })],
       done,
-    ], { permissionMode: "default" });
+      // a hold is a deny of its own (hold_test.ts); here the permission prompt is the subject
+    ], { permissionMode: "default", env: { LIBRARIAN_HOLD: "off" } });
 
     assert.ok(run.result);
     const denials = run.result.permission_denials ?? [];
@@ -457,7 +459,7 @@ scenario(
 );
 
 scenario(
-  "after /compact the session is sent its library files and the tagging reminder again",
+  "after /compact the session is sent its root files, the files of the folder it touched last and the tagging reminder again",
   async (open) => {
     const project = await open(LIBRARY);
     const read = [toolUse("Read", { file_path: project.path(`${HTTP_DIR}/client.ts`) })];
@@ -478,7 +480,11 @@ scenario(
     const after = await project.run("Look at it again.", [read, done], { continueSession: true });
     assertCompleted(after);
     assert.equal(after.result!.session_id, before.result!.session_id);
-    assert.deepEqual(labelsOf(onlyContext(after, 0, "Read")), HTTP_LABELS);
+    // the folder touched last came back with the compaction's root files: the Read needs none
+    const compacted = startContexts(after).flatMap(labelsOf);
+    assert.deepEqual(compacted.slice(-HTTP_LABELS.length - 1), [...HTTP_LABELS, ROOT_LABEL]);
+    const [again] = toolSteps(lastBody(after)).slice(-1);
+    assert.deepEqual(again!.contexts, [], "the Read after compaction was sent the files again");
     const reminders = hookContexts(lastBody(after)).filter((c) => c.event === "UserPromptSubmit");
     assert.equal(reminders.length, 1, "no tagging reminder after compaction");
     const prompts = injectLines(await project.log(), "UserPromptSubmit").map((r) =>
@@ -494,7 +500,10 @@ scenario(
     const { "_memory_library/.scratch.md": _draft, ...library } = LIBRARY;
     const project = await open(library);
     const scratch = project.path("_memory_library/.scratch.md");
-    const nudgeOn = { env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HINT: "on" } };
+    // (a first Write would be held for its folder's notes: hold_test.ts; the nudge is the subject)
+    const nudgeOn = {
+      env: { LIBRARIAN_NUDGE: "session", LIBRARIAN_HINT: "on", LIBRARIAN_HOLD: "off" },
+    };
     const learning = "- RETRY-LEARNING: the proxy replays POSTs, so only idempotent calls retry.";
     const run = await project.run("Add a retry helper.", [
       [toolUse("Write", {
