@@ -36,7 +36,7 @@ Deno.test("codex check: installed and untrusted is a warning with the fix; trust
   await Deno.writeTextFile(`${dir.path}/config.toml`, plugin);
   const untrusted = codexCheck(env);
   assert.equal(untrusted?.status, "warn");
-  assert.match(untrusted!.message, /6 of 6 hooks not trusted/);
+  assert.match(untrusted!.message, /7 of 7 hooks not trusted/);
   assert.match(untrusted!.fix ?? "", /\/hooks/);
   const trust = CODEX_HOOK_KEYS.map((key) =>
     `[hooks.state."librarian@librarian:hooks/hooks.json:${key}"]\n` +

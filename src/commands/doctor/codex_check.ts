@@ -26,6 +26,7 @@ export const CODEX_HOOK_KEYS: readonly string[] = [
   "pre_tool_use:1:0",
   "user_prompt_submit:0:0",
   "session_start:0:0",
+  "session_start:0:1",
   "subagent_start:0:0",
   "stop:0:0",
 ];
