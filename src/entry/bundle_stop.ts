@@ -22,7 +22,10 @@ import { runHookEntry } from "./hook_process.ts";
 /** The modules the stop hook loads later that its bundle carries: none (see the module doc). */
 export const CARRIED: Readonly<Record<string, unknown>> = {};
 
-/** The modules the stop hook loads later from `src/`, only when a turn files or nudges. */
+/**
+ * The modules the stop hook loads later from `src/`, only when a turn files or nudges, or when the
+ * stale record must be remade.
+ */
 export const LOADED_FROM_SOURCE: readonly string[] = [
   "automemory/sync.ts",
   "format/provenance.ts",
@@ -34,6 +37,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",
+  "git/stale_refresh.ts",
 ];
 
 if (import.meta.main) await runHookEntry("stop", run);

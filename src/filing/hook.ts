@@ -45,6 +45,7 @@ import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 import { claimStopEvent } from "./session_records.ts";
+import { staleRecordNeed } from "../git/stale_check.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -128,11 +129,41 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const filed = await fileLearnings(library, env, turn);
   const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);
   const outcome: StopOutcome = {
-    fields: { ...filed.fields, ...nudge.fields, ...turn.fields() },
+    fields: {
+      ...filed.fields,
+      ...nudge.fields,
+      ...turn.fields(),
+      ...await keepStaleRecord(library, env, filed.tagged === true),
+    },
     message: filed.message,
   };
   if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
   return outcome;
+}
+
+/**
+ * Keeps the stale record the inject hook marks stale learnings from (git/stale_check.ts): a few
+ * stats when nothing moved; remade, asking git, when `HEAD`, a library file or a cited code file
+ * changed, or when this turn filed something. Never fails the turn.
+ */
+async function keepStaleRecord(
+  library: Library,
+  env: EnvReader,
+  filed: boolean,
+): Promise<Record<string, LogValue>> {
+  try {
+    const need = staleRecordNeed(library, env, filed);
+    if (need === null) return {};
+    const { remakeStaleRecord } = await loadLater<typeof import("../git/stale_refresh.ts")>(
+      "git/stale_refresh.ts",
+    );
+    const outcome = await remakeStaleRecord(library, need);
+    return {
+      stale_record: outcome.kind === "written" ? `written:${outcome.stale}` : outcome.kind,
+    };
+  } catch (error) {
+    return { stale_record: `skipped:${errorText(error)}` };
+  }
 }
 
 async function fileLearnings(

@@ -25,6 +25,7 @@ import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
+import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
@@ -49,6 +50,10 @@ export function rootFilesAtStart(env: EnvReader): boolean {
   return !["off", "0", "false", "no"].includes(value ?? "");
 }
 
+function optionalStale(stale: StaleView | undefined): { stale?: StaleView } {
+  return stale === undefined ? {} : { stale };
+}
+
 /**
  * The root files a window does not have yet, rendered within `budget`: the text (empty when
  * nothing is due) and what to record.
@@ -57,6 +62,7 @@ function rootContext(
   library: Library,
   ledger: Ledger,
   budget: number,
+  env: EnvReader,
 ): { text: string; files: Record<string, string>; sent: string } {
   const files = collectLibraryFiles(library.root, "");
   if (files.length === 0) return { text: "", files: {}, sent: "" };
@@ -64,6 +70,7 @@ function rootContext(
     budget,
     alreadySent: ledger.files,
     header: () => ROOT_HEADER,
+    ...optionalStale(staleView(library, env)),
   });
   if (choice.kind === "none") return { text: "", files: choice.refreshed, sent: "" };
   const { shown, cut } = choice.rendered;
@@ -128,7 +135,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget);
+    const root = rootContext(library, ledger, budget, env);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
     return {
       outcome: { result: "injected", sent: root.sent || undefined, chars: root.text.length },
@@ -171,7 +178,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   const outcome = decideOnce(event, env, state, key, (ledger) => {
     const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
     const root = rootFilesAtStart(env)
-      ? rootContext(library, ledger, budget - reminder.length - 2)
+      ? rootContext(library, ledger, budget - reminder.length - 2, env)
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
