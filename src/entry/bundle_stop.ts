@@ -34,6 +34,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "git/head.ts",
   "filing/lock.ts",
   "filing/nudge_reason.ts",
+  "filing/over_share.ts",
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",

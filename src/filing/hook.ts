@@ -28,7 +28,7 @@ import {
   lookUpLibraryForSession,
   scratchPathOf,
 } from "../core/discover.ts";
-import { type EnvReader, logFile, nowFrom, processEnv, stateDir } from "../core/env.ts";
+import { type EnvReader, logFile, nowFrom, processEnv, readBudget, stateDir } from "../core/env.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -247,6 +247,17 @@ async function fileLearnings(
     ...routeFields(report),
   };
   let message = summarize(report, sync);
+  if (report.status === "routed" && report.grown.some((g) => g.after > g.before)) {
+    // Told once, as a file crosses its fair share of the budget, with the fix.
+    const { overShareMessages } = await loadLater<typeof import("./over_share.ts")>(
+      "filing/over_share.ts",
+    );
+    const over = overShareMessages(library, report.grown, readBudget(env).budget);
+    if (over.length > 0) {
+      fields.over_share = over.length;
+      message = message === "" ? `Librarian: ${over.join("; ")}` : `${message}; ${over.join("; ")}`;
+    }
+  }
   if (report.status === "routed" && report.targets.length > 0) {
     // Keeps the exports `librarian init --export` recorded current (nothing when none are).
     const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
