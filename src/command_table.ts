@@ -73,6 +73,10 @@ export const COMMANDS: Readonly<
     summary: "show which library files (and versions) a session was sent",
     load: () => loadLater("commands/sessions/sent.ts"),
   },
+  tidy: {
+    summary: "propose (or apply) a plan that keeps oversized library files small",
+    load: () => loadLater("commands/tidy/tidy.ts"),
+  },
   stats: {
     summary: "show which library files reach sessions, and which are never delivered",
     load: () => loadLater("commands/stats/stats.ts"),
