@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { applyStaleMarks } from "../src/format/stale_marks.ts";
 import { formatStaleRecord, parseStaleRecord, staleRecordPath } from "../src/git/stale_record.ts";
 import { refreshStaleRecord } from "../src/git/stale_refresh.ts";
-import { staleRecordNeed } from "../src/git/stale_check.ts";
+import { readStaleRecord, staleRecordNeed } from "../src/git/stale_check.ts";
+import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
+import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
 import { envFrom } from "../src/core/env.ts";
 import { tempDir, writeTree } from "./helpers.ts";
@@ -154,5 +156,78 @@ Deno.test({
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await Deno.writeTextFile(path, '{"version":1,"files":');
     assert.match(touch(p.root, p.env), /Tax is rounded per line\.\n/);
+  },
+});
+
+Deno.test({
+  name:
+    "a Stop that only appended learnings about code as the turn left it keeps the record without git",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    await refreshStaleRecord(p.library, p.env);
+    const need = staleRecordNeed(p.library, p.env, true)!;
+    await Deno.writeTextFile(join(p.root, "src/api/new.ts"), "export const n = 1;\n");
+    const digest = fileDigest(join(p.root, "src/api/new.ts"))!;
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${p.head} src/api/new.ts seen:${digest} -->\n- New is fresh.\n`,
+      { append: true },
+    );
+    const next = extendRecord(readStaleRecord(need.path)!, p.library, need.head, [
+      "src/api/edge.md",
+    ]);
+    assert.ok(next !== null);
+    assert.equal(extendStaleRecord(p.library, need, ["src/api/edge.md"]), true);
+    const text = touch(p.root, p.env);
+    assert.match(
+      text,
+      /- Tax is rounded per line\. \(stale: src\/api\/tax\.ts deleted/,
+      "old marks hold",
+    );
+    assert.match(text, /- New is fresh\.(\n|$)/);
+    assert.equal(staleRecordNeed(p.library, p.env, false), null, "the record holds again");
+    // a learning about code changed since the turn left it: git must be asked
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 src/api/handler.ts seen:00000000 -->\n- Other.\n`,
+      {
+        append: true,
+      },
+    );
+    assert.equal(extendStaleRecord(p.library, need, ["src/api/edge.md"]), false);
+  },
+});
+
+Deno.test({
+  name:
+    "a learning about a file rewritten in its own turn is not stale while the file is as the turn left it",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const big = (n: number) =>
+      Array.from({ length: 60 }, (_, i) => `export const v${i} = ${i * n};`).join("\n") + "\n";
+    await Deno.writeTextFile(join(p.root, "src/api/big.ts"), big(1));
+    await commitAll(p.root, "big");
+    const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+    await Deno.writeTextFile(join(p.root, "src/api/big.ts"), big(2)); // the turn rewrites it all
+    const digest = fileDigest(join(p.root, "src/api/big.ts"))!;
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${head} src/api/big.ts seen:${digest} -->\n- Big is generated.\n` +
+        `\n<!-- librarian: 2026-12-01 ${head} src/api/big.ts -->\n- Big, no digest.\n`,
+      { append: true },
+    );
+    await refreshStaleRecord(p.library, p.env, { force: true });
+    const text = touch(p.root, p.env);
+    assert.match(text, /- Big is generated\.\n/, "as the turn left it: not stale");
+    assert.match(
+      text,
+      /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten \(1\d\d of 60 lines\)/,
+    );
   },
 });

@@ -38,6 +38,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",
+  "git/stale_extend.ts",
   "git/stale_refresh.ts",
 ];
 

@@ -10,6 +10,7 @@ import { provenanceLines } from "../format/provenance.ts";
 import { learningsOf } from "../format/learnings.ts";
 import { STALE_RECORD_VERSION, type StaleMark, type StaleRecord } from "./stale_record.ts";
 import { joinPath } from "../core/paths.ts";
+import { fileDigest } from "../core/file_digest.ts";
 import { citedStamp } from "./stale_check.ts";
 import { type GitFacts, gitFacts } from "./history.ts";
 import { type Learning, type SourceFate, type StaleLearning, staleLearnings } from "./staleness.ts";
@@ -84,6 +85,7 @@ export async function scanStaleness(
       return count;
     },
     changeRatio,
+    digestOf: (path) => fileDigest(joinPath(projectRoot, path)),
   });
   return { stale, learnings, git: facts.status };
 }
