@@ -118,7 +118,7 @@ Deno.test({
       const message = String(parseHookStdout(stop.stdout)?.systemMessage ?? "");
       assert.match(message, /1 learning → /, `turn ${turn}: ${message}`);
       if (/already known/.test(message)) known++;
-      if (turn % 10 === 9) await commitAll(root, `turn ${turn}`);
+      if (turn % 20 === 19) await commitAll(root, `turn ${turn}`);
       if (turn % 23 === 22) {
         // a code file goes, one filed about some turns ago
         const gone = `${folder}/m${turn - 18}.ts`;
