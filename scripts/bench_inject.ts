@@ -232,8 +232,56 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
         fresh ? INJECT_GOALS.firstTouch : INJECT_GOALS.repeatTouch,
       ));
     }
+    rows.push(...await benchStaleRecord(tmp, runs));
     return rows;
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * A library whose learnings cite code files, some since deleted, with the stale record the Stop
+ * hook keeps present: the first touch marks the stale ones (the record read, each mark's cited
+ * files stat'ed); a repeat touch must cost what it costs without a record (nothing is read).
+ */
+export async function benchStaleRecord(tmp: string, runs: number): Promise<BenchRow[]> {
+  const root = join(tmp, "stale");
+  const home = join(tmp, "home-stale");
+  const file = await makeLibrary(root, 2, 10, "tree");
+  const folder = CHAIN.join("/");
+  const lines = ["", "## Learnings (2026-11-30)", ""];
+  for (let i = 0; i < 40; i++) {
+    const cited = `${folder}/code${i}.ts`;
+    if (i % 4 !== 0) await Deno.writeTextFile(join(root, cited), `export const c${i} = ${i};\n`);
+    lines.push(`<!-- librarian: 2026-11-30 ${cited} -->`, `- learning ${i} about code${i}.ts`);
+  }
+  await Deno.writeTextFile(
+    join(root, "_memory_library", folder, "topic00.md"),
+    lines.join("\n") + "\n",
+    { append: true },
+  );
+  const { refreshStaleRecord } = await import("../src/git/stale_refresh.ts");
+  const { envFrom } = await import("../src/core/env.ts");
+  const library = {
+    root: join(root, "_memory_library"),
+    projectRoot: root,
+    foundBy: "cwd" as const,
+  };
+  const made = await refreshStaleRecord(library, envFrom({ HOME: home }), { force: true });
+  if (made.kind !== "written" || made.stale !== 10) {
+    throw new Error(`stale benchmark: the record was not made (${JSON.stringify(made)})`);
+  }
+  const rows: BenchRow[] = [];
+  for (const fresh of [true, false]) {
+    const subject = injectCommand(file, home, fresh);
+    const result = await compare(subject, baselineCommand(subject.stdin), runs);
+    rows.push(benchRow(
+      `inject, ${
+        fresh ? "first touch in a session" : "repeat touch, nothing new"
+      }: stale record present (10 of 40 learnings marked stale), file ${DEPTH} levels deep`,
+      result,
+      fresh ? INJECT_GOALS.firstTouch : INJECT_GOALS.repeatTouch,
+    ));
+  }
+  return rows;
 }

@@ -77,6 +77,14 @@ export const COMMANDS: Readonly<
     summary: "show which library files (and versions) a session was sent",
     load: () => loadLater("commands/sessions/sent.ts"),
   },
+  tidy: {
+    summary: "propose (or apply) a plan that keeps oversized library files small",
+    load: () => loadLater("commands/tidy/tidy.ts"),
+  },
+  stats: {
+    summary: "show which library files reach sessions, and which are never delivered",
+    load: () => loadLater("commands/stats/stats.ts"),
+  },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
     load: () => loadLater("commands/setup/install_cli.ts"),

@@ -130,7 +130,13 @@ Deno.test("every hook has a status message and a timeout in seconds that fits it
 // ---------------------------------------------------------------------------------------------
 // Skills
 
-const SKILLS = ["import-library", "librarian", "librarian-help", "librarian-setup"];
+const SKILLS = [
+  "import-library",
+  "librarian",
+  "librarian-curate",
+  "librarian-help",
+  "librarian-setup",
+];
 
 async function readSkill(name: string): Promise<{ front: Json; body: string }> {
   const text = await Deno.readTextFile(join(REPO_ROOT, "skills", name, "SKILL.md"));
@@ -152,7 +158,7 @@ function commandCalls(body: string): { command: string; options: string[] }[] {
   return calls;
 }
 
-Deno.test("the four skills exist, each with a name matching its folder and a description", async () => {
+Deno.test("the five skills exist, each with a name matching its folder and a description", async () => {
   const folders = [...Deno.readDirSync(join(REPO_ROOT, "skills"))]
     .filter((e) => e.isDirectory).map((e) => e.name).sort();
   assert.deepEqual(folders, SKILLS);
@@ -166,7 +172,7 @@ Deno.test("the four skills exist, each with a name matching its folder and a des
 });
 
 Deno.test("skills that change files run only when the user asks", async () => {
-  for (const name of ["librarian-setup", "import-library"]) {
+  for (const name of ["librarian-setup", "import-library", "librarian-curate"]) {
     assert.equal((await readSkill(name)).front["disable-model-invocation"], true, name);
   }
 });
@@ -202,6 +208,8 @@ Deno.test("each skill covers the commands its issue names", async () => {
   for (const command of ["init", "setup-hooks", "import", "doctor"]) assert.ok(setup.has(command));
   const importing = await uses("import-library");
   for (const command of ["import", "route", "lint"]) assert.ok(importing.has(command), command);
+  const curate = await uses("librarian-curate");
+  for (const command of ["read", "lint", "tidy"]) assert.ok(curate.has(command), command);
   const help = (await readSkill("librarian-help")).body;
   assert.match(help, /## \[TAG: src\/api\/billing, type: edge\]/);
   assert.match(help, /librarian\.log/);

@@ -3,6 +3,7 @@
  * on filed blocks, with transcripts shaped like Claude Code 2.1.197's.
  */
 import assert from "node:assert/strict";
+import { fileDigest } from "../src/core/file_digest.ts";
 import { join } from "node:path";
 import { normalizePath } from "../src/core/paths.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
@@ -138,16 +139,20 @@ Deno.test({
     ]);
     const result = await stop(p, transcript);
     assert.deepEqual(Object.keys(output(result)), ["systemMessage"], "filed, so not nudged");
+    // each file as the turn left it, so "changed since" compares with what the model saw
+    const seen = fileDigest(join(p.root, "src/api/billing/invoice.ts"));
+    assert.match(seen ?? "", /^[0-9a-f]{8}$/);
     assert.equal(
       await Deno.readTextFile(join(p.lib, "src/api/billing/edge.md")),
       "# edge\n\n## Learnings (2026-11-30)\n\n" +
-        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts -->\n` +
+        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts seen:${seen} -->\n` +
         "- Rounding happens once, at invoice total.\n",
     );
     assert.equal(
       await Deno.readTextFile(join(p.lib, "tech.md")),
       "# tech\n\n## Learnings (2026-11-30)\n\n" +
-        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts src/web/app.ts -->\n` +
+        // app.ts is not on disk: its digest is unknown
+        `<!-- librarian: 2026-11-30 ${head} src/api/billing/invoice.ts src/web/app.ts seen:${seen}, -->\n` +
         "- Money is integer cents.\n",
     );
   },

@@ -31,6 +31,8 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/automemory/record_store.ts: writeTextAtomicSync": { count: 1, why: "state: sync records" },
   "src/filing/journal.ts: Deno.renameSync": { count: 1, why: "state: a damaged journal aside" },
   "src/filing/journal.ts: writeTextAtomicSync": { count: 1, why: "state: the crash journal" },
+  "src/git/stale_refresh.ts: writeTextAtomicSync": { count: 1, why: "state: the stale record" },
+  "src/git/stale_extend.ts: writeTextAtomicSync": { count: 1, why: "state: the stale record" },
   "src/filing/session_records.ts: Deno.mkdirSync": { count: 3, why: "state: session records" },
   "src/filing/session_records.ts: Deno.writeTextFileSync": {
     count: 2,

@@ -24,7 +24,8 @@ export const CARRIED: Readonly<Record<string, unknown>> = {};
 
 /**
  * The modules the stop hook loads later from `src/`, only when a turn files or nudges (the shell
- * reader: only for a turn that ran Bash, to count the files it wrote).
+ * reader: only for a turn that ran Bash, to count the files it wrote), or when the stale record
+ * must be remade.
  */
 export const LOADED_FROM_SOURCE: readonly string[] = [
   "automemory/sync.ts",
@@ -34,10 +35,13 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "git/head.ts",
   "filing/lock.ts",
   "filing/nudge_reason.ts",
+  "filing/over_share.ts",
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",
   "shell/bash_touches.ts",
+  "git/stale_extend.ts",
+  "git/stale_refresh.ts",
 ];
 
 if (import.meta.main) await runHookEntry("stop", run);

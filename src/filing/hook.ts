@@ -28,7 +28,7 @@ import {
   lookUpLibraryForSession,
   scratchPathOf,
 } from "../core/discover.ts";
-import { type EnvReader, logFile, nowFrom, processEnv, stateDir } from "../core/env.ts";
+import { type EnvReader, logFile, nowFrom, processEnv, readBudget, stateDir } from "../core/env.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -46,6 +46,9 @@ import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 import { claimStopEvent } from "./session_records.ts";
 import { clearTurn } from "../core/turn_record.ts";
+import { staleRecordNeed } from "../git/stale_check.ts";
+import { fileDigest } from "../core/file_digest.ts";
+import { joinPath } from "../core/paths.ts";
 
 /**
  * The largest scratch one turn files (a larger one is left for `librarian route`), so a turn
@@ -133,18 +136,65 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
     clearTurn(stateDir(env), event.session_id);
   }
   const outcome: StopOutcome = {
-    fields: { ...filed.fields, ...nudge.fields, ...turn.fields() },
+    fields: {
+      ...filed.fields,
+      ...nudge.fields,
+      ...turn.fields(),
+      ...await keepStaleRecord(library, env, filed.written ?? []),
+    },
     message: filed.message,
   };
   if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
   return outcome;
 }
 
+/** Each changed file's digest as the turn left it (what its learnings' provenance records). */
+function digestsOf(projectRoot: string, changed: readonly string[]): Map<string, string> {
+  const digests = new Map<string, string>();
+  for (const file of changed.slice(0, 64)) {
+    const digest = fileDigest(joinPath(projectRoot, file));
+    if (digest !== undefined) digests.set(file, digest);
+  }
+  return digests;
+}
+
+/**
+ * Keeps the stale record the inject hook marks stale learnings from (git/stale_check.ts): a few
+ * stats when nothing moved; extended without git when this turn only appended learnings about
+ * code as it left it; else remade, asking git, when `HEAD`, a library file or a cited code file
+ * changed. Never fails the turn.
+ */
+async function keepStaleRecord(
+  library: Library,
+  env: EnvReader,
+  written: readonly string[],
+): Promise<Record<string, LogValue>> {
+  try {
+    const need = staleRecordNeed(library, env, written.length > 0);
+    if (need === null) return {};
+    if (written.length > 0) {
+      const { extendStaleRecord } = await loadLater<typeof import("../git/stale_extend.ts")>(
+        "git/stale_extend.ts",
+      );
+      if (extendStaleRecord(library, need, written)) return { stale_record: "extended" };
+    }
+    const { remakeStaleRecord } = await loadLater<typeof import("../git/stale_refresh.ts")>(
+      "git/stale_refresh.ts",
+    );
+    const outcome = await remakeStaleRecord(library, need);
+    return {
+      stale_record: outcome.kind === "written" ? `written:${outcome.stale}` : outcome.kind,
+    };
+  } catch (error) {
+    return { stale_record: `skipped:${errorText(error)}` };
+  }
+}
+
 async function fileLearnings(
   library: Library,
   env: EnvReader,
   turn: TurnSource,
-): Promise<StopOutcome & { tagged?: boolean }> {
+): Promise<StopOutcome & { tagged?: boolean; written?: string[] }> {
   const scan = scanAutoMemory(library, env);
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
   const scratchWork = scratchHasContent(library);
@@ -212,7 +262,12 @@ async function fileLearnings(
     now,
     maxScratchBytes: MAX_SCRATCH_BYTES,
     maxTargets: MAX_TARGETS_PER_TURN,
-    provenanceFor: provenanceStamper(localDay(now), headCommit(library.projectRoot), changed),
+    provenanceFor: provenanceStamper(
+      localDay(now),
+      headCommit(library.projectRoot),
+      changed,
+      changed === undefined ? undefined : digestsOf(library.projectRoot, changed),
+    ),
   });
   report.lockWaitMs = held.lock.waitedMs;
   const fields: Record<string, LogValue> = {
@@ -221,6 +276,17 @@ async function fileLearnings(
     ...routeFields(report),
   };
   let message = summarize(report, sync);
+  if (report.status === "routed" && report.grown.some((g) => g.after > g.before)) {
+    // Told once, as a file crosses its fair share of the budget, with the fix.
+    const { overShareMessages } = await loadLater<typeof import("./over_share.ts")>(
+      "filing/over_share.ts",
+    );
+    const over = overShareMessages(library, report.grown, readBudget(env).budget);
+    if (over.length > 0) {
+      fields.over_share = over.length;
+      message = message === "" ? `Librarian: ${over.join("; ")}` : `${message}; ${over.join("; ")}`;
+    }
+  }
   if (report.status === "routed" && report.targets.length > 0) {
     // Keeps the exports `librarian init --export` recorded current (nothing when none are).
     const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
@@ -240,7 +306,8 @@ async function fileLearnings(
   // The turn recorded something (or auto memory did): this Stop filed or newly kept a block.
   const tagged = report.routed.length > 0 || report.kept.some((k) => k.newly) ||
     (sync !== undefined && sync.synced.length > 0);
-  return { fields, message, tagged };
+  const written = report.targets.map((t) => t.target);
+  return { fields, message, tagged, written };
 }
 
 /** Runs the stop hook on the event read from stdin. Always resolves to exit code 0. */

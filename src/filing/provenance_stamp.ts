@@ -41,17 +41,23 @@ export function filesUnder(target: TagTarget, changed: readonly string[]): strin
  * assert.equal(stamp(target, undefined), "<!-- librarian: 2026-11-30 a1b2c3d src/api/a.ts -->");
  * const own = { day: "2026-11-29", origin: "auto-memory/x.md", files: [] };
  * assert.equal(stamp(target, own), "<!-- librarian: 2026-11-30 a1b2c3d from:auto-memory/x.md -->");
+ * const seen = provenanceStamper("2026-11-30", undefined, ["src/a.ts"], new Map([["src/a.ts", "0a1b2c3d"]]));
+ * assert.equal(seen(target, undefined), "<!-- librarian: 2026-11-30 src/a.ts seen:0a1b2c3d -->");
  * ```
  */
 export function provenanceStamper(
   day: string,
   commit: string | undefined,
   changed: readonly string[] | undefined,
+  digests?: ReadonlyMap<string, string>,
 ): (target: TagTarget, own: Provenance | undefined) => string {
   return (target, own) => {
     const provenance: Provenance = own?.origin
       ? { day, origin: own.origin, files: own.files.slice(0, MAX_PROVENANCE_FILES) }
       : { day, files: filesUnder(target, changed ?? []) };
+    if (!own?.origin && digests !== undefined) {
+      provenance.digests = provenance.files.map((file) => digests.get(file) ?? "");
+    }
     if (commit) provenance.commit = commit;
     return formatProvenance(provenance);
   };

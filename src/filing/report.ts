@@ -10,6 +10,7 @@ import type { RoutePlan } from "./plan.ts";
 import type { ScratchDocument } from "../format/scratch.ts";
 import { isNewlyKept } from "./scratch_edits.ts";
 import type { KnownAt } from "./known.ts";
+import { stripMetadata } from "../format/library_doc.ts";
 
 /** One block filed into a target. */
 export interface RoutedEntry {
@@ -67,6 +68,11 @@ export interface RouteReport {
   routed: RoutedEntry[];
   /** Target files written, by path. */
   targets: TargetEntry[];
+  /**
+   * The knowledge (characters without metadata lines) of each target written, before and after:
+   * what the Stop hook compares with the file's fair share of the budget.
+   */
+  grown: { target: string; before: number; after: number }[];
   /** Blocks that stay in scratch, and why. */
   kept: KeptEntry[];
   /** How many kept blocks hold a likely credential. */
@@ -125,6 +131,7 @@ export function emptyReport(
     scratchPath,
     routed: [],
     targets: [],
+    grown: [],
     kept: [],
     secretsHeld: 0,
     emptyDropped: 0,
@@ -209,6 +216,11 @@ export function reportOf(
       created: write.before === null,
     });
     report.learnings += write.added;
+    report.grown.push({
+      target: write.relPath,
+      before: write.before === null ? 0 : stripMetadata(write.before).length,
+      after: stripMetadata(write.after).length,
+    });
   }
   report.failures = [...failures].map(([target, error]) => ({ target, error }));
   return report;

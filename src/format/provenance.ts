@@ -7,11 +7,14 @@
  * <!-- librarian: 2026-11-30 a1b2c3d from:auto-memory/deploy-freeze.md -->
  * ```
  *
- * Grammar: `<!-- librarian: DAY [COMMIT] [from:ORIGIN] [FILE ...] -->`. DAY is `YYYY-MM-DD`;
+ * Grammar: `<!-- librarian: DAY [COMMIT] [from:ORIGIN] [FILE ...] [seen:DIGEST,...] -->`. DAY is
+ * `YYYY-MM-DD`;
  * COMMIT is 7 to 40 lowercase hex digits (`HEAD` when filed; absent outside git); ORIGIN says where
  * a block came from when it was not tagged in a turn (`auto-memory/<file>`, `import/<file>`);
  * FILEs are project-relative paths. In a path, `%`, whitespace, control characters and `>` are
- * percent-encoded, and a path that would read as a commit or an origin is written with `./`.
+ * percent-encoded, and a path that would read as a commit, an origin or digests is written with
+ * `./`. DIGESTs (8 hex digits, one per FILE, empty when unknown) say what each file was as the
+ * turn left it, so `changed since` compares with what the model saw.
  * The inject hook strips these lines from what the model receives; `librarian read` shows them
  * with `--provenance`; `librarian lint` reads them to find learnings about code that moved.
  *
@@ -28,6 +31,11 @@ export interface Provenance {
   origin?: string;
   /** Project-relative code files the turn changed. */
   files: string[];
+  /**
+   * A digest of each of `files` as the turn left it (`""` when unknown), so that "changed since"
+   * compares with what the model saw: written as one `seen:<d1>,<d2>…` token after the files.
+   */
+  digests?: string[];
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -35,6 +43,8 @@ const COMMIT = /^[0-9a-f]{7,40}$/;
 const LINE =
   /^[ \t]*<!--[ \t]*librarian:[ \t]+(\d{4}-\d{2}-\d{2}(?:[ \t][^\r\n]*?)?)[ \t]*-->[ \t]*\r?$/;
 const ORIGIN_PREFIX = "from:";
+const SEEN_PREFIX = "seen:";
+const DIGESTS = /^seen:[0-9a-f]{0,16}(?:,[0-9a-f]{0,16})*$/;
 /** Percent-encoded in paths: `%`, `>`, whitespace and control characters. */
 // deno-lint-ignore no-control-regex
 const ENCODED = /[%>\s\u0000-\u001f\u007f]/g;
@@ -56,7 +66,10 @@ function decodeToken(token: string): string {
 
 function encodeFile(file: string): string {
   const encoded = encodeToken(file);
-  return COMMIT.test(encoded) || encoded.startsWith(ORIGIN_PREFIX) ? `./${encoded}` : encoded;
+  return COMMIT.test(encoded) || encoded.startsWith(ORIGIN_PREFIX) ||
+      encoded.startsWith(SEEN_PREFIX)
+    ? `./${encoded}`
+    : encoded;
 }
 
 /**
@@ -69,13 +82,22 @@ function encodeFile(file: string): string {
  *   formatProvenance({ day: "2026-11-30", commit: "a1b2c3d", files: ["src/a b.ts"] }),
  *   "<!-- librarian: 2026-11-30 a1b2c3d src/a%20b.ts -->",
  * );
+ * assert.equal(
+ *   formatProvenance({ day: "2026-11-30", files: ["a.ts", "b.ts"], digests: ["0a1b2c3d", ""] }),
+ *   "<!-- librarian: 2026-11-30 a.ts b.ts seen:0a1b2c3d, -->",
+ * );
  * ```
  */
 export function formatProvenance(provenance: Provenance): string {
   const tokens = [provenance.day];
   if (provenance.commit && COMMIT.test(provenance.commit)) tokens.push(provenance.commit);
   if (provenance.origin) tokens.push(ORIGIN_PREFIX + encodeToken(provenance.origin));
-  for (const file of provenance.files) if (file !== "") tokens.push(encodeFile(file));
+  const files = provenance.files.filter((file) => file !== "");
+  for (const file of files) tokens.push(encodeFile(file));
+  const digests = provenance.digests;
+  if (digests !== undefined && files.length > 0 && digests.some((d) => d !== "")) {
+    tokens.push(SEEN_PREFIX + files.map((_, i) => digests[i] ?? "").join(","));
+  }
   return `<!-- librarian: ${tokens.join(" ")} -->`;
 }
 
@@ -92,6 +114,8 @@ export function formatProvenance(provenance: Provenance): string {
  *   files: ["src/a.ts"],
  * });
  * assert.equal(parseProvenance("<!-- librarian: not-a-secret -->"), null);
+ * const seen = "<!-- librarian: 2026-11-30 a1b2c3d src/a.ts src/b.ts seen:0a1b2c3d, -->";
+ * assert.deepEqual(parseProvenance(seen)?.digests, ["0a1b2c3d", ""]);
  * ```
  */
 export function parseProvenance(line: string): Provenance | null {
@@ -105,9 +129,19 @@ export function parseProvenance(line: string): Provenance | null {
   if (tokens[0]?.startsWith(ORIGIN_PREFIX)) {
     provenance.origin = decodeToken(tokens.shift()!.slice(ORIGIN_PREFIX.length));
   }
+  const last = tokens[tokens.length - 1];
+  if (last !== undefined && DIGESTS.test(last)) {
+    tokens.pop();
+    provenance.digests = last.slice(SEEN_PREFIX.length).split(",");
+  }
   for (const token of tokens) {
     const file = decodeToken(token.startsWith("./") ? token.slice(2) : token);
     if (file !== "") provenance.files.push(file);
+  }
+  if (provenance.digests !== undefined) {
+    const digests = provenance.files.map((_, i) => provenance.digests![i] ?? "");
+    if (digests.some((d) => d !== "")) provenance.digests = digests;
+    else delete provenance.digests;
   }
   return provenance;
 }

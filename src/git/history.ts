@@ -168,26 +168,27 @@ const NOTHING: Omit<GitFacts, "status"> = { resolved: new Map(), history: [], un
 /** What git knows under `projectRoot` about the given short commits and everything since. */
 export async function gitFacts(projectRoot: string, commits: Iterable<string>): Promise<GitFacts> {
   try {
-    const inside = await runGit(projectRoot, ["rev-parse", "--is-inside-work-tree"]);
+    const wanted = [...new Set(commits)].filter((c) => /^[0-9a-f]{7,40}$/.test(c));
+    const diffArgs = ["--raw", "--numstat", "-M", "--relative", "--no-color"];
+    // independent questions, asked at once
+    const [inside, check, pending] = await Promise.all([
+      runGit(projectRoot, ["rev-parse", "--is-inside-work-tree"]),
+      wanted.length > 0
+        ? runGit(projectRoot, ["cat-file", "--batch-check"], wanted.join("\n") + "\n")
+        : null,
+      runGit(projectRoot, ["diff", ...diffArgs, "HEAD"]),
+    ]);
     if (inside.code !== 0 || inside.stdout.trim() !== "true") {
       return { status: "not-a-repository", ...NOTHING };
     }
-    const wanted = [...new Set(commits)].filter((c) => /^[0-9a-f]{7,40}$/.test(c));
     const resolved = new Map<string, string>();
-    if (wanted.length > 0) {
-      const check = await runGit(
-        projectRoot,
-        ["cat-file", "--batch-check"],
-        wanted.join("\n") + "\n",
-      );
+    if (check !== null) {
       const lines = check.stdout.split("\n");
       wanted.forEach((short, i) => {
         const [full, type] = (lines[i] ?? "").trim().split(" ");
         if (type === "commit" && full?.startsWith(short)) resolved.set(short, full);
       });
     }
-    const diffArgs = ["--raw", "--numstat", "-M", "--relative", "--no-color"];
-    const pending = await runGit(projectRoot, ["diff", ...diffArgs, "HEAD"]);
     const uncommitted = pending.code === 0 ? parseRawNumstat(pending.stdout.split("\n")) : [];
     const fulls = [...new Set(resolved.values())];
     let history: HistoryCommit[] = [];

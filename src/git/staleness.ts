@@ -53,6 +53,11 @@ export interface StalenessInput {
   lineCount: (path: string) => number;
   /** Heavily changed: at least this share of the file's lines (0 to 1); `0` turns it off. */
   changeRatio: number;
+  /**
+   * The digest of a project-relative file now (`core/file_digest.ts`): a source whose digest is
+   * still the one its provenance recorded is as the turn left it, so never "changed".
+   */
+  digestOf?: (path: string) => string | undefined;
 }
 
 /** Changes smaller than this many lines never count as heavy (a 4-line file edited twice). */
@@ -186,10 +191,14 @@ export function staleLearnings(input: StalenessInput): StaleLearning[] {
       since = reachable === null ? () => true : (at) => reachable[at] === 0;
     }
     const fates: SourceFate[] = [];
-    for (const source of learning.provenance.files) {
+    learning.provenance.files.forEach((source, i) => {
       const fate = fateOf(source, since, events, input);
-      if (fate) fates.push(fate);
-    }
+      if (fate === null) return;
+      const seen = learning.provenance.digests?.[i];
+      // what the model saw is still there: the lines git counts are the turn's own
+      if (fate.kind === "changed" && seen && input.digestOf?.(source) === seen) return;
+      fates.push(fate);
+    });
     if (fates.length === 0) continue;
     const entry: StaleLearning = { learning, fates };
     if (full !== undefined) entry.commit = full;

@@ -23,6 +23,7 @@ import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import type { StaleView } from "./stale_view.ts";
 
 /** What a context window still needs, rendered; or nothing. */
 export type Choice =
@@ -131,6 +132,8 @@ export interface ChooseOptions {
   ending?: string;
   /** Characters of the budget kept for the caller's text before the context (a hold's words). */
   reserved?: number;
+  /** Marks (or leaves out) stale learnings in a file's text before it is cut to the budget. */
+  stale?: StaleView;
 }
 
 /** Chooses and renders what of `files` (most specific first) the context window still needs. *
@@ -211,14 +214,15 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     if (text.kind === "text") {
       fingerprints[file.absPath] = fingerprint;
       const keep = options.keepProvenance === true;
-      const body = keep ? text.text : stripMetadata(text.text);
+      const source = options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
+      const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;
       const section: ContextSection = {
         label: file.label,
         readPath: file.absPath,
         body,
         partial: text.partial,
-        source: text.text,
+        source,
       };
       if (keep) section.keepMetadata = true;
       if (priorityOf(text.text) === "always") section.always = true;

@@ -19,6 +19,7 @@ import {
   type RefusedLibrary,
 } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
+import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 
@@ -60,6 +61,8 @@ export type FileContext =
     hits: number;
     /** Every applicable library file, most specific first. */
     files: LibraryFile[];
+    /** The stale marks for its files (read only when a file is read). */
+    stale?: StaleView;
   };
 
 /** Options for {@link buildFileContext}. */
@@ -128,7 +131,14 @@ export type FileLocation =
     /** The library folder that was found but not used (`library-refused`), and why. */
     refused?: RefusedLibrary;
   }
-  | { kind: "located"; library: Library; relPath: string; files: LibraryFile[] };
+  | {
+    kind: "located";
+    library: Library;
+    relPath: string;
+    files: LibraryFile[];
+    /** The stale marks for its files (the record is read only when a file is read). */
+    stale?: StaleView;
+  };
 
 /**
  * Finds the library for the file at `rawPath` and the library files that apply to it, most
@@ -164,7 +174,8 @@ export function locateFileContext(
   const relPath = placement.relPath;
   const files = collectLibraryFiles(library.root, dirnameOf(relPath));
   if (files.length === 0) return { kind: "none", reason: "no-library-files", library, relPath };
-  return { kind: "located", library, relPath, files };
+  const stale = staleView(library, options.env);
+  return { kind: "located", library, relPath, files, ...(stale ? { stale } : {}) };
 }
 
 /** Chooses and renders a located file's context against what the context window already has. *
@@ -192,6 +203,7 @@ export function decideFileContext(
     budget,
     alreadySent,
     ...extra,
+    ...(location.stale ? { stale: location.stale } : {}),
     header: (hits) => contextHeader(relPath, hits),
   });
   if (choice.kind === "none") {

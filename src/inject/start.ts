@@ -27,6 +27,7 @@ import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
 import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
+import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
@@ -51,6 +52,10 @@ export function rootFilesAtStart(env: EnvReader): boolean {
   return !["off", "0", "false", "no"].includes(value ?? "");
 }
 
+function optionalStale(stale: StaleView | undefined): { stale?: StaleView } {
+  return stale === undefined ? {} : { stale };
+}
+
 /**
  * The root files a window does not have yet, rendered within `budget`: the text (empty when
  * nothing is due) and what to record.
@@ -59,6 +64,7 @@ function rootContext(
   library: Library,
   ledger: Ledger,
   budget: number,
+  env: EnvReader,
   recent: readonly string[] = [],
 ): { text: string; files: Record<string, string>; sent: string } {
   const rootFiles = collectLibraryFiles(library.root, "");
@@ -75,6 +81,7 @@ function rootContext(
     budget,
     alreadySent: ledger.files,
     header: () => named.length > 0 ? compactionHeader(named) : ROOT_HEADER,
+    ...optionalStale(staleView(library, env)),
   });
   if (choice.kind === "none") return { text: "", files: choice.refreshed, sent: "" };
   const { shown, cut } = choice.rendered;
@@ -151,7 +158,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget, recent);
+    const root = rootContext(library, ledger, budget, env, recent);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
     const again = recent.length > 0 ? { recent: recent.length } : {};
     return {
@@ -200,7 +207,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   const outcome = decideOnce(event, env, state, key, (ledger) => {
     const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
     const root = rootFilesAtStart(env)
-      ? rootContext(library, ledger, budget - reminder.length - 2)
+      ? rootContext(library, ledger, budget - reminder.length - 2, env)
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };

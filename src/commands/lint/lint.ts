@@ -19,6 +19,7 @@ import { gitRenames } from "../../git/renames.ts";
 import { scanLibrary, type ScannedFolder } from "../../core/library_scan.ts";
 import { applyFolderMoves, type FolderMove } from "./fix.ts";
 import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
+import { refreshStaleRecord } from "../../git/stale_refresh.ts";
 import { DEFAULT_CHANGE_RATIO } from "../../git/staleness.ts";
 import { DEFAULT_SIMILARITY } from "../../format/similarity.ts";
 import {
@@ -266,6 +267,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const similarity = intOption(parsed, "similarity", DEFAULT_SIMILARITY * 100, 0, 100) / 100;
     const content = await contentFindings(folders, budget, texts, similarity);
     const learnings = await staleLearningFindings(library, texts, { changeRatio });
+    // what the inject hook marks as stale is what lint finds (at the default threshold)
+    await refreshStaleRecord(library, env, { force: true });
     const findings = sortFindings([
       ...stale.findings,
       ...outsideFindings(folders),

@@ -8,28 +8,16 @@
  */
 
 import type { Library } from "../../core/discover.ts";
-import { provenanceLines } from "../../format/provenance.ts";
-import { basenameOf, dirnameOf, joinPath } from "../../core/paths.ts";
-import { gitFacts } from "../../git/history.ts";
+import { basenameOf, dirnameOf } from "../../core/paths.ts";
 import type { Finding } from "./checks.ts";
-import { type Learning, type SourceFate, staleLearnings } from "../../git/staleness.ts";
+import type { Learning, SourceFate } from "../../git/staleness.ts";
+import { scanStaleness } from "../../git/stale_scan.ts";
 
 /** A served library file's text, for {@link staleLearningFindings}. */
 export interface LibraryText {
   /** Library-relative path. */
   relPath: string;
   text: string;
-}
-
-function countLines(path: string): number {
-  try {
-    const bytes = Deno.readFileSync(path);
-    let lines = 0;
-    for (const byte of bytes) if (byte === 10) lines++;
-    return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
-  } catch {
-    return 0;
-  }
 }
 
 function since(commit: string | undefined): string {
@@ -89,49 +77,13 @@ export async function staleLearningFindings(
   files: readonly LibraryText[],
   options: StalenessOptions,
 ): Promise<{ findings: Finding[]; git: string; learnings: number }> {
-  const learnings: Learning[] = [];
-  for (const file of files) {
-    for (const { line, provenance } of provenanceLines(file.text)) {
-      if (provenance.files.length > 0) learnings.push({ file: file.relPath, line, provenance });
-    }
-  }
-  if (learnings.length === 0) return { findings: [], git: "not-needed", learnings: 0 };
-  const commits = learnings.map((l) => l.provenance.commit).filter((c): c is string => !!c);
-  const facts = await gitFacts(library.projectRoot, commits);
-  const existsCache = new Map<string, boolean>();
-  const lineCache = new Map<string, number>();
-  const exists = (path: string) => {
-    let known = existsCache.get(path);
-    if (known === undefined) {
-      try {
-        known = Deno.statSync(joinPath(library.projectRoot, path)).isFile;
-      } catch {
-        known = false;
-      }
-      existsCache.set(path, known);
-    }
-    return known;
-  };
-  const stale = staleLearnings({
-    learnings,
-    resolved: facts.resolved,
-    history: facts.history,
-    uncommitted: facts.uncommitted,
-    exists,
-    lineCount: (path) => {
-      let count = lineCache.get(path);
-      if (count === undefined) {
-        lineCache.set(path, count = countLines(joinPath(library.projectRoot, path)));
-      }
-      return count;
-    },
-    changeRatio: options.changeRatio,
-  });
+  const scan = await scanStaleness(library.projectRoot, files, options.changeRatio);
+  const stale = scan.stale;
   const libName = basenameOf(library.root);
   const findings = stale.flatMap((s) =>
     s.fates.map((fate) =>
       findingOf(fate, s.learning, s.commit ?? s.learning.provenance.commit, libName)
     )
   );
-  return { findings, git: facts.status, learnings: learnings.length };
+  return { findings, git: scan.git, learnings: scan.learnings.length };
 }

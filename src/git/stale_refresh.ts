@@ -1,0 +1,69 @@
+/**
+ * Keeps a library's stale record (`git/stale_record.ts`) current, where git may be asked: the
+ * Stop hook after each turn and `librarian lint`. Cheap when nothing moved: the record is remade
+ * only when `HEAD` moved, a library file it knows changed, a code file a learning cites changed
+ * (a few `stat` calls, no git), or when told to (the turn filed something); then git is asked its
+ * fixed handful of questions once for the whole library (`git/stale_scan.ts`).
+ *
+ * @module
+ */
+
+import type { Library } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
+import { scanLibrary, servedFiles } from "../core/library_scan.ts";
+import { readLibraryText, statStamp } from "../core/read_text.ts";
+import { formatStaleRecord } from "./stale_record.ts";
+import { type RemakeNeed, staleRecordNeed } from "./stale_check.ts";
+import { type ScannedText, scanStaleness, staleRecordOf } from "./stale_scan.ts";
+import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
+
+/** A library file larger than this is not judged (inject reads no more of it either). */
+const MAX_READ_BYTES = 256 * 1024;
+
+/** What a refresh did. */
+export type RefreshOutcome =
+  | { kind: "fresh" }
+  | { kind: "written"; stale: number; git: string }
+  | { kind: "skipped"; why: string };
+
+/**
+ * Remakes the library's stale record when it may no longer hold (or always, with `force`).
+ * Never throws: a failure is reported as skipped.
+ */
+export async function refreshStaleRecord(
+  library: Library,
+  env: EnvReader,
+  options: { force?: boolean } = {},
+): Promise<RefreshOutcome> {
+  try {
+    const need = staleRecordNeed(library, env, options.force === true);
+    if (need === null) return { kind: "fresh" };
+    return await remakeStaleRecord(library, need);
+  } catch (error) {
+    return { kind: "skipped", why: error instanceof Error ? error.name : String(error) };
+  }
+}
+
+/** Remakes the record where `need` says (asks git once for the whole library). */
+export async function remakeStaleRecord(
+  library: Library,
+  need: RemakeNeed,
+): Promise<RefreshOutcome> {
+  try {
+    const texts: ScannedText[] = [];
+    for (const file of servedFiles(await scanLibrary(library.root))) {
+      const stat = statStamp(file.absPath);
+      if ("error" in stat) continue;
+      const read = readLibraryText(file.absPath, stat.size, MAX_READ_BYTES);
+      if (read.kind !== "text") continue;
+      texts.push({ relPath: file.relPath, text: read.text, stamp: stat.stamp, hash: read.hash });
+    }
+    const scan = await scanStaleness(library.projectRoot, texts, DEFAULT_CHANGE_RATIO);
+    const record = staleRecordOf(library.projectRoot, need.head, texts, scan);
+    writeTextAtomicSync(need.path, formatStaleRecord(record));
+    return { kind: "written", stale: scan.stale.length, git: scan.git };
+  } catch (error) {
+    return { kind: "skipped", why: error instanceof Error ? error.name : String(error) };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The stale marks a touch puts on what it sends: read from the library's stale record (made by
+ * the Stop hook and `librarian lint`, `git/stale_record.ts`), never from git. The record is
+ * read only when a library file is about to be read (a repeat touch reads neither), and a mark is
+ * used only while it still holds: the library file's content hash is the one the record was made
+ * for, and every code file the learning cites has the stamp it had then. Otherwise the learning
+ * goes as it is (unknown, no mark). `LIBRARIAN_STALE=hide` leaves stale learnings out instead,
+ * naming how many; `off` sends them unmarked.
+ *
+ * @module
+ */
+
+import type { Library } from "../core/discover.ts";
+import { type EnvReader, stateDir } from "../core/env.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
+import { joinPath } from "../core/paths.ts";
+import { statStamp } from "../core/read_text.ts";
+import { applyStaleMarks, type StaleMode, staleModeFrom } from "../format/stale_marks.ts";
+import {
+  MISSING_STAMP,
+  parseStaleRecord,
+  type StaleRecord,
+  staleRecordPath,
+} from "../git/stale_record.ts";
+
+/** A record is read up to this size (a larger one is read as none). */
+const MAX_RECORD_BYTES = 2 * 1024 * 1024;
+
+/** Applies the stale marks that still hold to a library file's text. */
+export interface StaleView {
+  /** `text` (the file at library-relative `relPath`, content hash `hash`) as the model gets it. */
+  apply(relPath: string, text: string, hash: string): string;
+}
+
+/**
+ * The view for `library`, or `undefined` when `LIBRARIAN_STALE=off` or there is no state folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { staleView } from "./stale_view.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ * const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
+ * assert.equal(staleView(library, envFrom({ LIBRARIAN_STALE: "off", HOME: "/h" })), undefined);
+ * const view = staleView(library, envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() }));
+ * assert.equal(view?.apply("tech.md", "- a", "h"), "- a"); // no record: as it is
+ * ```
+ */
+export function staleView(library: Library, env: EnvReader): StaleView | undefined {
+  const mode: StaleMode = staleModeFrom(env("LIBRARIAN_STALE"));
+  const state = stateDir(env);
+  if (mode === "off" || state === undefined) return undefined;
+  let record: StaleRecord | null | undefined;
+  const stamps = new Map<string, string>();
+  const stampNow = (path: string) => {
+    let stamp = stamps.get(path);
+    if (stamp === undefined) {
+      const stat = statStamp(joinPath(library.projectRoot, path));
+      stamps.set(path, stamp = "error" in stat ? MISSING_STAMP : stat.stamp);
+    }
+    return stamp;
+  };
+  return {
+    apply(relPath, text, hash) {
+      if (record === undefined) {
+        const read = readTextBounded(staleRecordPath(state, library.root), MAX_RECORD_BYTES);
+        record = read.kind === "text" ? parseStaleRecord(read.text) : null;
+      }
+      const entry = record?.files[relPath];
+      if (entry === undefined || entry.hash !== hash || entry.stale.length === 0) return text;
+      const holding = entry.stale.filter((mark) =>
+        Object.entries(mark.cited).every(([path, stamp]) => stampNow(path) === stamp)
+      );
+      return applyStaleMarks(text, holding, mode).text;
+    },
+  };
+}

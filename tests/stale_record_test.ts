@@ -1,0 +1,233 @@
+/**
+ * Freshness where the model reads it: the stale record (made where git is asked: the Stop hook,
+ * lint), its validity check, and the marks a touch puts on stale learnings (or leaves them out).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { applyStaleMarks } from "../src/format/stale_marks.ts";
+import { formatStaleRecord, parseStaleRecord, staleRecordPath } from "../src/git/stale_record.ts";
+import { refreshStaleRecord } from "../src/git/stale_refresh.ts";
+import { readStaleRecord, staleRecordNeed } from "../src/git/stale_check.ts";
+import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
+import { fileDigest } from "../src/core/file_digest.ts";
+import { buildFileContext } from "../src/inject/file_context.ts";
+import { envFrom } from "../src/core/env.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
+import { skipOnWindows } from "./platform.ts";
+
+Deno.test("a mark goes on the first line of each learning; hide empties them and says how many", () => {
+  const text =
+    "# edge\n\n<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->\n- Old rule\n  goes on.\n- Second.\n- Kept.\r\n";
+  const mark = {
+    lines: [[4, 5], [6, 6]] as [number, number][],
+    reason: "src/a.ts deleted since a1b2c3d",
+    cited: {},
+  };
+  const marked = applyStaleMarks(text, [mark], "mark").text.split("\n");
+  assert.equal(marked[3], "- Old rule (stale: src/a.ts deleted since a1b2c3d)");
+  assert.equal(marked[4], "  goes on.");
+  assert.equal(marked[5], "- Second. (stale: src/a.ts deleted since a1b2c3d)");
+  assert.equal(marked[6], "- Kept.\r");
+  const hidden = applyStaleMarks(text, [mark], "hide");
+  assert.equal(hidden.hidden, 2);
+  assert.ok(!/Old rule|goes on|Second/.test(hidden.text));
+  assert.equal(hidden.text.split("\n")[6], "- Kept.\r", "other lines keep their numbers");
+  assert.match(hidden.text, /2 stale learnings left out/);
+  assert.deepEqual(applyStaleMarks(text, [mark], "off"), { text, hidden: 0 });
+  assert.equal(applyStaleMarks(text, [], "hide").text, text);
+});
+
+Deno.test("a damaged record or one of another version reads as none", () => {
+  const good = { version: 1 as const, head: "", cited: {}, files: {} };
+  assert.deepEqual(parseStaleRecord(formatStaleRecord(good)), good);
+  for (
+    const bad of [
+      "",
+      "[]",
+      '{"version":1,"head":"","cited":{},"files":{"a.md":{"stamp":"1","hash":"h","stale":[{"lines":[[0,1]],"reason":"r","cited":{}}]}}}',
+      '{"version":1,"head":"","cited":{"a":1},"files":{}}',
+      '{"version":7,"head":"","cited":{},"files":{}}',
+    ]
+  ) assert.equal(parseStaleRecord(bad), null, bad);
+});
+
+const LEARNING =
+  "<!-- librarian: 2026-11-30 COMMIT src/api/tax.ts -->\n- Tax is rounded per line.\n";
+
+async function staleProject() {
+  const dir = await tempDir();
+  const root = join(dir.path, "proj");
+  await writeTree(root, {
+    "src/api/tax.ts": "export const tax = 1;\n",
+    "src/api/handler.ts": "export const h = 1;\n",
+    "_memory_library/src/api/edge.md": "# edge\n",
+  });
+  await gitInit(root);
+  await commitAll(root, "start");
+  const head = (await gitOk(root, "rev-parse", "--short=7", "HEAD")).trim();
+  await Deno.writeTextFile(
+    join(root, "_memory_library/src/api/edge.md"),
+    "# edge\n\n## Learnings (2026-11-30)\n\n" + LEARNING.replace("COMMIT", head) +
+      "\n<!-- librarian: 2026-11-30 " + head +
+      " src/api/handler.ts -->\n- Handlers return early.\n",
+  );
+  await gitOk(root, "rm", "-q", "src/api/tax.ts");
+  await commitAll(root, "tax goes");
+  const state = join(dir.path, "state");
+  const env = envFrom({ LIBRARIAN_STATE_DIR: state, HOME: join(dir.path, "home") });
+  const library = {
+    root: join(root, "_memory_library"),
+    projectRoot: root,
+    foundBy: "cwd" as const,
+  };
+  return { dir, root, head, env, library, state };
+}
+
+function touch(root: string, env: (name: string) => string | undefined): string {
+  const context = buildFileContext(join(root, "src/api/handler.ts"), { env, budget: 9000 });
+  assert.equal(context.kind, "context");
+  return context.kind === "context" ? context.rendered.text : "";
+}
+
+Deno.test({
+  name:
+    "a learning about a deleted file is marked stale in what a touch sends, from the record alone",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    assert.doesNotMatch(touch(p.root, p.env), /stale/, "no record yet: no mark, no git");
+    const made = await refreshStaleRecord(p.library, p.env);
+    assert.equal(made.kind, "written");
+    const text = touch(p.root, p.env);
+    assert.match(
+      text,
+      new RegExp(
+        `- Tax is rounded per line\\. \\(stale: src/api/tax\\.ts deleted since ${p.head}\\)`,
+      ),
+    );
+    assert.match(
+      text,
+      /- Handlers return early\.(\n|$)/,
+      "a learning whose file is there is not marked",
+    );
+    const hidden = touch(p.root, (n) => n === "LIBRARIAN_STALE" ? "hide" : p.env(n));
+    assert.doesNotMatch(hidden, /Tax is rounded/);
+    assert.match(hidden, /1 stale learning left out/);
+    assert.match(hidden, /Handlers return early/);
+    // nothing moved: the record holds and is not remade (no git)
+    assert.equal(staleRecordNeed(p.library, p.env, false), null);
+    assert.equal((await refreshStaleRecord(p.library, p.env)).kind, "fresh");
+  },
+});
+
+Deno.test({
+  name: "a mark is dropped (unknown, no git) once its cited file or its library file changed",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    await refreshStaleRecord(p.library, p.env);
+    await Deno.writeTextFile(join(p.root, "src/api/tax.ts"), "export const tax = 2;\n");
+    assert.doesNotMatch(
+      touch(p.root, p.env),
+      /stale/,
+      "the cited file is back: the mark may be wrong",
+    );
+    assert.notEqual(staleRecordNeed(p.library, p.env, false), null, "the Stop hook remakes it");
+    await Deno.remove(join(p.root, "src/api/tax.ts"));
+    assert.match(touch(p.root, p.env), /stale: src\/api\/tax\.ts deleted/);
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(edge, "- a new line first\n" + await Deno.readTextFile(edge));
+    assert.doesNotMatch(touch(p.root, p.env), /stale/, "another version of the file: lines moved");
+    await refreshStaleRecord(p.library, p.env);
+    assert.match(touch(p.root, p.env), /- Tax is rounded per line\. \(stale:/);
+  },
+});
+
+Deno.test({
+  name: "a damaged record is never a reason to fail a touch",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const path = staleRecordPath(p.state, p.library.root);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, '{"version":1,"files":');
+    assert.match(touch(p.root, p.env), /Tax is rounded per line\.\n/);
+  },
+});
+
+Deno.test({
+  name:
+    "a Stop that only appended learnings about code as the turn left it keeps the record without git",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    await refreshStaleRecord(p.library, p.env);
+    const need = staleRecordNeed(p.library, p.env, true)!;
+    await Deno.writeTextFile(join(p.root, "src/api/new.ts"), "export const n = 1;\n");
+    const digest = fileDigest(join(p.root, "src/api/new.ts"))!;
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${p.head} src/api/new.ts seen:${digest} -->\n- New is fresh.\n`,
+      { append: true },
+    );
+    const next = extendRecord(readStaleRecord(need.path)!, p.library, need.head, [
+      "src/api/edge.md",
+    ]);
+    assert.ok(next !== null);
+    assert.equal(extendStaleRecord(p.library, need, ["src/api/edge.md"]), true);
+    const text = touch(p.root, p.env);
+    assert.match(
+      text,
+      /- Tax is rounded per line\. \(stale: src\/api\/tax\.ts deleted/,
+      "old marks hold",
+    );
+    assert.match(text, /- New is fresh\.(\n|$)/);
+    assert.equal(staleRecordNeed(p.library, p.env, false), null, "the record holds again");
+    // a learning about code changed since the turn left it: git must be asked
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 src/api/handler.ts seen:00000000 -->\n- Other.\n`,
+      {
+        append: true,
+      },
+    );
+    assert.equal(extendStaleRecord(p.library, need, ["src/api/edge.md"]), false);
+  },
+});
+
+Deno.test({
+  name:
+    "a learning about a file rewritten in its own turn is not stale while the file is as the turn left it",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const big = (n: number) =>
+      Array.from({ length: 60 }, (_, i) => `export const v${i} = ${i * n};`).join("\n") + "\n";
+    await Deno.writeTextFile(join(p.root, "src/api/big.ts"), big(1));
+    await commitAll(p.root, "big");
+    const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+    await Deno.writeTextFile(join(p.root, "src/api/big.ts"), big(2)); // the turn rewrites it all
+    const digest = fileDigest(join(p.root, "src/api/big.ts"))!;
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${head} src/api/big.ts seen:${digest} -->\n- Big is generated.\n` +
+        `\n<!-- librarian: 2026-12-01 ${head} src/api/big.ts -->\n- Big, no digest.\n`,
+      { append: true },
+    );
+    await refreshStaleRecord(p.library, p.env, { force: true });
+    const text = touch(p.root, p.env);
+    assert.match(text, /- Big is generated\.\n/, "as the turn left it: not stale");
+    assert.match(
+      text,
+      /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten \(1\d\d of 60 lines\)/,
+    );
+  },
+});
