@@ -193,24 +193,34 @@ Deno.test("import with bad arguments exits 2 with a usage line", async () => {
   }
 });
 
-Deno.test("import holds back a memory-bank file with a credential, says where, and exits 1", async () => {
+Deno.test("import sets aside only the line holding a credential, says which, and exits 1", async () => {
   await using dir = await tempDir();
   const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
   await writeTree(dir.path, {
     ...BANK,
     "memory-bank/techContext.md": `# Tech Context\n- Postgres 16\n- CI pushes with ${token}\n`,
+    "memory-bank/keys.md": `- ${["-----BEGIN RSA", "PRIVATE KEY-----"].join(" ")}\n`,
   });
   const result = await runLibrarian(["import", "memory-bank", "--json"], { cwd: dir.path });
   assert.equal(result.code, 1, result.stderr);
   const report = JSON.parse(result.stdout) as { entries: Array<Entry & { reason?: string }> };
   const tech = report.entries.find((e) => e.source === "techContext.md")!;
-  assert.equal(tech.action, "skip-secret");
+  assert.equal(tech.action, "create");
   assert.equal(tech.reason, "likely GitHub token (line 3)");
-  await assert.rejects(lib(dir.path, "tech.md"), "nothing of it reaches the library");
+  const keys = report.entries.find((e) => e.source === "keys.md")!;
+  assert.equal(keys.action, "skip-secret", "a file that is all credential is not imported");
+  assert.equal(keys.reason, "likely private key (line 1)");
+  const techMd = await lib(dir.path, "tech.md");
+  assert.match(techMd, /- Postgres 16\n/, "the rest of the file is imported");
+  assert.doesNotMatch(techMd, /CI pushes/, "the flagged line is not");
   assert.match(await lib(dir.path, "patterns.md"), /outbox/, "the other files are imported");
   assert.doesNotMatch(result.stdout, /R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u/);
   const text = await runLibrarian(["import", "memory-bank", "--dry-run"], { cwd: dir.path });
-  assert.match(text.stdout, /techContext\.md +→ tech\.md +skip: likely GitHub token \(line 3\)/);
+  assert.match(
+    text.stdout,
+    /techContext\.md +→ tech\.md +skip: already imported, without likely GitHub token \(line 3\): remove it/,
+  );
+  assert.doesNotMatch(text.stdout, /R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u/);
 });
 
 Deno.test("import strips control characters from what it copies", async () => {

@@ -114,11 +114,11 @@ const ACTION_WORDS: Record<ImportEntry["action"], string> = {
 
 /** What the text report says about one entry. */
 function actionWords(entry: ImportEntry): string {
-  if (entry.action !== "skip-secret" || entry.reason === undefined) {
-    return ACTION_WORDS[entry.action];
-  }
-  return `skip: ${entry.reason}: remove it (rotate it if it is real) and import again, or add ` +
-    `${NOT_A_SECRET} to the file if it is not a secret`;
+  if (entry.reason === undefined) return ACTION_WORDS[entry.action];
+  const fix = `remove it (rotate it if it is real) and import again, or add ${NOT_A_SECRET} ` +
+    "to the file if it is not a secret";
+  if (entry.action === "skip-secret") return `skip: ${entry.reason}: ${fix}`;
+  return `${ACTION_WORDS[entry.action]}, without ${entry.reason}: ${fix}`;
 }
 
 /** A problem the user must fix: `main.ts` prints it (as JSON with `--json`) and exits 1. */
@@ -185,8 +185,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       }
     }
     const written = [...plan.writes.keys()];
-    // A file held back for a credential is a problem to fix: scripts see exit 1.
-    const exit = plan.entries.some((e) => e.action === "skip-secret") ? EXIT_PROBLEMS : EXIT_OK;
+    // Lines held back for a credential are a problem to fix: scripts see exit 1.
+    const exit = plan.entries.some((e) => e.reason !== undefined) ? EXIT_PROBLEMS : EXIT_OK;
     if (json) {
       printJson({
         version: VERSION,

@@ -8,7 +8,7 @@
 
 import { libraryLine } from "../../format/markdown.ts";
 import { NOT_SECRET_MARKER } from "../../format/markers.ts";
-import { describeSecrets, findSecrets } from "../../format/secrets.ts";
+import { type SecretSpan, withoutSecretLines } from "../../format/secrets.ts";
 import { checkTagType } from "../../format/tag_rules.ts";
 
 /** Well-known memory-bank files (by lower-case stem) and where they go. */
@@ -54,8 +54,41 @@ export interface ImportEntry {
   action: ImportAction;
   /** Characters of the source text added (0 when skipped). */
   chars: number;
-  /** For `skip-secret`: what was found where ("likely GitHub token (line 3)"), never the value. */
+  /**
+   * Lines set aside for a likely credential, never the value: for `skip-secret` (every line that
+   * held text did) and for a `create` or `append` that copied the rest ("likely GitHub token
+   * (line 3)").
+   */
   reason?: string;
+}
+
+/**
+ * One line for a person naming the lines set aside and what each looked like, never the value:
+ * "likely GitHub token (line 3)", "likely private key (lines 4-9) and 1 more".
+ *
+ * @example Usage
+ * ```ts
+ * import { describeSetAside } from "./plan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   describeSetAside([{ kind: "GitHub token", line: 3, endLine: 3 }]),
+ *   "likely GitHub token (line 3)",
+ * );
+ * assert.equal(
+ *   describeSetAside([
+ *     { kind: "private key", line: 4, endLine: 9 },
+ *     { kind: "password", line: 12, endLine: 12 },
+ *   ]),
+ *   "likely private key (lines 4-9), likely password (line 12)",
+ * );
+ * ```
+ */
+export function describeSetAside(spans: readonly SecretSpan[]): string {
+  const words = spans.slice(0, 3).map(({ kind, line, endLine }) =>
+    `likely ${kind} (${endLine > line ? `lines ${line}-${endLine}` : `line ${line}`})`
+  );
+  return words.join(", ") + (spans.length > 3 ? ` and ${spans.length - 3} more` : "");
 }
 
 /** The plan: every entry, and the new text of each library file that changes. */
@@ -202,22 +235,26 @@ export function planImport(
       entries.push(entry("skip-not-text"));
       continue;
     }
-    const text = source.content.text;
-    // Control characters never reach a library file (a NUL makes it count as binary).
-    const body = text.split("\n").map(libraryLine).join("\n").trim();
-    if (body === "") {
+    const whole = source.content.text;
+    if (whole.split("\n").map(libraryLine).join("\n").trim() === "") {
       entries.push(entry("skip-empty"));
       continue;
     }
-    // The same check as filing: a credential never reaches a committed library file.
-    const secrets = NOT_SECRET_MARKER.test(text) ? [] : findSecrets(text);
-    if (secrets.length > 0) {
-      entries.push({ ...entry("skip-secret"), reason: describeSecrets(secrets) });
+    // The same check as filing: a credential never reaches a committed library file. Only the
+    // lines that hold one are set aside (a key with its body); the rest is imported.
+    const { text, spans } = NOT_SECRET_MARKER.test(whole)
+      ? { text: whole, spans: [] }
+      : withoutSecretLines(whole);
+    const setAside = spans.length > 0 ? { reason: describeSetAside(spans) } : {};
+    // Control characters never reach a library file (a NUL makes it count as binary).
+    const body = text.split("\n").map(libraryLine).join("\n").trim();
+    if (body === "") {
+      entries.push({ ...entry("skip-secret"), ...setAside });
       continue;
     }
     const current = texts.get(target) ?? null;
     if (current !== null && current.includes(body)) {
-      entries.push(entry("already-imported"));
+      entries.push({ ...entry("already-imported"), ...setAside });
       continue;
     }
     const block = `${
@@ -228,7 +265,7 @@ export function planImport(
       : `${current.trimEnd()}\n\n${block}`;
     texts.set(target, next);
     writes.set(target, next);
-    entries.push(entry(current === null ? "create" : "append", body.length));
+    entries.push({ ...entry(current === null ? "create" : "append", body.length), ...setAside });
   }
   return { entries, writes };
 }
