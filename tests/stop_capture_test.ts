@@ -194,3 +194,14 @@ Deno.test("a session whose transcript never appears (--no-session-persistence) w
   assert.deepEqual(another, {});
   assert.match((await Deno.readTextFile(log)).trim().split("\n")[2]!, /transcript_wait_ms=\d{3,} /);
 });
+
+Deno.test("a turn that edited code and only read scratch in Bash is still nudged (issue 22)", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const transcript = await writeTranscript(p, [
+    ...writeTurn(p, "src/a.ts"),
+    ...tool("Bash", { command: "cat _memory_library/.scratch.md" }),
+    say("Done."),
+  ]);
+  assert.equal(output(await stop(p, transcript)).decision, "block");
+});
