@@ -210,7 +210,10 @@ Deno.test("the scan is linear: a 6 MB pasted image in the prompt is looked at ab
   const image = { type: "image", source: { type: "base64", data: "iVBORw0KGgo".repeat(550_000) } };
   const text = [
     '{"type":"user","message":{"content":"Old prompt."}}',
-    JSON.stringify({ type: "user", message: { content: [image, { type: "text", text: "Fix it." }] } }),
+    JSON.stringify({
+      type: "user",
+      message: { content: [image, { type: "text", text: "Fix it." }] },
+    }),
     '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Edit","input":{"file_path":"/a"}}]}}',
     '{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}',
     "",
