@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom, type EnvReader } from "../src/core/env.ts";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir, listMemoryFiles } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { REVIEW_MARKER } from "../src/automemory/review.ts";
 import { syncMessages } from "../src/automemory/report.ts";
@@ -222,4 +222,38 @@ Deno.test("a block awaiting review is kept by the router until accepted; lint do
   assert.equal(classifyBlock(block, { acceptReview: true }).kind, "route");
   assert.equal(reviewScratch(text)[0]!.kind, "kept", "`librarian scratch` lists it");
   assert.deepEqual(scratchFindings(text, ".scratch.md"), []);
+});
+
+Deno.test("no silent cap: more than 5,000 memory files are all listed; each turn syncs a bounded number and says how many wait (issue 22)", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5_200; i++) {
+    files[`team/feedback_${String(i).padStart(4, "0")}.md`] =
+      `---\nname: m${i}\ndescription: memory ${i}\ntype: feedback\n---\n`;
+  }
+  await writeTree(memory, files);
+  assert.equal(listMemoryFiles(memory).length, 5_200, "every file is listed");
+  const seen = new Set<string>();
+  let turns = 0;
+  for (;;) {
+    const scan = scanAutoMemory(library, env, 2_000);
+    if (scan.changed.length === 0) break;
+    const report = await syncAutoMemory(library, env, scan);
+    for (const s of report.synced) seen.add(s.name);
+    turns++;
+    const waiting = 5_200 - seen.size;
+    assert.equal(report.waiting ?? 0, waiting, `turn ${turns}`);
+    if (waiting > 0) {
+      assert.ok(
+        syncMessages(report).includes(`${waiting} more auto memories wait for the next turn`),
+        syncMessages(report).join("; "),
+      );
+    }
+    assert.ok(turns <= 3, "each turn makes progress");
+  }
+  assert.equal(turns, 3);
+  assert.equal(seen.size, 5_200, "every memory synced, none twice");
+  const text = await Deno.readTextFile(scratch);
+  assert.equal(text.match(/^- m\d+: memory \d+$/gm)?.length, 5_200);
 });

@@ -256,7 +256,6 @@ function listNames(dir: string): string[] {
   }
 }
 
-const MAX_LISTED_FILES = 5000;
 const MAX_FOLDER_DEPTH = 8;
 
 function isMemoryFileName(name: string): boolean {
@@ -267,7 +266,8 @@ function isMemoryFileName(name: string): boolean {
 /**
  * The memory files under a memory folder, recursively (team memory lives in `memory/team/`), as
  * sorted `/`-separated paths relative to it: `.md` files other than `MEMORY.md` (the index);
- * hidden names and symlinks are skipped. At most 8 levels and 5,000 files.
+ * hidden names and symlinks are skipped. At most 8 levels, every file (names only: the work per
+ * turn is bounded where files are read, `MAX_CHANGED_PER_RUN` in `scan.ts`).
  *
  * @example Usage
  * ```ts
@@ -293,7 +293,6 @@ export function listMemoryFiles(dir: string): string[] {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      if (found.length >= MAX_LISTED_FILES) return;
       if (entry.name.startsWith(".")) continue;
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory && depth < MAX_FOLDER_DEPTH) walk(path, depth + 1);
