@@ -21,6 +21,7 @@ import type { LogRecord } from "../../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./tree.ts";
 import { VERSION } from "../../version.ts";
 import { type BlockReview, reviewScratch } from "../scratch/review.ts";
+import { nestedScratches } from "./nested_scratch.ts";
 
 /** The command line of `librarian status`. */
 export const SPEC: CommandSpec = {
@@ -117,7 +118,13 @@ async function gather(library: Library, env: EnvReader, runs: number) {
     version: VERSION,
     library: libraryJson(library),
     tree,
-    scratch: { path: scratchPathOf(library), exists: scratchText !== null, counts, blocks },
+    scratch: {
+      path: scratchPathOf(library),
+      exists: scratchText !== null,
+      counts,
+      blocks,
+      nested: nestedScratches(library),
+    },
     log: {
       path: log ?? null,
       runs: log
@@ -162,10 +169,12 @@ function printFolders(status: Status, library: Library, style: Style, depth?: nu
 }
 
 function printScratch(status: Status, style: Style): void {
-  const { counts, blocks, exists } = status.scratch;
+  const { counts, blocks, exists, nested } = status.scratch;
   console.log(`\n${style.bold("Scratch")}`);
   if (!exists) console.log(`  ${style.dim("no scratch file (run 'librarian init')")}`);
-  else if (blocks.length === 0) console.log(`  ${style.dim("empty: nothing waiting")}`);
+  else if (blocks.length === 0 && nested.paths.length === 0) {
+    console.log(`  ${style.dim("empty: nothing waiting")}`);
+  } else if (blocks.length === 0) console.log(`  ${style.dim("empty")}`);
   else {
     console.log(
       `  ${counts.routable} routable, ${counts.legacy} legacy, ${counts.rejected} rejected, ` +
@@ -196,10 +205,28 @@ function printScratch(status: Status, style: Style): void {
   }
 }
 
+/** Nested libraries' scratch files that hold blocks: filed by a Stop of a turn that works there. */
+function printNested(status: Status, style: Style): void {
+  const { paths, truncated } = status.scratch.nested;
+  for (const path of paths) {
+    console.log(
+      style.yellow(`  waiting in ${safeText(path)}`) +
+        style.dim(
+          " (a nested library: filed at the end of a turn that works below it, or run " +
+            "'librarian route' there)",
+        ),
+    );
+  }
+  if (truncated) {
+    console.log(style.dim("  (nested libraries looked for in the first 20,000 folders only)"));
+  }
+}
+
 function printStatus(status: Status, library: Library, style: Style, depth?: number): void {
   console.log(`${style.bold("Library")}  ${library.root} (found ${describeFoundBy(library)})`);
   console.log(`Project  ${library.projectRoot}`);
   printScratch(status, style);
+  printNested(status, style);
 
   console.log(`\n${style.bold("Hooks")}`);
   const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
