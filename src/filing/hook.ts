@@ -311,6 +311,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     session,
     project,
     stop_hook_active: active,
+    plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
     ms: elapsedMs(),
   });
   return 0;

@@ -16,7 +16,8 @@ import { plural } from "../../core/words.ts";
 import { describeWiring, detectHookWiring } from "../setup/hooks_wiring.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryError } from "../../cli/locate.ts";
-import { describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
+import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
+import { recentPluginDirRun } from "../doctor/checks.ts";
 import type { LogRecord } from "../../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./tree.ts";
 import { VERSION } from "../../version.ts";
@@ -114,6 +115,7 @@ async function gather(library: Library, env: EnvReader, runs: number) {
   };
   for (const block of blocks) counts[block.category]++;
   const log = logFile(env);
+  const hooks = await detectHookWiring(env, library.projectRoot);
   return {
     version: VERSION,
     library: libraryJson(library),
@@ -131,7 +133,8 @@ async function gather(library: Library, env: EnvReader, runs: number) {
         ? (await readProjectRuns(log, library.projectRoot, runs).catch(() => null)) ?? []
         : [],
     },
-    hooks: await detectHookWiring(env, library.projectRoot),
+    hooks,
+    pluginDir: await recentPluginDirRun(env, normalizePath(library.projectRoot), hooks),
   };
 }
 
@@ -229,9 +232,18 @@ function printStatus(status: Status, library: Library, style: Style, depth?: num
   printNested(status, style);
 
   console.log(`\n${style.bold("Hooks")}`);
-  const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
-  console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
-  if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+  const pluginDir = status.pluginDir;
+  if (!status.hooks.wired && pluginDir !== null) {
+    // Hooks ran from a plugin no file lists: a session started with --plugin-dir.
+    console.log(
+      `  ${style.green("wired")} by --plugin-dir: hooks ran ${ageOf(pluginDir.time)} from ` +
+        safeText(pluginDir.root),
+    );
+  } else {
+    const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
+    console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
+    if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+  }
 
   console.log(`\n${style.bold("Last hook runs in this project")}`);
   if (!status.log.path) console.log(`  ${style.dim("logging is off (LIBRARIAN_LOG=off)")}`);
