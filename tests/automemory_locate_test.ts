@@ -7,6 +7,8 @@ import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { canonicalGitRoot } from "../src/git/memory_root.ts";
 import {
+  configuredAutoMemoryDir,
+  configuredMemoryDirOf,
   encodeProjectDir,
   listMemoryFiles,
   memoryDirs,
@@ -149,6 +151,7 @@ Deno.test("memoryDirs finds the encoded folder, a long-name folder and autoMemor
   await writeTree(project, {
     ".claude/settings.local.json": JSON.stringify({ autoMemoryDirectory: custom }),
   });
+  await trust(claude, project);
   const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
   assert.deepEqual(memoryDirs(libraryAt(project), env), [custom, longDir]);
 
@@ -160,28 +163,57 @@ Deno.test("memoryDirs finds the encoded folder, a long-name folder and autoMemor
   assert.deepEqual(memoryDirs(libraryAt(joinPath(dir.path, "none")), env), []);
 });
 
-Deno.test("autoMemoryDirectory: local settings, then the committed project settings, then the user's", async () => {
+/** Records that the person accepted Claude Code's trust dialog for `folder`. */
+async function trust(claude: string, folder: string) {
+  const projects = { [folder]: { hasTrustDialogAccepted: true } };
+  await writeTree(claude, { ".claude.json": JSON.stringify({ projects }) });
+}
+
+Deno.test("autoMemoryDirectory follows Claude Code 2.1.197: policy, local, project (trusted only), user; a committed value is never synced (issue 22)", async () => {
   await using dir = await tempDir();
   const claude = joinPath(dir.path, "claude");
   const project = joinPath(dir.path, "proj");
-  const local = joinPath(dir.path, "local");
-  const committed = joinPath(dir.path, "committed");
-  const user = joinPath(dir.path, "user");
-  for (const d of [local, committed, user, joinPath(project, "_memory_library")]) {
+  const [policyDir, local, committed, user] = ["policy", "local", "committed", "user"].map((n) =>
+    joinPath(dir.path, n)
+  );
+  for (const d of [policyDir!, local!, committed!, user!, joinPath(project, "_memory_library")]) {
     await Deno.mkdir(d, { recursive: true });
   }
   const env = envFrom({ CLAUDE_CONFIG_DIR: claude, HOME: dir.path });
   const library = libraryAt(project);
+  const policyFile = joinPath(dir.path, "managed-settings.json");
+  const which = () => configuredMemoryDirOf([project], claude, env, { policyFile })?.source ?? null;
+
   await writeTree(claude, { "settings.json": JSON.stringify({ autoMemoryDirectory: user }) });
   assert.deepEqual(memoryDirs(library, env), [user]);
   await writeTree(project, {
     ".claude/settings.json": JSON.stringify({ autoMemoryDirectory: committed }),
-  });
-  assert.deepEqual(memoryDirs(library, env), [committed], "the project's committed settings");
-  await writeTree(project, {
     ".claude/settings.local.json": JSON.stringify({ autoMemoryDirectory: local }),
   });
+  // An untrusted workspace: Claude Code ignores both project files, and so does the Librarian.
+  assert.equal(which(), "user");
+  assert.deepEqual(memoryDirs(library, env), [user], "a cloned repository chooses nothing");
+
+  await trust(claude, dir.path); // a folder above the project counts
+  assert.equal(which(), "local");
   assert.deepEqual(memoryDirs(library, env), [local]);
+
+  await Deno.remove(joinPath(project, ".claude/settings.local.json"));
+  assert.equal(which(), "project", "Claude Code uses the committed folder");
+  assert.deepEqual(memoryDirs(library, env), [], "but it is not synced without the person's word");
+  await writeTree(project, {
+    ".claude/settings.local.json": JSON.stringify({ autoMemoryDirectory: committed }),
+  });
+  assert.deepEqual(memoryDirs(library, env), [committed], "named in their own settings: synced");
+
+  await writeTree(dir.path, {
+    "managed-settings.json": JSON.stringify({ autoMemoryDirectory: policyDir }),
+  });
+  assert.equal(which(), "policy", "managed settings win over everything");
+  assert.equal(
+    configuredAutoMemoryDir([project], claude, env, { policyFile }),
+    policyDir,
+  );
 });
 
 Deno.test("memoryDirs never waits on a FIFO or reads a huge settings file", {

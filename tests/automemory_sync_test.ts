@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom, type EnvReader } from "../src/core/env.ts";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir, listMemoryFiles } from "../src/automemory/locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { REVIEW_MARKER } from "../src/automemory/review.ts";
 import { syncMessages } from "../src/automemory/report.ts";
@@ -222,4 +222,48 @@ Deno.test("a block awaiting review is kept by the router until accepted; lint do
   assert.equal(classifyBlock(block, { acceptReview: true }).kind, "route");
   assert.equal(reviewScratch(text)[0]!.kind, "kept", "`librarian scratch` lists it");
   assert.deepEqual(scratchFindings(text, ".scratch.md"), []);
+});
+
+Deno.test("no silent cap: more than 5,000 memory files are all listed (issue 22)", async () => {
+  await using dir = await tempDir();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5_200; i++) files[`team/feedback_${String(i).padStart(4, "0")}.md`] = "x";
+  await writeTree(dir.path, files);
+  assert.equal(listMemoryFiles(dir.path).length, 5_200, "every file is listed");
+});
+
+Deno.test("each turn syncs a bounded number of changed memories, says how many wait, and the next turns go on (issue 22)", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 7; i++) {
+    files[`team/feedback_${i}.md`] =
+      `---\nname: m${i}\ndescription: memory ${i}\ntype: feedback\n---\n`;
+  }
+  await writeTree(memory, files);
+  const seen = new Set<string>();
+  let turns = 0;
+  for (;;) {
+    const scan = scanAutoMemory(library, env, 3);
+    if (scan.changed.length === 0) break;
+    const report = await syncAutoMemory(library, env, scan);
+    for (const s of report.synced) seen.add(s.name);
+    turns++;
+    const waiting = 7 - seen.size;
+    assert.equal(report.waiting ?? 0, waiting, `turn ${turns}`);
+    if (waiting > 0) {
+      const words = waiting === 1
+        ? "1 more auto memory waits"
+        : `${waiting} more auto memories wait`;
+      assert.ok(
+        syncMessages(report).includes(`${words} for the next turn`),
+        syncMessages(report).join("; "),
+      );
+    }
+    assert.ok(turns <= 3, "each turn makes progress");
+  }
+  assert.equal(turns, 3);
+  assert.equal(seen.size, 7, "every memory synced, none twice");
+  const text = await Deno.readTextFile(scratch);
+  assert.equal(text.match(/^- m\d+: memory \d+$/gm)?.length, 7);
 });

@@ -14,7 +14,9 @@ Deno.test("a timed run's wall time is read to the microsecond, not rounded to th
     runs.push(await timeOnce({ cmd: "sleep", args: ["0.02"], stdin: "" }));
   }
   const walls = runs.map((r) => r.wallMs);
-  assert.ok(walls.every((ms) => ms >= 19 && ms < 1000), walls.join(", "));
+  // No upper bound that a loaded machine could cross (starting `sleep` took over a second under
+  // two CPU burners): the point is the reading's resolution, not its speed.
+  assert.ok(walls.every((ms) => ms >= 19 && ms < 120_000), walls.join(", "));
   assert.ok(walls.some((ms) => !Number.isInteger(ms)), `whole milliseconds only: ${walls}`);
   assert.ok(runs.every((r) => r.cpuMs !== undefined && r.cpuMs < median(walls)));
 });

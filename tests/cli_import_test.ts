@@ -211,6 +211,7 @@ Deno.test("import holds back the line with a credential, says where, imports the
   await writeTree(dir.path, {
     ...BANK,
     "memory-bank/techContext.md": `# Tech Context\n- Postgres 16\n- CI pushes with ${token}\n`,
+    "memory-bank/keys.md": `- ${["-----BEGIN RSA", "PRIVATE KEY-----"].join(" ")}\n`,
   });
   const result = await runLibrarian(["import", "memory-bank", "--yes", "--json"], {
     cwd: dir.path,

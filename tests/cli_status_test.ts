@@ -59,7 +59,9 @@ Deno.test("status --json reports library, folders, scratch, runs and hooks", asy
     "scratch",
     "log",
     "hooks",
+    "pluginDir",
   ]);
+  assert.equal(status.pluginDir, null, "no hook ran from a --plugin-dir plugin");
   assert.deepEqual(status.library, {
     root: `${dir.path}/proj/_memory_library`,
     projectRoot: `${dir.path}/proj`,

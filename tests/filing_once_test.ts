@@ -13,7 +13,7 @@ import { reportOf } from "../src/filing/report.ts";
 import { summarize } from "../src/filing/stop_summary.ts";
 import { parseScratch } from "../src/format/scratch.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
-import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import { makeProject, makeTaggedFolders, type Project, stopEvent } from "./stop_fixtures.ts";
 
 const TODAY = "2026-11-30";
 
@@ -155,6 +155,7 @@ Deno.test("the Stop hook files nothing already known, across levels, and empties
     "_memory_library/tech.md": TECH,
     "_memory_library/src/api/patterns.md": "# patterns\n\n- Always log the request id.\n",
   });
+  await makeTaggedFolders(p.root, "[TAG: src/api/billing,");
   await Deno.writeTextFile(
     p.scratch,
     "## [TAG: src/api/billing, type: edge]\n- ALWAYS log the request-id!\n- money is integer cents, never floats\n",

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { routeScratch } from "../src/filing/route_scratch.ts";
 import { existingSpelling } from "../src/filing/spelling.ts";
-import { tempDir } from "./helpers.ts";
-import { makeProject, type Project } from "./stop_fixtures.ts";
+import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
+import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
 
 const NFC = "caf\u00e9";
 const NFD = "cafe\u0301";
@@ -74,4 +74,54 @@ Deno.test("control characters never reach a library file; tabs do", async () => 
   assert.match(text, /- a NUL here\n- colour red output\n- a\ttab\n- a BOM\n/);
   // deno-lint-ignore no-control-regex
   assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f\uFEFF]/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 22: a tag that names a file or a folder that exists nowhere is filed where nothing reads
+// it; such a block stays in scratch with the nearest real folder named.
+
+Deno.test("a tag naming a file, a misspelt folder or no folder stays in scratch, the nearest real folder named", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, {
+    "src/api/a.ts": "export {};\n",
+    "src/web/app.ts": "",
+  });
+  await Deno.writeTextFile(
+    p.scratch,
+    [
+      "## [TAG: src/api/a.ts, type: edge]",
+      "- about a.ts",
+      "## [TAG: src/apu, type: edge]",
+      "- a typo",
+      "## [TAG: src/web/nowhere/deep, type: edge]",
+      "- no such folder",
+      "## [TAG: src/api, type: edge]",
+      "- filed",
+      "",
+    ].join("\n"),
+  );
+  // a folder the turn created counts as real
+  await Deno.mkdir(join(p.root, "src/new"), { recursive: true });
+  await Deno.writeTextFile(p.scratch, "## [TAG: src/new, type: edge]\n- new folder\n", {
+    append: true,
+  });
+  const result = await runLibrarian(["stop"], {
+    stdin: stopEvent(p.root),
+    home: p.home,
+    cwd: p.root,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const message = String(parseHookStdout(result.stdout)?.systemMessage);
+  assert.match(message, /2 learnings → src\/api\/edge\.md, src\/new\/edge\.md; 3 kept in scratch/);
+  const scratch = await Deno.readTextFile(p.scratch);
+  assert.match(scratch, /src\/api\/a\.ts is a file, not a folder: tag its folder, src\/api/);
+  assert.match(scratch, /no folder src\/apu in the project: did you mean src\/api\?/);
+  assert.match(
+    scratch,
+    /no folder src\/web\/nowhere\/deep in the project: the nearest real folder is src\/web/,
+  );
+  assert.ok(!scratch.includes("- filed") && !scratch.includes("- new folder"));
+  for (const dead of ["src/api/a.ts", "src/apu", "src/web/nowhere"]) {
+    await assert.rejects(Deno.lstat(join(p.lib, dead)), `${dead} was not created`);
+  }
 });

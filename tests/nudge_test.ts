@@ -200,3 +200,35 @@ Deno.test("tag folders: a folder filing would refuse becomes its nearest taggabl
     "global",
   ]);
 });
+
+Deno.test("reading scratch in Bash is not tagging; writing it is (issue 22)", () => {
+  const code = ["Edit", { file_path: `${P}/src/a.ts` }] as [string, Record<string, unknown>];
+  const S = "_memory_library/.scratch.md";
+  const reads = [
+    `cat ${S}`,
+    `head -20 ${S} && wc -l ${S}`,
+    `grep -n TAG ${S} | head`,
+    `cp ${S} /tmp/notes.md`,
+    `less "${P}/${S}"`,
+    `cat <<'EOF'\n- written to ${S} later\nEOF`,
+    `diff ${S} /tmp/old > /tmp/diff.txt`,
+  ];
+  for (const command of reads) {
+    const changes = turnChanges(turn(code, ["Bash", { command }]), LIB, P, "linux");
+    assert.equal(changes.tagged, false, command);
+    assert.equal(nudgeSkipFor(changes), undefined, command);
+  }
+  const writes = [
+    `echo '## [TAG: src, type: edge]' >> ${S}`,
+    `printf '%s\\n' x >${S}`,
+    `cat notes.md | tee -a "${P}/${S}"`,
+    `sed -i 's/old/new/' ${S}`,
+    `cp /tmp/notes.md ${S}`,
+    `mv draft.md '${S}'`,
+    `cat >> ${S} <<'EOF'\n## [TAG: src, type: edge]\n- a\nEOF`,
+  ];
+  for (const command of writes) {
+    const changes = turnChanges(turn(code, ["Bash", { command }]), LIB, P, "linux");
+    assert.equal(changes.tagged, true, command);
+  }
+});

@@ -27,7 +27,7 @@ import {
   type RunResult,
   tempDir,
 } from "./helpers.ts";
-import { makeProject, type Project, stopEvent } from "./stop_fixtures.ts";
+import { makeProject, makeTaggedFolders, type Project, stopEvent } from "./stop_fixtures.ts";
 import { IS_WINDOWS, skipOnWindows } from "./platform.ts";
 
 const TODAY = "2026-11-30";
@@ -207,6 +207,7 @@ Deno.test({
       "## [TAG: %2e%2e/%2e%2e, type: literal]\n- percent signs are just characters\n" +
       "## [TAG: global, type: ok]\n- fine\n";
     await Deno.writeTextFile(p.scratch, scratch);
+    await makeTaggedFolders(p.root, "[TAG: %2e%2e/%2e%2e,");
     await Deno.symlink(p.outside, join(p.lib, "link"), { type: "dir" });
     await Deno.symlink(join(p.outside, "gone"), join(p.lib, "gone"), { type: "dir" });
     await Deno.symlink(join(p.lib, "loop"), join(p.lib, "loop"), { type: "file" });
@@ -234,7 +235,14 @@ Deno.test({
     const beside = [...(await snapshot(p.base)).keys()].filter((k) =>
       !/^(proj\/_memory_library\/|home\/|outside\/)/.test(k)
     );
-    assert.deepEqual(beside.sort(), ["home", "outside", "proj", "proj/_memory_library"]);
+    assert.deepEqual(beside.sort(), [
+      "home",
+      "outside",
+      "proj",
+      "proj/%2e%2e", // the code folder the literal tag names
+      "proj/%2e%2e/%2e%2e",
+      "proj/_memory_library",
+    ]);
   },
 });
 
@@ -341,6 +349,7 @@ Deno.test({
     await Deno.remove(p.lib);
     await Deno.mkdir(real);
     await Deno.symlink(real, p.lib, { type: "dir" });
+    await Deno.mkdir(join(p.root, "src/api"), { recursive: true });
     await Deno.writeTextFile(
       join(real, ".scratch.md"),
       "## [TAG: src/api, type: tech]\n- via a linked library\n## [TAG: ../x, type: y]\n- no\n",

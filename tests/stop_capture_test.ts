@@ -251,3 +251,14 @@ Deno.test("the nudge's tag lines are at the level the edit hint suggests: the ne
     reason,
   );
 });
+
+Deno.test("a turn that edited code and only read scratch in Bash is still nudged (issue 22)", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  const transcript = await writeTranscript(p, [
+    ...writeTurn(p, "src/a.ts"),
+    ...tool("Bash", { command: "cat _memory_library/.scratch.md" }),
+    say("Done."),
+  ]);
+  assert.equal(output(await stop(p, transcript)).decision, "block");
+});

@@ -29,7 +29,23 @@ export async function makeProject(
   const outside = join(base, "outside");
   for (const dir of [lib, home, outside]) await Deno.mkdir(dir, { recursive: true });
   await writeTree(root, files);
+  await makeTaggedFolders(root, Object.values(files).join("\n"));
   return { base, root, lib, home, scratch: join(lib, ".scratch.md"), outside };
+}
+
+/**
+ * Creates the code folder each plain tag in `text` names, as a real project has them: filing
+ * keeps a block whose folder exists nowhere (src/filing/real_folder.ts). Only plain relative
+ * paths: a test of a bad tag keeps its tag as it is.
+ */
+export async function makeTaggedFolders(root: string, text: string): Promise<void> {
+  for (const match of text.matchAll(/\[\s*TAG\s*:\s*([A-Za-z0-9_%][A-Za-z0-9_.%/-]*?)\s*,/gi)) {
+    const path = match[1]!;
+    if (path === "global" || path.split("/").some((s) => s === "" || s === "." || s === "..")) {
+      continue;
+    }
+    await Deno.mkdir(join(root, path), { recursive: true }).catch(() => {});
+  }
 }
 
 /** A Stop event as Claude Code sends it, for a session working in `cwd`. */

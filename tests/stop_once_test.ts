@@ -12,6 +12,7 @@ import { parseLogLine } from "../src/core/log.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
 import {
   makeProject,
+  makeTaggedFolders,
   type Project,
   stopEvent,
   writeTranscript,
@@ -82,6 +83,7 @@ Deno.test("one Stop delivered to the plugin's hook and to a settings hook at onc
 Deno.test("the second delivery of a Stop, however late it starts, does nothing and says so in the log", async () => {
   await using dir = await tempDir();
   const { p, transcript } = await editedProject(dir.path);
+  await makeTaggedFolders(p.root, "[TAG: src/api/billing,");
   await Deno.writeTextFile(p.scratch, "## [TAG: src/api/billing, type: edge]\n- Round once.\n");
   const first = await stop(p, transcript, { plugin: true, env: { LIBRARIAN_NUDGE: "turn" } });
   assert.match(String(output(first).systemMessage), /1 learning → src\/api\/billing\/edge\.md/);

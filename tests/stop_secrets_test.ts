@@ -143,3 +143,36 @@ Deno.test("every credential shape of the corpus is found, as its kind", () => {
 Deno.test("no near miss of the corpus is flagged", () => {
   for (const { nearMiss } of CORPUS) assert.deepEqual(findSecrets(nearMiss), [], nearMiss);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 22: a key header soft-wrapped inside a bullet or split across bullets is still a key
+// header; a regex or a template that names a shape is not a credential.
+
+Deno.test("a private key header soft-wrapped inside a bullet or split across bullets is found", () => {
+  const shapes = [
+    j("- the deploy key starts -----BEGIN RSA\n  PRIVATE KEY----- and sits in the vault now"),
+    j("- -----BEGIN OPENSSH\n- PRIVATE KEY-----\n- b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"),
+    j("> -----BEGIN EC PRIVATE\n> KEY-----"),
+    j("* -----BEGIN\n* PRIVATE KEY-----"),
+  ];
+  for (const text of shapes) {
+    assert.deepEqual(findSecrets(text).map((f) => f.kind), ["private key"], text);
+    assert.equal(findSecrets(text)[0]!.line, 1, text);
+  }
+});
+
+Deno.test("a regex or template that names a credential shape, in a fence or not, is not one", () => {
+  const notSecrets = [
+    "```ts\nconst PEM = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;\n```",
+    "```ts\nconst HF = /\\bhf_[A-Za-z0-9]{34}/;\nconst XAPP = /xapp-\\d-[A-Z0-9]+/;\n```",
+    "- `docker login -u ci -p <token> registry.internal`",
+    "- `docker login -u ci -p ${REGISTRY_TOKEN} registry.internal`",
+    "- .npmrc: `_auth=${NPM_AUTH}`",
+    "- Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${SAS_KEY}",
+    "- the AWS secret access key: <your key here>",
+    "- aws s3 sync uses the profile's keys; see ~/.aws/credentials",
+    "- -----BEGIN PUBLIC KEY-----\n- MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",
+    "- the commit 3f9a1c7e2b8d6035e1a9c4f7b2d8e6031a5c9f4e fixed the AWS upload",
+  ];
+  for (const text of notSecrets) assert.deepEqual(findSecrets(text), [], text);
+});

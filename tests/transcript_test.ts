@@ -203,3 +203,29 @@ Deno.test("readTurn counts only time spent waiting: reading on a loaded machine 
   assert.equal(missing.status, "missing");
   assert.equal(missing.waitedMs, 0, "no last message named: nothing to wait for");
 });
+
+Deno.test("the scan is linear: a 6 MB pasted image in the prompt is looked at about once (issue 22)", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "t.jsonl");
+  const image = { type: "image", source: { type: "base64", data: "iVBORw0KGgo".repeat(550_000) } };
+  const text = [
+    '{"type":"user","message":{"content":"Old prompt."}}',
+    JSON.stringify({
+      type: "user",
+      message: { content: [image, { type: "text", text: "Fix it." }] },
+    }),
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Edit","input":{"file_path":"/a"}}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}',
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(path, text);
+  const size = (await Deno.stat(path)).size;
+  assert.ok(size > 6_000_000);
+  const stats = { bytesExamined: 0 };
+  const read = readTurnOnce(path, MAX_TURN_BYTES, stats);
+  assert.equal(read.status, "ok");
+  assert.deepEqual(read.activity!.toolUses.map((u) => u.input.file_path), ["/a"]);
+  assert.equal(read.activity!.complete, true, "the image's prompt ends the turn");
+  // each byte searched for a line break once and copied at most once: not once per chunk
+  assert.ok(stats.bytesExamined <= 2 * size + 1024, `${stats.bytesExamined} bytes for ${size}`);
+});

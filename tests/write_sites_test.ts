@@ -27,6 +27,10 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/core/lock.ts: Deno.mkdirSync": { count: 1, why: "state: the locks folder" },
   "src/inject/ledger.ts: Deno.remove": { count: 1, why: "state: old session ledgers" },
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
+  "src/inject/window.ts: Deno.openSync(write)": {
+    count: 1,
+    why: "state: an empty marker, the user was told the state disk is full",
+  },
   "src/automemory/record_store.ts: setAsideSync": { count: 1, why: "state: a damaged record" },
   "src/automemory/record_store.ts: writeTextAtomicSync": { count: 1, why: "state: sync records" },
   "src/filing/journal.ts: Deno.renameSync": { count: 1, why: "state: a damaged journal aside" },

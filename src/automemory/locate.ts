@@ -101,10 +101,129 @@ function configuredMemoryDir(settingsPath: string, env: EnvReader): string | nul
   }
 }
 
+/** Where Claude Code's managed (policy) settings live on this OS. */
+export function policySettingsFile(os: string = Deno.build.os): string {
+  if (os === "windows") return "C:\\Program Files\\ClaudeCode\\managed-settings.json";
+  if (os === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.json";
+  return "/etc/claude-code/managed-settings.json";
+}
+
+/** The largest global config (`.claude.json`) read for the trust check. */
+const MAX_GLOBAL_CONFIG_BYTES = 16 * 1024 * 1024;
+
 /**
- * The `autoMemoryDirectory` Claude Code uses for this project, in its order: the project's
- * `.claude/settings.local.json`, its committed `.claude/settings.json`, then the user's
- * `settings.json`; the first usable value wins.
+ * Whether the person accepted Claude Code's trust dialog for one of `roots` or a folder above it
+ * (`projects[<path>].hasTrustDialogAccepted` in `<config>/.claude.json`, else `~/.claude.json`), or
+ * runs it sandboxed (`CLAUDE_CODE_SANDBOXED`), as Claude Code 2.1.197 decides. A `-p` run is
+ * trusted by Claude Code too, which a hook cannot see: then the Librarian errs on the safe side.
+ *
+ * @example Usage
+ * ```ts
+ * import { trustedWorkspace } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const home = Deno.makeTempDirSync();
+ * const projects = { "/work": { hasTrustDialogAccepted: true } };
+ * Deno.writeTextFileSync(`${home}/.claude.json`, JSON.stringify({ projects }));
+ * const env = (name: string) => name === "HOME" ? home : undefined;
+ * assert.equal(trustedWorkspace(["/work/repo"], env), true);
+ * assert.equal(trustedWorkspace(["/elsewhere"], env), false);
+ * ```
+ */
+export function trustedWorkspace(roots: readonly string[], env: EnvReader): boolean {
+  const sandboxed = env("CLAUDE_CODE_SANDBOXED")?.trim().toLowerCase();
+  if (sandboxed === "1" || sandboxed === "true") return true;
+  const configured = env("CLAUDE_CONFIG_DIR")?.trim();
+  const home = homeDir(env);
+  const file = configured && isAbsolutePath(configured)
+    ? joinPath(normalizePath(configured), ".claude.json")
+    : home
+    ? joinPath(home, ".claude.json")
+    : null;
+  if (!file) return false;
+  const read = readTextBounded(file, MAX_GLOBAL_CONFIG_BYTES);
+  if (read.kind !== "text") return false;
+  let projects: unknown;
+  try {
+    const config = JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
+    projects = isObject(config) ? config.projects : undefined;
+  } catch {
+    return false;
+  }
+  if (!isObject(projects)) return false;
+  for (const root of roots) {
+    let path = normalizePath(root);
+    for (let depth = 0; depth < 256; depth++) {
+      const entry = projects[path];
+      if (isObject(entry) && entry.hasTrustDialogAccepted === true) return true;
+      const parent = path.replace(/\/[^/]*$/, "") || "/";
+      if (parent === path) break;
+      path = parent;
+    }
+  }
+  return false;
+}
+
+/** Which folder `autoMemoryDirectory` names for this project, and whose settings named it. */
+export interface ConfiguredMemoryDir {
+  dir: string;
+  /** `policy`, `local` (.claude/settings.local.json), `project` (committed) or `user`. */
+  source: "policy" | "local" | "project" | "user";
+  /** The settings file. */
+  file: string;
+}
+
+/**
+ * The `autoMemoryDirectory` Claude Code 2.1.197 uses for this project, in its order: managed
+ * (policy) settings, then (only in a trusted workspace, see {@link trustedWorkspace}) the
+ * project's `.claude/settings.local.json` and its committed `.claude/settings.json`, then the
+ * user's `settings.json`; the first usable value wins. (`--settings` values, between policy and
+ * local, are not visible to a hook.)
+ *
+ * @example Usage
+ * ```ts
+ * import { configuredMemoryDirOf } from "./locate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${project}/.claude`);
+ * Deno.writeTextFileSync(`${project}/.claude/settings.json`, '{"autoMemoryDirectory": "/srv/mem"}');
+ * const options = { policyFile: `${project}/none.json`, trusted: true };
+ * assert.equal(configuredMemoryDirOf([project], undefined, () => undefined, options)?.source, "project");
+ * assert.equal(configuredMemoryDirOf([project], undefined, () => undefined, { ...options, trusted: false }), null);
+ * ```
+ */
+export function configuredMemoryDirOf(
+  projectRoots: readonly string[],
+  claude: string | undefined,
+  env: EnvReader,
+  options: { policyFile?: string; trusted?: boolean } = {},
+): ConfiguredMemoryDir | null {
+  const trusted = options.trusted ?? trustedWorkspace(projectRoots, env);
+  const files: [ConfiguredMemoryDir["source"], string][] = [
+    ["policy", options.policyFile ?? policySettingsFile()],
+    ...(trusted
+      ? [
+        ...projectRoots.map((root) => ["local", joinPath(root, ".claude", "settings.local.json")]),
+        ...projectRoots.map((root) => ["project", joinPath(root, ".claude", "settings.json")]),
+      ] as [ConfiguredMemoryDir["source"], string][]
+      : []),
+    ...(claude
+      ? [["user", joinPath(claude, "settings.json")]] as [ConfiguredMemoryDir["source"], string][]
+      : []),
+  ];
+  for (const [source, file] of files) {
+    const dir = configuredMemoryDir(file, env);
+    if (dir) return { dir, source, file };
+  }
+  return null;
+}
+
+/**
+ * The `autoMemoryDirectory` the Librarian syncs for this project: the one Claude Code uses
+ * ({@link configuredMemoryDirOf}), except one named only by the project's committed
+ * `.claude/settings.json`: a cloned repository must not choose which folder is copied into the
+ * library. The person's word is the same folder in their own settings (local or user).
  *
  * @example Usage
  * ```ts
@@ -113,25 +232,19 @@ function configuredMemoryDir(settingsPath: string, env: EnvReader): string | nul
  *
  * const project = Deno.makeTempDirSync();
  * Deno.mkdirSync(`${project}/.claude`);
- * Deno.writeTextFileSync(`${project}/.claude/settings.json`, '{"autoMemoryDirectory": "/srv/mem"}');
- * assert.equal(configuredAutoMemoryDir([project], undefined, () => undefined), "/srv/mem");
+ * Deno.writeTextFileSync(`${project}/.claude/settings.local.json`, '{"autoMemoryDirectory": "/srv/mem"}');
+ * const options = { policyFile: `${project}/none.json`, trusted: true };
+ * assert.equal(configuredAutoMemoryDir([project], undefined, () => undefined, options), "/srv/mem");
  * ```
  */
 export function configuredAutoMemoryDir(
   projectRoots: readonly string[],
   claude: string | undefined,
   env: EnvReader,
+  options: { policyFile?: string; trusted?: boolean } = {},
 ): string | null {
-  const files = [
-    ...projectRoots.map((root) => joinPath(root, ".claude", "settings.local.json")),
-    ...projectRoots.map((root) => joinPath(root, ".claude", "settings.json")),
-    ...(claude ? [joinPath(claude, "settings.json")] : []),
-  ];
-  for (const file of files) {
-    const configured = configuredMemoryDir(file, env);
-    if (configured) return configured;
-  }
-  return null;
+  const found = configuredMemoryDirOf(projectRoots, claude, env, options);
+  return found === null || found.source === "project" ? null : found.dir;
 }
 
 /** The names in a folder, or none when it cannot be listed. */
@@ -143,7 +256,6 @@ function listNames(dir: string): string[] {
   }
 }
 
-const MAX_LISTED_FILES = 5000;
 const MAX_FOLDER_DEPTH = 8;
 
 function isMemoryFileName(name: string): boolean {
@@ -154,7 +266,8 @@ function isMemoryFileName(name: string): boolean {
 /**
  * The memory files under a memory folder, recursively (team memory lives in `memory/team/`), as
  * sorted `/`-separated paths relative to it: `.md` files other than `MEMORY.md` (the index);
- * hidden names and symlinks are skipped. At most 8 levels and 5,000 files.
+ * hidden names and symlinks are skipped. At most 8 levels, every file (names only: the work per
+ * turn is bounded where files are read, `MAX_CHANGED_PER_RUN` in `scan.ts`).
  *
  * @example Usage
  * ```ts
@@ -180,7 +293,6 @@ export function listMemoryFiles(dir: string): string[] {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      if (found.length >= MAX_LISTED_FILES) return;
       if (entry.name.startsWith(".")) continue;
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory && depth < MAX_FOLDER_DEPTH) walk(path, depth + 1);

@@ -38,6 +38,13 @@ export function syncMessages(sync: SyncReport | undefined): string[] {
   }
   if (sync.warning && (n > 0 || sync.error)) parts.push(`${sync.warning}; using sync`);
   if (sync.error) parts.push(`auto memory not synced: ${sync.error}`);
+  else if (sync.waiting) {
+    parts.push(
+      `${
+        plural(sync.waiting, "more auto memory waits", "more auto memories wait")
+      } for the next turn`,
+    );
+  }
   return parts;
 }
 
@@ -65,5 +72,6 @@ export function syncLogFields(
     memory_skipped: skipped || undefined,
     memory_damaged: sync?.damaged?.map((d) => d.reason).join(",") || undefined,
     memory_error: sync?.error,
+    memory_waiting: sync?.waiting,
   };
 }

@@ -37,7 +37,15 @@ export interface MemoryScan {
   mode?: AutoMemoryMode;
   /** Why `LIBRARIAN_AUTOMEMORY` was not used as given. */
   warning?: string;
+  /** Changed files beyond this turn's bound, left for the next turns. */
+  waiting?: number;
 }
+
+/**
+ * The most changed memory files one turn reads and syncs; the rest wait for the next turns
+ * (they are still changed then, so nothing is lost) and the turn says how many wait.
+ */
+export const MAX_CHANGED_PER_RUN = 500;
 
 /**
  * A regular file's size and mtime (ms), or null when it is missing or not a file.
@@ -77,7 +85,11 @@ export function statFile(path: string): { size: number; mtime: number } | null {
  * assert.equal(off.skipped, "LIBRARIAN_AUTOMEMORY=off");
  * ```
  */
-export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
+export function scanAutoMemory(
+  library: Library,
+  env: EnvReader,
+  maxChanged: number = MAX_CHANGED_PER_RUN,
+): MemoryScan {
   const { mode, warning } = autoMemoryMode(env);
   const extra = warning ? { mode, warning } : { mode };
   if (mode === "off") {
@@ -103,6 +115,15 @@ export function scanAutoMemory(library: Library, env: EnvReader): MemoryScan {
     }
     const gone = Object.keys(files).some((name) => !present.has(name));
     if (gone || loaded.kind === "damaged") stale.push(dir);
+  }
+  if (changed.length > maxChanged) {
+    return {
+      dirs,
+      changed: changed.slice(0, maxChanged),
+      stale,
+      waiting: changed.length - maxChanged,
+      ...extra,
+    };
   }
   return { dirs, changed, stale, ...extra };
 }

@@ -29,7 +29,13 @@ import { type DamagedRecord, loadRecord, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { reviewBlock } from "./review.ts";
-import { type ChangedFile, changedFilesOf, type MemoryScan, statFile } from "./scan.ts";
+import {
+  type ChangedFile,
+  changedFilesOf,
+  MAX_CHANGED_PER_RUN,
+  type MemoryScan,
+  statFile,
+} from "./scan.ts";
 
 /**
  * The YAML parser's package, named through a constant so `deno run` resolves npm only on a turn
@@ -57,6 +63,8 @@ export interface SyncReport {
   damaged?: DamagedRecord[];
   /** Why `LIBRARIAN_AUTOMEMORY` was not used as given. */
   warning?: string;
+  /** Changed memory files left for the next turns (the per-turn bound, `scan.ts`). */
+  waiting?: number;
   /** Why nothing was synced (entries wait for a later turn); the fix is in the text. */
   error?: string;
 }
@@ -171,6 +179,7 @@ export async function syncAutoMemory(
   const report: SyncReport = { synced: [], skipped: [], unchanged: 0 };
   if (mode === "review") report.mode = "review";
   if (warning) report.warning = warning;
+  if (scan.waiting) report.waiting = scan.waiting;
   const state = stateDir(env);
   if (mode === "off" || !state || (scan.changed.length === 0 && scan.stale.length === 0)) {
     return report;
@@ -194,7 +203,12 @@ export async function syncAutoMemory(
     }
     if (loaded.damaged) (report.damaged ??= []).push(loaded.damaged);
     // A damaged record was set aside: every file of the folder is looked at again.
-    const files = loaded.damaged ? changedFilesOf(dir) : scan.changed.filter((c) => c.dir === dir);
+    let files = loaded.damaged ? changedFilesOf(dir) : scan.changed.filter((c) => c.dir === dir);
+    if (loaded.damaged && files.length > MAX_CHANGED_PER_RUN) {
+      // every file is looked at again: the same bound per turn as the scan's
+      report.waiting = (report.waiting ?? 0) + files.length - MAX_CHANGED_PER_RUN;
+      files = files.slice(0, MAX_CHANGED_PER_RUN);
+    }
     const outcome = await syncDir(
       dir,
       files,

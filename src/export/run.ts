@@ -26,6 +26,7 @@ import {
 } from "./formats.ts";
 import { type DesiredOutput, type ExportAction, hasSection, planExport } from "./plan.ts";
 import { type FolderFile, renderFolder } from "./render.ts";
+import { withoutSecretsForExport } from "./secrets.ts";
 
 /** The largest library file read whole for an export; the rest of a larger one is not needed. */
 const MAX_READ_BYTES = 256 * 1024;
@@ -355,7 +356,12 @@ export async function runExport(library: Library, options: ExportOptions): Promi
         });
         continue;
       }
-      const rendered = renderFolder(files, label, FORMAT_LIMITS[format]);
+      // A block holding a likely credential never reaches a generated file.
+      const safe = withoutSecretsForExport(files);
+      for (const { reason } of safe.setAside) {
+        report.skipped.push({ format, folder: relDir, reason });
+      }
+      const rendered = renderFolder(safe.files, label, FORMAT_LIMITS[format]);
       if (rendered.cut.length > 0) report.cut.push({ format, folder: relDir, files: rendered.cut });
       for (const relPath of rendered.skipped) {
         report.skipped.push({ format, folder: relDir, reason: `${relPath} is not text` });

@@ -130,7 +130,9 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   }
   const turn = turnSource(event, library, env);
   const filed = await fileLearnings(library, env, turn);
-  const nudge = await decideStopNudge(event, library, env, filed.tagged ?? false, turn);
+  const nested = await fileNestedLibraries(event, library, env, turn);
+  const tagged = (filed.tagged ?? false) || nested.tagged;
+  const nudge = await decideStopNudge(event, library, env, tagged, turn);
   // another agent's turn record (core/turn_record.ts) ends with its turn
   if (event.agent !== undefined && event.agent !== "claude") {
     clearTurn(stateDir(env), event.session_id);
@@ -138,11 +140,12 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const outcome: StopOutcome = {
     fields: {
       ...filed.fields,
+      ...nested.fields,
       ...nudge.fields,
       ...turn.fields(),
       ...await keepStaleRecord(library, env, filed.written ?? []),
     },
-    message: filed.message,
+    message: [filed.message, ...nested.messages].filter((m) => m !== "").join("\n"),
   };
   if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
   return outcome;
@@ -190,12 +193,44 @@ async function keepStaleRecord(
   }
 }
 
+/**
+ * Files the scratch of each library nested in the project that the turn worked in
+ * (`packages/a/_memory_library/`, see nested.ts): an edit there was told to add learnings to that
+ * scratch. Auto memory is synced into the session library only.
+ */
+async function fileNestedLibraries(
+  event: HookEvent,
+  session: Library,
+  env: EnvReader,
+  turn: TurnSource,
+): Promise<{ messages: string[]; fields: Record<string, LogValue>; tagged: boolean }> {
+  const none = { messages: [], fields: {}, tagged: false };
+  const changes = await turn.changes();
+  if (!changes || changes.files.length === 0) return none;
+  const { nestedLibrariesOf } = await loadLater<typeof import("./nested.ts")>("filing/nested.ts");
+  const messages: string[] = [];
+  const filedIn: string[] = [];
+  let tagged = false;
+  for (const nested of nestedLibrariesOf(session, changes.files)) {
+    if (!scratchHasContent(nested)) continue;
+    const where = nested.root.slice(session.projectRoot.length + 1);
+    const out = await fileLearnings(nested, env, turnSource(event, nested, env), { memory: false });
+    filedIn.push(`${where}:${out.fields.result}`);
+    if (out.message) messages.push(out.message.replace(/^Librarian:/, `Librarian (${where}):`));
+    tagged ||= out.tagged ?? false;
+  }
+  return { messages, fields: { nested: filedIn.join(",") || undefined }, tagged };
+}
+
 async function fileLearnings(
   library: Library,
   env: EnvReader,
   turn: TurnSource,
+  options: { memory?: boolean } = {},
 ): Promise<StopOutcome & { tagged?: boolean; written?: string[] }> {
-  const scan = scanAutoMemory(library, env);
+  const scan = options.memory === false
+    ? { dirs: [], changed: [], stale: [] }
+    : scanAutoMemory(library, env);
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
   const scratchWork = scratchHasContent(library);
   if (!memoryWork && !scratchWork && !carryOverPending(library, env)) {
@@ -356,6 +391,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     project,
     stop_hook_active: active,
     client,
+    plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
     ms: elapsedMs(),
   });
   return 0;

@@ -6,11 +6,11 @@
  * transcript): `LIBRARIAN_NUDGE=off`; `stop_hook_active` (the turn already continues because of a
  * Stop hook); the turn tagged something (this Stop filed or kept a block); `session` mode and this
  * session was nudged before; then, from the transcript: the turn wrote into the library (scratch
- * or a library file, also through Bash naming `.scratch.md`); no code file changed (Edit, Write,
- * MultiEdit, NotebookEdit that did not fail, or a Bash command that did not fail and writes a
- * project file: `sed -i`, `>`, `tee`, ..., read by the same shell reader as the inject hook's
- * touches; inside the project, outside the library). The reason itself is written by
- * `nudge_reason.ts`, loaded only when a nudge is sent.
+ * or a library file, also through a Bash command that writes `.scratch.md`: reading it is no
+ * tag); no code file changed (Edit, Write, MultiEdit, NotebookEdit that did not fail, or a Bash
+ * command that did not fail and writes a project file: `sed -i`, `>`, `tee`, ..., read by the same
+ * shell reader as the inject hook's touches; inside the project, outside the library). The reason
+ * itself is written by `nudge_reason.ts`, loaded only when a nudge is sent.
  *
  * @module
  */
@@ -46,6 +46,85 @@ export function nudgeModeOf(raw: string | undefined): NudgeMode {
   if (value === "turn" || value === "off") return value;
   if (value === "0" || value === "false" || value === "no" || value === "never") return "off";
   return "session";
+}
+
+/** A word that names the scratch file (quotes taken off). */
+function namesScratch(word: string | undefined): boolean {
+  if (word === undefined) return false;
+  const bare = word.replace(/^["']|["']$/g, "").replace(/^of=/, "");
+  return bare === SCRATCH_FILE_NAME || bare.endsWith(`/${SCRATCH_FILE_NAME}`);
+}
+
+/** Redirection into scratch: `>`, `>>`, `&>`, `2>>`, `>|`, with or without a space before it. */
+const REDIRECT_INTO = /(?:^|[^<>])(?:\d|&)?>>?\|?[ \t]*(["']?[^\s;&|<>()]+)/g;
+
+/** Commands that write the file their arguments name, and which argument that is. */
+const WRITERS: Readonly<Record<string, "any" | "last" | "in-place">> = {
+  tee: "any",
+  dd: "any",
+  cp: "last",
+  mv: "last",
+  install: "last",
+  rsync: "last",
+  ln: "last",
+  sed: "in-place",
+  perl: "in-place",
+  gsed: "in-place",
+};
+
+/** `command` without the bodies of its here-documents (`<<EOF` … `EOF`). */
+function withoutHereDocuments(command: string): string {
+  const kept: string[] = [];
+  let until: string | null = null;
+  for (const line of command.split("\n")) {
+    if (until !== null) {
+      if (line.trim() === until) until = null;
+      continue;
+    }
+    kept.push(line);
+    until = /<<-?[ \t]*["']?([\w.-]+)["']?/.exec(line)?.[1] ?? null;
+  }
+  return kept.join("\n");
+}
+
+/**
+ * Whether a Bash command writes the scratch file (a redirection into it, `tee`, `sed -i`, a copy
+ * or move onto it): that is tagging. A command that only reads it (`cat`, `grep`, `head`, a copy
+ * out of it) is not, so the nudge still comes.
+ *
+ * @example Usage
+ * ```ts
+ * import { bashWritesScratch } from "./nudge.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(bashWritesScratch("cat >> _memory_library/.scratch.md <<'EOF'\n- a\nEOF"));
+ * assert.ok(bashWritesScratch("printf '%s\\n' x | tee -a _memory_library/.scratch.md"));
+ * assert.ok(!bashWritesScratch("cat _memory_library/.scratch.md"));
+ * assert.ok(!bashWritesScratch("cp _memory_library/.scratch.md /tmp/notes.md"));
+ * ```
+ */
+export function bashWritesScratch(command: string): boolean {
+  if (!command.includes(SCRATCH_FILE_NAME)) return false;
+  // Here-document bodies are data, not commands.
+  const head = withoutHereDocuments(command);
+  for (const match of head.matchAll(REDIRECT_INTO)) if (namesScratch(match[1])) return true;
+  for (const segment of head.split(/[;&|\n]+|\$\(|`/)) {
+    const words = segment.trim().split(/\s+/).filter((word) =>
+      !/^\w+=/.test(word) || word.startsWith("of=")
+    );
+    while (words[0] === "sudo" || words[0] === "command" || words[0] === "env") words.shift();
+    const name = words[0]?.replace(/^.*\//, "");
+    const rule = name === undefined ? undefined : WRITERS[name];
+    if (rule === undefined) continue;
+    const args = words.slice(1);
+    if (rule === "any" && args.some(namesScratch)) return true;
+    if (rule === "last" && namesScratch(args.filter((a) => !a.startsWith("-")).at(-1))) return true;
+    if (
+      rule === "in-place" && args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a)) &&
+      args.some(namesScratch)
+    ) return true;
+  }
+  return false;
 }
 
 /** What a turn changed, as far as the transcript tells. */
@@ -95,7 +174,7 @@ export function turnChanges(
     if (use.name === "Bash") {
       const command = use.input.command;
       if (typeof command !== "string") continue;
-      if (command.includes(SCRATCH_FILE_NAME)) tagged = true;
+      if (bashWritesScratch(command)) tagged = true;
       const base = resolveLocalPath(cwd ?? "", undefined, os) ?? library.projectRoot;
       for (const path of bashWrites?.(command, base) ?? []) {
         const placement = placeFile(path, library, os);

@@ -47,6 +47,7 @@ import { parseScratch } from "../format/scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
 import { existingSpelling } from "./spelling.ts";
 import { rewriteScratch } from "./scratch_rewrite.ts";
+import { deadFolderReason } from "./real_folder.ts";
 import { readTextFile, type ResolvedTarget, resolveTarget } from "./targets.ts";
 import { visibleFiles } from "./visible.ts";
 
@@ -208,7 +209,9 @@ export async function routeLocked(
   for (const relPath of targetsToRead(doc, foldCase, { acceptReview }).slice(0, maxTargets)) {
     // Keyed by the spelling on disk: the planner matches it to the tag's NFC path (foldKey).
     const spelled = existingSpelling(library, relPath);
-    states.set(spelled, resolve(spelled).state);
+    // A tag that names a file or a folder that exists nowhere stays in scratch (real_folder.ts).
+    const dead = deadFolderReason(library, spelled.split("/").slice(0, -1));
+    states.set(spelled, dead ? { kind: "blocked", reason: dead } : resolve(spelled).state);
   }
   const plan = planRoute(doc, {
     today: localDay(now),

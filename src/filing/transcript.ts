@@ -149,33 +149,69 @@ export const MAX_TURN_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** Feeds the lines of an open file to `scanner`, newest first; returns whether the bound was hit. */
-function scanFromEnd(file: Deno.FsFile, size: number, scanner: TurnScanner, maxBytes: number) {
+/** What a scan did, for tests of its cost: every byte it looked at for a line break or copied. */
+export interface ScanStats {
+  bytesExamined: number;
+}
+
+/** The bytes of `pieces` (oldest first) as one array. */
+function joined(pieces: readonly Uint8Array[], stats: ScanStats): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  stats.bytesExamined += length;
+  return out;
+}
+
+/**
+ * Feeds the lines of an open file to `scanner`, newest first; returns whether the bound was hit.
+ * Linear in the bytes read: each chunk is searched for line breaks once, and a line longer than
+ * a chunk (a pasted image in a prompt) is kept as pieces and joined once, when its start is found.
+ */
+function scanFromEnd(
+  file: Deno.FsFile,
+  size: number,
+  scanner: TurnScanner,
+  maxBytes: number,
+  stats: ScanStats,
+) {
   const decoder = new TextDecoder();
   let position = size;
-  let carry = new Uint8Array(0);
+  /** The newest line's bytes read so far, later ones last. */
+  let pieces: Uint8Array[] = [];
+  const feed = (head: Uint8Array) => {
+    const line = joined([head, ...pieces], stats);
+    pieces = [];
+    return line.length > 0 && scanner.feed(decoder.decode(line));
+  };
   while (position > 0) {
     if (size - position >= maxBytes) return true;
     const start = Math.max(0, position - CHUNK_BYTES);
-    const chunk = new Uint8Array(position - start + carry.length);
+    const chunk = new Uint8Array(position - start);
     file.seekSync(start, Deno.SeekMode.Start);
     let read = 0;
-    while (read < position - start) {
-      const n = file.readSync(chunk.subarray(read, position - start));
+    while (read < chunk.length) {
+      const n = file.readSync(chunk.subarray(read));
       if (n === null || n === 0) break;
       read += n;
     }
-    chunk.set(carry, position - start);
     position = start;
+    stats.bytesExamined += chunk.length;
     let end = chunk.length;
     for (let i = chunk.length - 1; i >= 0; i--) {
       if (chunk[i] !== NEWLINE) continue;
-      if (i + 1 < end && scanner.feed(decoder.decode(chunk.subarray(i + 1, end)))) return false;
+      if (feed(chunk.subarray(i + 1, end))) return false;
       end = i;
     }
-    carry = chunk.slice(0, end);
+    if (end > 0) pieces.unshift(chunk.subarray(0, end));
   }
-  if (carry.length > 0) scanner.feed(decoder.decode(carry));
+  if (pieces.length > 0) feed(new Uint8Array(0));
   return false;
 }
 
@@ -215,7 +251,11 @@ export interface TurnRead {
  * assert.equal(readTurnOnce(`${path}.missing`).status, "missing");
  * ```
  */
-export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead {
+export function readTurnOnce(
+  path: unknown,
+  maxBytes: number = MAX_TURN_BYTES,
+  stats: ScanStats = { bytesExamined: 0 },
+): TurnRead {
   if (typeof path !== "string" || path.trim() === "") return { status: "missing", waitedMs: 0 };
   const normal = normalizePath(path);
   if (!isLocalAbsolutePath(normal)) return { status: "missing", waitedMs: 0 };
@@ -232,7 +272,7 @@ export function readTurnOnce(path: unknown, maxBytes = MAX_TURN_BYTES): TurnRead
     const info = file.statSync();
     if (!info.isFile) return { status: "unreadable", waitedMs: 0 };
     const scanner = new TurnScanner();
-    const truncated = scanFromEnd(file, info.size, scanner, maxBytes);
+    const truncated = scanFromEnd(file, info.size, scanner, maxBytes, stats);
     const activity = scanner.result();
     const status = activity.complete ? "ok" : truncated ? "truncated" : "ok";
     return { activity, status, waitedMs: 0, size: info.size };

@@ -50,8 +50,11 @@ const realValue = (group: number) => (m: RegExpExecArray) => !isPlaceholder(m[gr
 export const DETECTORS: readonly Detector[] = [
   {
     kind: "private key",
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
-    hints: ["private key"],
+    // The header as written, or soft-wrapped inside a bullet, or split across bullets or quoted
+    // lines: between its words any run of spaces, line breaks and list or quote markers.
+    pattern:
+      /-----BEGIN(?:[\s>*+-]{1,12}[A-Z0-9]{1,12}){0,4}?[\s>*+-]{1,12}PRIVATE[\s>*+-]{1,12}KEY\b/,
+    hints: ["-----begin"],
   },
   {
     kind: "AWS access key",
@@ -65,6 +68,19 @@ export const DETECTORS: readonly Detector[] = [
     pattern: /aws_?secret_?(?:access_?)?key\W{0,4}[=:]\W{0,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/i,
     hints: ["aws"],
   },
+  {
+    kind: "AWS secret key",
+    // In prose: "the AWS secret access key is …", "aws secret access key: …", or a 40-character
+    // key with both cases and a digit close after the word AWS. AWS's documentation key ends in
+    // EXAMPLEKEY; a git hash has no capitals.
+    pattern:
+      /\b(?:aws\b|secret[\s_-]{0,3}access[\s_-]{0,3}key\b)[^\n]{0,60}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
+    accept: (m) => {
+      const key = m[1]!;
+      return hasDigit(key) && /[A-Z]/.test(key) && /[a-z]/.test(key) && !/EXAMPLEKEY$/.test(key);
+    },
+    hints: ["aws", "access"],
+  },
   { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, hints: ["gh"] },
   { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/, hints: ["github_pat_"] },
   {
@@ -73,6 +89,18 @@ export const DETECTORS: readonly Detector[] = [
     hints: ["gl"],
   },
   { kind: "Slack token", pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/, hints: ["xox"] },
+  { kind: "Slack token", pattern: /\bxapp-\d-[A-Za-z0-9-]{20,}/, hints: ["xapp-"] },
+  {
+    kind: "Discord webhook",
+    pattern: /discord(?:app)?\.com\/api\/(?:v\d+\/)?webhooks\/\d{5,}\/[A-Za-z0-9_-]{20,}/i,
+    hints: ["discord"],
+  },
+  {
+    kind: "Hugging Face token",
+    pattern: /\bhf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])/,
+    accept: (m) => hasDigit(m[0]) && /[A-Z]/.test(m[0]),
+    hints: ["hf_"],
+  },
   {
     kind: "Slack webhook",
     pattern:
@@ -124,6 +152,20 @@ export const DETECTORS: readonly Detector[] = [
     hints: ["accountkey="],
   },
   {
+    kind: "Azure access key",
+    // Service Bus, Event Hubs, IoT Hub and SignalR connection strings.
+    pattern: /SharedAccessKey\s*=\s*([A-Za-z0-9+/]{30,}={0,2})/i,
+    accept: (m) => hasDigit(m[1]!),
+    hints: ["sharedaccesskey"],
+  },
+  {
+    kind: "npm credentials",
+    // .npmrc: `_auth=<base64 user:password>`, `//registry/:_authToken=…`, `_password=…`.
+    pattern: /(?:^|[\s:;"'])_(?:auth|authToken|password)[ \t]*=[ \t]*["']?([^\s"']{8,})/m,
+    accept: realValue(1),
+    hints: ["_auth", "_password"],
+  },
+  {
     kind: "JWT",
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
     hints: ["eyj"],
@@ -160,6 +202,14 @@ export const DETECTORS: readonly Detector[] = [
     pattern: /\bcurl\b[^\n]{0,200}?\s(?:-u|--user)\s+["']?[^\s:"']{1,64}:([^\s"']{4,})/,
     accept: realValue(1),
     hints: ["curl"],
+  },
+  {
+    kind: "password",
+    // `docker login -u ci -p S3cret registry`, `--password=S3cret` (never --password-stdin).
+    pattern:
+      /\bdocker\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?\s(?:-p|--password)(?:[ \t]+|=)["']?([^\s"'-][^\s"']{3,})/,
+    accept: realValue(1),
+    hints: ["docker"],
   },
   {
     kind: "password",

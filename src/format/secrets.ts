@@ -111,6 +111,162 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
+/** One match of a credential shape: its kind and where it starts and ends in the text. */
+interface SecretMatch {
+  kind: string;
+  index: number;
+  end: number;
+}
+
+/**
+ * Every match of every shape in `text`; a detector whose kind `done` says is known already is
+ * not run again (findSecrets wants one finding per kind, the spans every one).
+ */
+function* secretMatches(text: string, done: (kind: string) => boolean): Generator<SecretMatch> {
+  const lower = text.toLowerCase();
+  for (const detector of SCANS) {
+    if (done(detector.kind) || !detector.hints.some((hint) => lower.includes(hint))) continue;
+    for (const match of text.matchAll(detector.global)) {
+      if (detector.accept && !detector.accept(match as RegExpExecArray)) continue;
+      yield { kind: detector.kind, index: match.index, end: match.index + match[0].length };
+      if (done(detector.kind)) break;
+    }
+  }
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    const keyword = match[1]!;
+    if (!namesASecret(match[2]!)) continue;
+    const value = assignedValue(match);
+    const key = keyBefore(text, match.index) + keyword + match[2]!;
+    if (value !== null && looksLikeSecretValue(key, value)) {
+      const kind = /pass|pwd/i.test(key) ? "password" : "secret assignment";
+      yield { kind, index: match.index, end: match.index + match[0].length };
+    }
+  }
+}
+
+/** The lines a likely credential covers: 1-based, first and last (inclusive). */
+export interface SecretSpan extends SecretFinding {
+  /** The last line it covers (a key's body runs to its END line, or to a blank line). */
+  endLine: number;
+}
+
+/** A line of a key's body, with any list or quote marker: base64, or a PEM header field. */
+const KEY_BODY =
+  /^[\s>*+-]*(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9+/]{1,15}={1,2}|(?:Proc-Type|DEK-Info|Comment):.*)[ \t]*$/;
+
+/**
+ * The last line (1-based) of a key whose header ends on line `headerEnd`: its END line, or its
+ * last body line when there is no END line (never a learning that follows it).
+ */
+function keyBodyEnd(lines: readonly string[], headerEnd: number): number {
+  let last = headerEnd;
+  for (let i = headerEnd; i < lines.length; i++) {
+    if (KEY_END.test(lines[i]!)) return i + 1;
+    // an END line soft-wrapped or split like the header
+    if (i + 1 < lines.length && KEY_END.test(`${lines[i]}\n${lines[i + 1]}`)) return i + 2;
+    if (!KEY_BODY.test(lines[i]!)) break;
+    last = i + 1;
+  }
+  return last;
+}
+
+const KEY_END =
+  /-----END[\s>*+-]{1,12}(?:[A-Z0-9]{1,12}[\s>*+-]{1,12}){0,4}?PRIVATE[\s>*+-]{1,12}KEY/;
+
+/**
+ * Every likely credential in `text` with the lines it covers, in line order: what must be set
+ * aside so that no part of one is kept. A private key runs from its header to its END line (or,
+ * without one, to its last base64 line), so its body goes with it.
+ *
+ * @example Usage
+ * ```ts
+ * import { findSecretSpans } from "./secrets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const key = ["-----BEGIN RSA", "PRIVATE KEY-----"].join(" ");
+ * const text = `- one\n- ${key}\n  MIIEowIBAAKCAQEAq7w\n  -----END RSA PRIVATE KEY-----\n- two\n`;
+ * assert.deepEqual(findSecretSpans(text), [{ kind: "private key", line: 2, endLine: 4 }]);
+ * assert.deepEqual(findSecretSpans("- nothing here\n"), []);
+ * ```
+ */
+export function findSecretSpans(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const match of secretMatches(text, () => false)) {
+    const line = lineOf(text, match.index);
+    let endLine = lineOf(text, Math.max(match.index, match.end - 1));
+    if (match.kind === "private key") endLine = keyBodyEnd(text.split("\n"), endLine);
+    spans.push({ kind: match.kind, line, endLine });
+  }
+  return spans.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
+}
+
+/**
+ * `text` without the lines that hold a likely credential (a key's whole body with its header),
+ * and the spans taken out: for an import, which keeps every other line of a file.
+ *
+ * @example Usage
+ * ```ts
+ * import { withoutSecretLines } from "./secrets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const token = ["gh", "p_", "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz0aB3d"].join("");
+ * const { text, spans } = withoutSecretLines(`# Tech\n- CI uses ${token}\n- Postgres 16\n`);
+ * assert.equal(text, "# Tech\n- Postgres 16\n");
+ * assert.deepEqual(spans, [{ kind: "GitHub token", line: 2, endLine: 2 }]);
+ * ```
+ */
+export function withoutSecretLines(text: string): { text: string; spans: SecretSpan[] } {
+  const spans = findSecretSpans(text);
+  return { text: dropLines(text, spans), spans };
+}
+
+const ITEM_START = /^[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
+
+/**
+ * `text` without each list item or paragraph that holds a likely credential, and the spans
+ * (widened to those blocks) taken out: for an export, which keeps every other learning of a file.
+ *
+ * @example Usage
+ * ```ts
+ * import { withoutSecretBlocks } from "./secrets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const token = ["gh", "p_", "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz0aB3d"].join("");
+ * const text = `# Tech\n\n- CI pushes\n  with ${token}\n- Postgres 16\n`;
+ * const { text: kept, spans } = withoutSecretBlocks(text);
+ * assert.equal(kept, "# Tech\n\n- Postgres 16\n");
+ * assert.deepEqual(spans, [{ kind: "GitHub token", line: 3, endLine: 4 }]);
+ * ```
+ */
+export function withoutSecretBlocks(text: string): { text: string; spans: SecretSpan[] } {
+  const lines = text.split("\n");
+  // A block ends at a blank line, a heading, or the start of the next list item.
+  const edge = (i: number) =>
+    lines[i]!.trim() === "" || HEADING.test(lines[i]!) || ITEM_START.test(lines[i]!);
+  const spans = findSecretSpans(text).map((span) => {
+    let first = span.line - 1;
+    while (
+      first > 0 && !edge(first) && lines[first - 1]!.trim() !== "" &&
+      !HEADING.test(lines[first - 1]!)
+    ) {
+      first--;
+    }
+    let last = span.endLine - 1;
+    while (last + 1 < lines.length && !edge(last + 1)) last++;
+    return { kind: span.kind, line: first + 1, endLine: last + 1 };
+  });
+  return { text: dropLines(text, spans), spans };
+}
+
+/** `text` without the lines of `spans` (1-based, inclusive). */
+function dropLines(text: string, spans: readonly SecretSpan[]): string {
+  if (spans.length === 0) return text;
+  return text.split("\n")
+    .filter((_, i) => !spans.some((span) => i + 1 >= span.line && i + 1 <= span.endLine))
+    .join("\n");
+}
+
 /**
  * Finds likely credentials in `text`, at most one finding per kind, in order of appearance.
  *
@@ -125,26 +281,8 @@ function lineOf(text: string, index: number): number {
  */
 export function findSecrets(text: string): SecretFinding[] {
   const found = new Map<string, number>();
-  const note = (kind: string, index: number) => {
-    if (!found.has(kind)) found.set(kind, index);
-  };
-  const lower = text.toLowerCase();
-  for (const detector of SCANS) {
-    if (found.has(detector.kind) || !detector.hints.some((hint) => lower.includes(hint))) continue;
-    for (const match of text.matchAll(detector.global)) {
-      if (detector.accept && !detector.accept(match as RegExpExecArray)) continue;
-      note(detector.kind, match.index);
-      break;
-    }
-  }
-  for (const match of text.matchAll(ASSIGNMENT)) {
-    const keyword = match[1]!;
-    if (!namesASecret(match[2]!)) continue;
-    const value = assignedValue(match);
-    const key = keyBefore(text, match.index) + keyword + match[2]!;
-    if (value !== null && looksLikeSecretValue(key, value)) {
-      note(/pass|pwd/i.test(key) ? "password" : "secret assignment", match.index);
-    }
+  for (const match of secretMatches(text, (kind) => found.has(kind))) {
+    if (!found.has(match.kind)) found.set(match.kind, match.index);
   }
   return [...found.entries()]
     .sort((a, b) => a[1] - b[1])

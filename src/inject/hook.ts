@@ -325,6 +325,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     outcome = { result: error instanceof HookInputError ? "bad-input" : "error", detail: message };
     outcome.project = env("CLAUDE_PROJECT_DIR");
   }
-  appendLog(log, "inject", { event: eventName, ...outcome, ms: elapsedMs() });
+  // Where the hook came from: a plugin (installed or loaded with --plugin-dir) sets
+  // CLAUDE_PLUGIN_ROOT; a hook from settings does not (doctor and status read it back).
+  const plugin = env("CLAUDE_PLUGIN_ROOT") || undefined;
+  appendLog(log, "inject", { event: eventName, ...outcome, plugin, ms: elapsedMs() });
   return 0;
 }

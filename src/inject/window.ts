@@ -13,7 +13,7 @@ import type { LogValue } from "../core/log.ts";
 import { messageOf } from "../core/errors.ts";
 import { INJECT_LOCK_TIMEOUT_MS, type LedgerUpdate, loadLedger, openLedger } from "./ledger.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
-import { type LedgerKey } from "./ledger_paths.ts";
+import { type LedgerKey, ledgerPath } from "./ledger_paths.ts";
 
 /** What one inject run did, for the log. */
 export type Outcome = Record<string, LogValue>;
@@ -226,6 +226,7 @@ export function decideOnce(
   try {
     open = openLedger(state, key, timeoutMs);
   } catch (error) {
+    if (isDiskFull(error)) return stateFull(state, key, event, error);
     const decision = withoutHold(early ?? decide(loadLedger(state, key).ledger, false));
     emit(decision, event);
     return { ...decision.outcome, ledger_error: messageOf(error) };
@@ -261,11 +262,40 @@ export function decideOnce(
     emit(decision, event);
     return { ...decision.outcome, ...extra };
   }
-  emit(decision, event);
+  // Recorded before it is sent: a ledger that cannot be written because the state folder's disk
+  // is full would otherwise have every touch send every file again.
   try {
     write();
   } catch (error) {
+    if (isDiskFull(error)) return { ...stateFull(state, key, event, error), ...extra };
     extra.ledger_error = messageOf(error);
   }
+  emit(decision, event);
   return { ...decision.outcome, ...extra };
+}
+
+/** True when `error` is the system saying the disk (or a quota) is full. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") return true;
+  return /No space left on device|Disk quota exceeded|os error 28\b/.test(messageOf(error));
+}
+
+/**
+ * The state folder's disk is full, so nothing sent can be remembered: send nothing (never every
+ * file at every touch), and tell the user once per context window. "Once" is an empty marker
+ * file beside the ledger (it takes no data blocks, so it can usually be made on a full disk);
+ * when even that fails, nothing is said rather than the same warning at every touch.
+ */
+function stateFull(state: string, key: LedgerKey, event: HookEvent, error: unknown): Outcome {
+  const outcome: Outcome = { result: "state-full", ledger_error: messageOf(error) };
+  try {
+    Deno.openSync(`${ledgerPath(state, key)}.full`, { write: true, createNew: true }).close();
+  } catch {
+    return outcome; // told before in this window, or nothing can be created at all
+  }
+  const warning = `Librarian: the state folder ${state} is full, so the library's notes are ` +
+    "not sent until there is space again (they would be sent again at every touch)";
+  writeHookOutput(event.hook_event_name ?? "PreToolUse", undefined, warning);
+  return { ...outcome, told: "state-full" };
 }

@@ -1,7 +1,8 @@
 /**
  * End-to-end: Claude Code's auto memory, as the real CLI lays it out, reaches the library through
- * the Stop hook: with its body (the why), from a nested `team/` folder, and from the folder the
- * project's committed `.claude/settings.json` names with `autoMemoryDirectory`.
+ * the Stop hook: with its body (the why), from a nested `team/` folder; the folder the project's
+ * committed `.claude/settings.json` names with `autoMemoryDirectory` is synced only once the
+ * person names it in their own settings.
  *
  * @module
  */
@@ -85,7 +86,7 @@ scenario("a team memory in memory/team/ is filed", async (open) => {
 });
 
 scenario(
-  "autoMemoryDirectory in the project's committed .claude/settings.json is honoured",
+  "autoMemoryDirectory in the project's committed .claude/settings.json: the CLI uses it, the Librarian syncs it only on the person's word",
   async (open) => {
     const project = await open({
       ...LIBRARY,
@@ -108,6 +109,18 @@ scenario(
       systemText(run.turns[0]!.body).includes(custom),
       "the CLI did not take autoMemoryDirectory from the project's settings",
     );
+    assert.doesNotMatch(
+      await project.read("_memory_library/tech.md") ?? "",
+      /SETTINGS-MARKER/,
+      "a cloned repository's settings chose what was copied into the library",
+    );
+    // The person's word: the same folder in their own settings.
+    await Deno.mkdir(join(project.home, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(project.home, ".claude", "settings.json"),
+      JSON.stringify({ autoMemoryDirectory: "~/team-memory" }) + "\n",
+    );
+    assertCompleted(await project.run("Hello again.", [done]));
     const tech = await project.read("_memory_library/tech.md") ?? "";
     assert.match(
       tech,

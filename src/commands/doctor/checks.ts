@@ -11,7 +11,7 @@ import {
   type RefusedLibrary,
   scratchPathOf,
 } from "../../core/discover.ts";
-import { type EnvReader, readBudget } from "../../core/env.ts";
+import { type EnvReader, logFile, readBudget } from "../../core/env.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
 import { describeWiring, detectHookWiring, type HookWiring } from "../setup/hooks_wiring.ts";
@@ -33,6 +33,8 @@ import { binaryFacts, describeBinary } from "./binary_check.ts";
 import { isFile } from "../../core/fs_probe.ts";
 import { codexCheck } from "./codex_check.ts";
 import { loadedTwiceCheck } from "./native_check.ts";
+import { type PluginDirRun, pluginDirRun } from "./plugin_dir.ts";
+import { ageOf, readProjectRuns, safeText } from "../../core/log_tail.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +
@@ -214,10 +216,34 @@ async function hooksChecks(
   wiring: HookWiring,
   target: string,
   projectRoot: string,
+  pluginDir: PluginDirRun | null,
 ): Promise<Check[]> {
   const checks = wiring.unreadable.map(({ file, problem }) =>
     warn("settings", `${file} ${problem}, so Claude Code ignores it`, `fix ${file}`)
   );
+  if (pluginDir !== null) {
+    // Hooks ran from a plugin no file lists: Claude Code was started with --plugin-dir.
+    const ran = `hooks ran ${ageOf(pluginDir.time)} from a plugin loaded with --plugin-dir ` +
+      `(${safeText(pluginDir.root)})`;
+    if (wiring.settings.length > 0) {
+      const files = wiring.settings.map((s) => s.file).join(", ");
+      checks.push(fail(
+        "hooks",
+        `wired twice in such sessions: ${ran}, and ${files} runs them too, so the model gets ` +
+          "the library context and the reminder twice",
+        "remove the settings entries (librarian setup-hooks --remove) while you use --plugin-dir",
+      ));
+      return checks;
+    }
+    if (!wiring.wired) {
+      checks.push(ok(
+        "hooks",
+        `${ran}; no installed plugin or settings file runs them, so only sessions started ` +
+          "with --plugin-dir have them (do not add setup-hooks too: they would run twice)",
+      ));
+      return checks;
+    }
+  }
   if (!wiring.wired) {
     const id = wiring.plugin.ids[0];
     const fix = id
@@ -235,6 +261,40 @@ async function hooksChecks(
     }
   }
   return checks;
+}
+
+/**
+ * The newest recent hook run in the project from a plugin that is not installed (one loaded
+ * with `--plugin-dir`), read from the log, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { recentPluginDirRun } from "./checks.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import { appendLog } from "../../core/log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const log = `${Deno.makeTempDirSync()}/librarian.log`;
+ * appendLog(log, "stop", { result: "nothing-to-do", project: "/repo", plugin: "/src/librarian" });
+ * const wiring = {
+ *   wired: false,
+ *   plugin: { ids: [], installPaths: [], enabled: null },
+ *   settings: [],
+ *   unreadable: [],
+ * };
+ * const run = await recentPluginDirRun(envFrom({ LIBRARIAN_LOG: log }), "/repo", wiring);
+ * assert.equal(run?.root, "/src/librarian");
+ * ```
+ */
+export async function recentPluginDirRun(
+  env: EnvReader,
+  projectRoot: string,
+  wiring: HookWiring,
+): Promise<PluginDirRun | null> {
+  const path = logFile(env);
+  if (!path) return null;
+  const records = await readProjectRuns(path, projectRoot, 200).catch(() => null);
+  return records ? pluginDirRun(records, wiring.plugin.installPaths) : null;
 }
 
 function budgetCheck(env: EnvReader): Check {
@@ -268,6 +328,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
   const runtime = currentRuntime();
   const { library, envProblem, refused } = await locateLibrary(env, cwd);
   const projectRoot = library?.projectRoot ?? env("CLAUDE_PROJECT_DIR") ?? cwd;
+  const wiring = await detectHookWiring(env, projectRoot);
   return [
     runtimeCheck(runtime),
     ...(await installChecks(env, runtime)),
@@ -276,9 +337,10 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
       ? [await scratchCheck(library), await linksCheck(library), loadedTwiceCheck(library)]
       : []),
     ...(await hooksChecks(
-      await detectHookWiring(env, projectRoot),
+      wiring,
       runtime.target,
       normalizePath(projectRoot),
+      await recentPluginDirRun(env, normalizePath(projectRoot), wiring),
     )),
     await logCheck(env, normalizePath(projectRoot)),
     budgetCheck(env),

@@ -9,7 +9,7 @@
  */
 
 import { NOT_A_SECRET } from "../../format/markers.ts";
-import { findSecrets } from "../../format/secrets.ts";
+import { findSecrets, findSecretSpans } from "../../format/secrets.ts";
 
 /** A line kept out of the library. */
 export interface HeldLine {
@@ -51,13 +51,16 @@ export function withoutSecretLines(
   firstLine: number,
 ): { text: string; held: HeldLine[] } {
   const lines = text.split("\n");
-  const held: HeldLine[] = [];
-  const out: string[] = [];
+  const dropped = new Set<number>();
+  const heldAt = new Map<number, string>();
+  const allowedAt = (i: number) =>
+    MARKER.test(lines[i]!) || i > 0 && MARKER.test(lines[i - 1]!) &&
+      lines[i - 1]!.trim() === NOT_A_SECRET;
   let fence: string | null = null;
   let inKey = false;
   for (const [i, line] of lines.entries()) {
-    const number = firstLine + i;
     if (inKey) {
+      dropped.add(i);
       if (/-----END [A-Z0-9 ]*PRIVATE KEY/.test(line)) inKey = false;
       continue;
     }
@@ -67,22 +70,29 @@ export function withoutSecretLines(
       if (fence === null) fence = open[1]!;
       else if (open[1]!.startsWith(fence[0]!) && open[1]!.length >= fence.length) fence = null;
     }
-    const allowed = MARKER.test(line) || i > 0 && MARKER.test(lines[i - 1]!) &&
-        lines[i - 1]!.trim() === NOT_A_SECRET;
-    const findings = allowed
+    const findings = allowedAt(i)
       ? []
       : findSecrets(line).filter((f) =>
         !GUESSED.has(f.kind) || !(fencedBefore || TEMPLATE.test(line))
       );
-    if (findings.length === 0) {
-      out.push(line);
-      continue;
-    }
+    if (findings.length === 0) continue;
     const named = findings.find((f) => !GUESSED.has(f.kind)) ?? findings[0]!;
-    held.push({ line: number, kind: named.kind });
+    dropped.add(i);
+    heldAt.set(i, named.kind);
     if (findings.some((f) => f.kind === "private key") && !/-----END/.test(line)) inKey = true;
   }
-  return { text: out.join("\n"), held };
+  // A provider's key shape that only shows across lines (a key header soft-wrapped inside a
+  // bullet or split across bullets) is found in the whole text, its body with it.
+  for (const span of findSecretSpans(text)) {
+    if (GUESSED.has(span.kind)) continue;
+    const range = [...Array(span.endLine - span.line + 1).keys()].map((k) => span.line - 1 + k);
+    if (range.some((i) => allowedAt(i)) || range.every((i) => dropped.has(i))) continue;
+    for (const i of range) dropped.add(i);
+    heldAt.set(range[0]!, span.kind);
+  }
+  const held = [...heldAt].sort(([a], [b]) => a - b)
+    .map(([i, kind]) => ({ line: firstLine + i, kind }));
+  return { text: lines.filter((_, i) => !dropped.has(i)).join("\n"), held };
 }
 
 /**

@@ -16,11 +16,13 @@ import { plural } from "../../core/words.ts";
 import { describeWiring, detectHookWiring } from "../setup/hooks_wiring.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { describeFoundBy, libraryJson, locateLibrary, noLibraryError } from "../../cli/locate.ts";
-import { describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
+import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
+import { recentPluginDirRun } from "../doctor/checks.ts";
 import type { LogRecord } from "../../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./tree.ts";
 import { VERSION } from "../../version.ts";
 import { type BlockReview, reviewScratch } from "../scratch/review.ts";
+import { nestedScratches } from "./nested_scratch.ts";
 
 /** The command line of `librarian status`. */
 export const SPEC: CommandSpec = {
@@ -113,18 +115,26 @@ async function gather(library: Library, env: EnvReader, runs: number) {
   };
   for (const block of blocks) counts[block.category]++;
   const log = logFile(env);
+  const hooks = await detectHookWiring(env, library.projectRoot);
   return {
     version: VERSION,
     library: libraryJson(library),
     tree,
-    scratch: { path: scratchPathOf(library), exists: scratchText !== null, counts, blocks },
+    scratch: {
+      path: scratchPathOf(library),
+      exists: scratchText !== null,
+      counts,
+      blocks,
+      nested: nestedScratches(library),
+    },
     log: {
       path: log ?? null,
       runs: log
         ? (await readProjectRuns(log, library.projectRoot, runs).catch(() => null)) ?? []
         : [],
     },
-    hooks: await detectHookWiring(env, library.projectRoot),
+    hooks,
+    pluginDir: await recentPluginDirRun(env, normalizePath(library.projectRoot), hooks),
   };
 }
 
@@ -162,10 +172,12 @@ function printFolders(status: Status, library: Library, style: Style, depth?: nu
 }
 
 function printScratch(status: Status, style: Style): void {
-  const { counts, blocks, exists } = status.scratch;
+  const { counts, blocks, exists, nested } = status.scratch;
   console.log(`\n${style.bold("Scratch")}`);
   if (!exists) console.log(`  ${style.dim("no scratch file (run 'librarian init')")}`);
-  else if (blocks.length === 0) console.log(`  ${style.dim("empty: nothing waiting")}`);
+  else if (blocks.length === 0 && nested.paths.length === 0) {
+    console.log(`  ${style.dim("empty: nothing waiting")}`);
+  } else if (blocks.length === 0) console.log(`  ${style.dim("empty")}`);
   else {
     console.log(
       `  ${counts.routable} routable, ${counts.legacy} legacy, ${counts.rejected} rejected, ` +
@@ -196,15 +208,42 @@ function printScratch(status: Status, style: Style): void {
   }
 }
 
+/** Nested libraries' scratch files that hold blocks: filed by a Stop of a turn that works there. */
+function printNested(status: Status, style: Style): void {
+  const { paths, truncated } = status.scratch.nested;
+  for (const path of paths) {
+    console.log(
+      style.yellow(`  waiting in ${safeText(path)}`) +
+        style.dim(
+          " (a nested library: filed at the end of a turn that works below it, or run " +
+            "'librarian route' there)",
+        ),
+    );
+  }
+  if (truncated) {
+    console.log(style.dim("  (nested libraries looked for in the first 20,000 folders only)"));
+  }
+}
+
 function printStatus(status: Status, library: Library, style: Style, depth?: number): void {
   console.log(`${style.bold("Library")}  ${library.root} (found ${describeFoundBy(library)})`);
   console.log(`Project  ${library.projectRoot}`);
   printScratch(status, style);
+  printNested(status, style);
 
   console.log(`\n${style.bold("Hooks")}`);
-  const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
-  console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
-  if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+  const pluginDir = status.pluginDir;
+  if (!status.hooks.wired && pluginDir !== null) {
+    // Hooks ran from a plugin no file lists: a session started with --plugin-dir.
+    console.log(
+      `  ${style.green("wired")} by --plugin-dir: hooks ran ${ageOf(pluginDir.time)} from ` +
+        safeText(pluginDir.root),
+    );
+  } else {
+    const wired = status.hooks.wired ? style.green("wired") : style.red("not wired");
+    console.log(`  ${wired}: ${describeWiring(status.hooks)}`);
+    if (!status.hooks.wired) console.log(`  ${style.dim("run 'librarian doctor' for the fix")}`);
+  }
 
   console.log(`\n${style.bold("Last hook runs in this project")}`);
   if (!status.log.path) console.log(`  ${style.dim("logging is off (LIBRARIAN_LOG=off)")}`);
