@@ -1,5 +1,5 @@
 /**
- * One Claude Code memory file → one scratch block (pure; its front matter read by `front_matter.ts`).
+ * One Claude Code memory file → one scratch block (pure; its front matter read by `format/front_matter.ts`).
  *
  * A memory file has YAML front matter (`name`, `description`, and `type` either at the top level
  * or under `metadata:`). Entries of type `feedback`, `project` or `reference` become a scratch
@@ -10,8 +10,8 @@
  */
 
 import { isObject } from "../core/json.ts";
+import { readFrontMatter } from "../format/front_matter.ts";
 import { fenceMap } from "../format/scratch.ts";
-import { readFrontMatter } from "./front_matter.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
 export const MEMORY_TYPE_MAP: Readonly<Record<string, string>> = {

@@ -1,11 +1,12 @@
 /**
- * An auto memory's front matter is read without the npm `yaml` package (the Stop hook must work
- * offline), and reads as that package reads it: the package is the oracle here, in tests only.
+ * Front matter (an auto memory's, a Cursor rule's) is read without the npm `yaml` package (a hook
+ * must work offline), and reads as that package reads it: the package is the oracle here, in
+ * tests only.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
-import { OPAQUE, readFrontMatter } from "../src/automemory/front_matter.ts";
+import { readFrontMatter } from "../src/format/front_matter.ts";
 import { isObject } from "../src/core/json.ts";
 
 /**
@@ -25,16 +26,7 @@ function oracle(yaml: string): string {
 function ours(yaml: string): string {
   const read = readFrontMatter(yaml);
   if (read.kind === "malformed") return "refused";
-  return JSON.stringify(read.fields, (_key, value) => value === OPAQUE ? "list" : value);
-}
-
-/** The package's answer with every block sequence shown as "list" (the reader keeps none). */
-function oracleListsOpaque(yaml: string, lists: readonly string[]): string {
-  const answer = oracle(yaml);
-  if (answer === "refused") return answer;
-  const value = JSON.parse(answer) as Record<string, unknown>;
-  for (const key of lists) value[key] = "list";
-  return JSON.stringify(value);
+  return JSON.stringify(read.fields);
 }
 
 Deno.test("front matter reads as the yaml package reads it: accepted and refused alike", () => {
@@ -65,6 +57,12 @@ Deno.test("front matter reads as the yaml package reads it: accepted and refused
     "list: [1,\n  2]\n",
     "a:\tb\nc: d\t# c\n",
     "empty: ''\nalso: \"\"\n",
+    "globs:\n- src/**\n- 'lib/*.ts'\nalwaysApply: false\n",
+    'globs:\n  - a\n  - b # c\n\n  - "d"\nnext: 1\n',
+    "globs: src/a/**, src/b/*.ts\nalwaysApply: true\n",
+    "list:\n- a\n  continued\n- |\n  block\n",
+    "globs: *.ts\n",
+    "list:\n- a\n - b\n",
     "",
     "# only a comment\n",
     // what the package refuses
@@ -92,13 +90,9 @@ Deno.test("front matter reads as the yaml package reads it: accepted and refused
   for (const yaml of cases) assert.equal(ours(yaml), oracle(yaml), yaml);
 });
 
-Deno.test("front matter: block sequences are kept as present, never read", () => {
-  const yaml = "tags:\n- a\n- b\nname: x\nnested:\n  - c\n";
-  assert.equal(ours(yaml), oracleListsOpaque(yaml, ["tags", "nested"]));
-});
-
-Deno.test("front matter: anchors, aliases and tags are refused with the reason", () => {
-  for (const yaml of ["a: &x 1\n", "a: *x\n", "a: !!str 1\n", "? complex\n: key\n"]) {
+Deno.test("front matter: anchors, aliases, tags and sequences of collections are refused", () => {
+  const refused = ["a: &x 1\n", "a: *x\n", "a: !!str 1\n", "? complex\n: key\n", "a:\n- b: 1\n"];
+  for (const yaml of refused) {
     const read = readFrontMatter(yaml);
     assert.equal(read.kind, "malformed", yaml);
     assert.match(read.kind === "malformed" ? read.detail : "", /not read|not 'key: value'/);
@@ -139,8 +133,12 @@ Deno.test("property: memory-like front matter reads as the yaml package reads it
     fc.property(
       fc.uniqueArray(field, { selector: (f) => f.key, maxLength: 4 }),
       fc.option(fc.record({ value: text, style: fc.integer({ min: 0, max: 4 }) })),
-      (fields, nested) => {
+      fc.array(fc.record({ value: text, style: fc.integer({ min: 0, max: 2 }) }), { maxLength: 3 }),
+      (fields, nested, items) => {
         const lines: string[] = [];
+        const listed = items.map((item) => written(item.value, item.style, ""))
+          .filter((item) => item !== null);
+        if (listed.length > 0) lines.push("globs:", ...listed.map((item) => `- ${item}`));
         for (const f of fields) {
           const value = written(f.value, f.style, "");
           if (value !== null) lines.push(`${f.key}: ${value}`);

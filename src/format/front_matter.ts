@@ -1,17 +1,16 @@
 /**
- * An auto memory's YAML front matter, read without a YAML package (pure).
+ * YAML front matter, read without a YAML package (pure): an auto memory's (`name`, `description`,
+ * `type` or `metadata.type`) and a Cursor rule's (`description`, `globs`, `alwaysApply`).
  *
- * The Stop hook must never need the network, and in source mode the npm `yaml` package is a
- * download (with every other npm package of the workspace) the first time it is imported. Claude
- * Code writes a memory's front matter as a small block mapping (`name`, `description`, `type`, or
- * `type` under `metadata:`), so this reads YAML's block mappings the way the `yaml` package does
- * (`tests/automemory_front_matter_test.ts` compares the two): plain scalars with the core schema
- * (numbers, booleans, null), single- and double-quoted scalars (escapes, line folding), literal
- * and folded block scalars, nested mappings, comments, and it refuses what that package refuses
- * (a duplicate key, a tab as indentation, `key: a: b`, a reserved character, an unclosed flow
- * collection). Block sequences and flow collections are read as opaque values (a memory's fields
- * are never one). Anchors, aliases, tags and complex keys are not read: such front matter is
- * reported malformed, with the reason.
+ * A hook must never need the network, and in source mode an npm package is a download (with every
+ * other npm package of the workspace) the first time it is imported. Front matter is a small block
+ * mapping, so this reads YAML's block mappings the way the `yaml` package does
+ * (`tests/front_matter_test.ts` compares the two): plain scalars with the core schema (numbers,
+ * booleans, null), single- and double-quoted scalars (escapes, line folding), literal and folded
+ * block scalars, nested mappings, block sequences of scalars, flow collections, comments; and it
+ * refuses what that package refuses (a duplicate key, a tab as indentation, `key: a: b`, a
+ * reserved character, an unclosed flow collection). Anchors, aliases, tags, complex keys and
+ * sequences of collections are not read: such front matter is refused, with the reason.
  *
  * @module
  */
@@ -22,9 +21,6 @@ import { LibrarianError } from "../core/errors.ts";
 export type FrontMatterRead =
   | { kind: "mapping"; fields: Record<string, unknown> }
   | { kind: "malformed"; detail: string };
-
-/** What a block sequence reads as: present, never a memory field. */
-export const OPAQUE: readonly unknown[] = Object.freeze([]);
 
 interface Line {
   /** The line's number in the front matter, from 1. */
@@ -125,19 +121,28 @@ class Cursor {
   private nested(line: Line): unknown {
     const next = this.next();
     if (next && /^-(?:[ \t]|$)/.test(next.text) && next.indent >= line.indent) {
-      // A block sequence, read as opaque: its items run while lines are indented more than the
-      // key, or stand at the key's column and start with "- ".
-      while (true) {
-        const item = this.next();
-        if (!item) break;
-        const more = item.indent > line.indent;
-        if (!more && !(item.indent === line.indent && /^-(?:[ \t]|$)/.test(item.text))) break;
-        this.at++;
-      }
-      return OPAQUE;
+      return this.sequence(next.indent);
     }
     if (next && next.indent > line.indent) return this.mapping(next.indent);
     return null;
+  }
+
+  /** A block sequence of scalars whose dashes stand at `indent`. */
+  private sequence(indent: number): unknown[] {
+    const items: unknown[] = [];
+    for (let item = this.next(); item && item.indent === indent; item = this.next()) {
+      const dash = /^-(?:[ \t]+|$)/.exec(item.text);
+      if (!dash) break;
+      this.at++;
+      const rest = item.text.slice(dash[0].length);
+      if (/^(?:-(?:[ \t]|$)|[^'"[{#]*:(?:[ \t]|$))/.test(rest)) {
+        fail(item, "a sequence of collections (not read)");
+      }
+      items.push(this.value(item, rest));
+    }
+    const after = this.next();
+    if (after && after.indent > indent) fail(after, "a line indented inside a sequence");
+    return items;
   }
 
   /** A plain scalar starting with `text`, with its continuation lines, resolved by the core schema. */
