@@ -30,7 +30,7 @@ import {
 } from "./atomic.ts";
 import { LibrarianError } from "./errors.ts";
 import { faultFires } from "./fault.ts";
-import { readFileBounded } from "./fs_probe.ts";
+import { readTextBounded } from "./fs_probe.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "./paths.ts";
 import {
   type BoundaryIntent,
@@ -253,7 +253,7 @@ export class Boundary {
     const refusal = fileRefusal(placed.path, placed.info, maxBytes);
     if (refusal) throw this.#refuse(refusal, "read");
     if (placed.info === null) return null;
-    const read = readFileBounded(placed.realPath, maxBytes);
+    const read = readTextBounded(placed.realPath, maxBytes);
     switch (read.kind) {
       case "missing":
         return null;
@@ -266,11 +266,10 @@ export class Boundary {
         );
       case "unreadable":
         throw new LibrarianError(`could not read ${placed.path}: ${read.reason}`);
-    }
-    try {
-      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes);
-    } catch {
-      throw this.#refuse({ kind: "not-text", path: placed.path }, "read");
+      case "not-utf8":
+        throw this.#refuse({ kind: "not-text", path: placed.path }, "read");
+      case "text":
+        return read.text;
     }
   }
 
