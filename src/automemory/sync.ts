@@ -18,14 +18,14 @@
  */
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, legacyPluginStateDir, nowFrom, stateDir } from "../core/env.ts";
+import { type EnvReader, nowFrom, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../format/provenance.ts";
 import { listMemoryFiles } from "./locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile } from "./parse.ts";
-import { readRecordIn, recordPathOf, type SyncRecord } from "./records.ts";
+import { recordPathOf, type SyncRecord } from "./records.ts";
 import { type DamagedRecord, loadRecord, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
@@ -176,11 +176,6 @@ export function syncAutoMemory(
   for (const dir of new Set([...scan.changed.map((c) => c.dir), ...scan.stale])) {
     const recordPath = recordPathOf(state, dir);
     const loaded = loadRecord(recordPath, dir);
-    if (loaded.missing) {
-      // Not in this state folder yet: the plugin's former one may hold it.
-      const former = readRecordIn(state, legacyPluginStateDir(env), dir);
-      if (former.kind === "ok") loaded.record = former.record;
-    }
     if (loaded.damaged) (report.damaged ??= []).push(loaded.damaged);
     // A damaged record was set aside: every file of the folder is looked at again.
     const files = loaded.damaged ? changedFilesOf(dir) : scan.changed.filter((c) => c.dir === dir);
