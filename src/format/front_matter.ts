@@ -33,8 +33,11 @@ interface Line {
   raw: string;
 }
 
+/** Why front matter is refused; caught in {@link readFrontMatter}, never thrown out of it. */
+class FrontMatterError extends LibrarianError {}
+
 function fail(line: Line | undefined, why: string): never {
-  throw new LibrarianError(line ? `${why} at line ${line.number}` : why);
+  throw new FrontMatterError(line ? `${why} at line ${line.number}` : why);
 }
 
 const isBlank = (line: Line): boolean => /^[ \t]*(?:#.*)?$/.test(line.text);
@@ -73,7 +76,7 @@ export function readFrontMatter(yaml: string): FrontMatterRead {
     if (rest) fail(rest, "text outside the mapping");
     return { kind: "mapping", fields };
   } catch (error) {
-    if (error instanceof LibrarianError) return { kind: "malformed", detail: error.message };
+    if (error instanceof FrontMatterError) return { kind: "malformed", detail: error.message };
     throw error;
   }
 }
