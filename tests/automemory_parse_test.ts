@@ -3,7 +3,6 @@
  * and the body (the substance, the why) kept whole as one learning.
  */
 import assert from "node:assert/strict";
-import { parse as parseYaml } from "yaml";
 import {
   bodyLines,
   firstBodyLine,
@@ -16,7 +15,7 @@ import { parseScratch } from "../src/format/scratch.ts";
 import { bodyLines as scratchBodyLines, splitItems } from "../src/filing/items.ts";
 
 function entryOf(text: string, stem = "stem"): MemoryEntry {
-  const parsed = parseMemoryFile(text, stem, parseYaml);
+  const parsed = parseMemoryFile(text, stem);
   assert.equal(parsed.kind, "entry", JSON.stringify(parsed));
   return (parsed as { entry: MemoryEntry }).entry;
 }
@@ -112,7 +111,6 @@ Deno.test("front matter: metadata.type wins over a top-level type", () => {
   const user = parseMemoryFile(
     "---\nname: me\ndescription: d\ntype: feedback\nmetadata: {type: user}\n---\n",
     "s",
-    parseYaml,
   );
   assert.deepEqual(user, { kind: "skip", why: "user" }, "metadata says user: never synced");
 });
@@ -121,7 +119,6 @@ Deno.test("front matter: types are exact lowercase, as Claude Code reads them", 
   const parsed = parseMemoryFile(
     "---\nname: launch\nmetadata:\n  type: Project\ndescription: d\n---\n",
     "s",
-    parseYaml,
   );
   assert.equal(parsed.kind === "skip" && parsed.why, "unknown-type");
   assert.match(parsed.kind === "skip" ? parsed.detail ?? "" : "", /Project.*exact lowercase/);
@@ -150,7 +147,7 @@ Deno.test("front matter: user entries, unknown types and malformed YAML are skip
     ["---\nname: x\ntype: feedback\n---\n\n# Only a heading\n", "empty"],
   ];
   for (const [text, why] of cases) {
-    const parsed = parseMemoryFile(text, "stem", parseYaml);
+    const parsed = parseMemoryFile(text, "stem");
     assert.equal(parsed.kind === "skip" && parsed.why, why, text);
   }
 });

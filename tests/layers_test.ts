@@ -30,13 +30,9 @@ const LAYERS: Layers = [
   ["entry/"],
 ];
 
-/**
- * The only calls allowed to name their target at run time: the loader itself, and the npm
- * package the auto-memory reader loads on first use.
- */
+/** The only call allowed to name its target at run time: the loader itself. */
 const COMPUTED_TARGETS = [
   "core/load_later.ts: import() with a target that is not a string literal",
-  "automemory/sync.ts: import() with a target that is not a string literal",
 ];
 
 const SRC = join(REPO_ROOT, "src");

@@ -6,8 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { recordPathOf } from "../src/automemory/records.ts";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { parseLogLine } from "../src/core/log.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helpers.ts";
 import {
@@ -136,31 +134,4 @@ Deno.test("the same prompt ending the same way a minute later is another Stop", 
   const minuteAgo = new Date(Date.now() - 60_000);
   await Deno.utime(join(stops, session!, records[0]!), minuteAgo, minuteAgo);
   assert.equal(output(await stop(p, transcript, { plugin: false, env })).decision, "block");
-});
-
-Deno.test("sync records the plugin's hooks kept in their data folder are still read: no entry syncs twice", async () => {
-  await using dir = await tempDir();
-  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
-  const memory = join(p.home, ".claude/projects", encodeProjectDir(p.root), "memory");
-  await Deno.mkdir(memory, { recursive: true });
-  await Deno.writeTextFile(
-    join(memory, "feedback_pnpm.md"),
-    "---\nname: pnpm\ndescription: use pnpm\ntype: feedback\n---\n",
-  );
-  const data = join(p.home, ".claude/plugins/data/librarian-x");
-  // What the plugin's Stop hook did before the state folder was shared: its record in its data.
-  const first = await stop(p, "/none.jsonl", {
-    plugin: true,
-    env: { LIBRARIAN_STATE_DIR: data },
-  });
-  assert.match(String(output(first).systemMessage), /1 auto memory synced/);
-  assert.ok(Deno.statSync(recordPathOf(data, memory)).isFile);
-  for (const plugin of [true, false]) {
-    const again = await stop(p, "/none.jsonl", { plugin, event: { prompt_id: `p-${plugin}` } });
-    assert.deepEqual(
-      output(again),
-      {},
-      `synced again by the ${plugin ? "plugin" : "settings"} hook`,
-    );
-  }
 });

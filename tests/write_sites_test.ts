@@ -43,11 +43,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     why: "state: a session record",
   },
   "src/filing/session_records.ts: Deno.removeSync": { count: 2, why: "state: an expired record" },
-  "src/automemory/records.ts: Deno.mkdirSync": { count: 1, why: "state: the records folder" },
-  "src/automemory/records.ts: Deno.copyFileSync": {
-    count: 1,
-    why: "state: a sync record the plugin kept in CLAUDE_PLUGIN_DATA, copied over",
-  },
   "src/filing/route.ts: writeTextAtomicSync": {
     count: 1,
     why: "library targets, each resolved inside the library first (filing/targets.ts)",

@@ -1,5 +1,5 @@
 /**
- * One Claude Code memory file → one scratch block (pure; the YAML parser is passed in).
+ * One Claude Code memory file → one scratch block (pure; its front matter read by `format/front_matter.ts`).
  *
  * A memory file has YAML front matter (`name`, `description`, and `type` either at the top level
  * or under `metadata:`). Entries of type `feedback`, `project` or `reference` become a scratch
@@ -9,8 +9,8 @@
  * @module
  */
 
-import { messageOf } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
+import { readFrontMatter } from "../format/front_matter.ts";
 import { fenceMap } from "../format/scratch.ts";
 
 /** Auto-memory type → library file type. `user` is deliberately absent: it is personal. */
@@ -52,9 +52,6 @@ export type ParsedMemory = { kind: "entry"; entry: MemoryEntry } | {
   why: MemorySkip;
   detail?: string;
 };
-
-/** A YAML parser: text → value; throws on malformed input. */
-export type YamlParse = (text: string) => unknown;
 
 /**
  * Splits `---` front matter from the body; `null` when the text has none.
@@ -159,31 +156,22 @@ export function bodyLines(body: string): string[] {
  * @example Usage
  * ```ts
  * import { parseMemoryFile } from "./parse.ts";
- * import { parse } from "yaml";
  * import assert from "node:assert/strict";
  *
  * const text = "---\nname: pnpm\ndescription: use pnpm\nmetadata:\n  type: feedback\n---\nNever npm.\n";
- * const parsed = parseMemoryFile(text, "feedback_pnpm", parse);
+ * const parsed = parseMemoryFile(text, "feedback_pnpm");
  * assert.deepEqual(parsed, {
  *   kind: "entry",
  *   entry: { name: "pnpm", type: "feedback", mapped: "patterns", summary: "use pnpm", body: ["Never npm."] },
  * });
  * ```
  */
-export function parseMemoryFile(text: string, stem: string, parseYaml: YamlParse): ParsedMemory {
+export function parseMemoryFile(text: string, stem: string): ParsedMemory {
   const parts = splitFrontMatter(text);
   if (!parts) return { kind: "skip", why: "no-front-matter" };
-  let data: unknown;
-  try {
-    data = parseYaml(parts.yaml);
-  } catch (error) {
-    const detail = messageOf(error).split("\n")[0];
-    return { kind: "skip", why: "malformed", ...(detail ? { detail } : {}) };
-  }
-  if (!isObject(data)) {
-    return { kind: "skip", why: "malformed", detail: "front matter is not a mapping" };
-  }
-  const fields = data;
+  const read = readFrontMatter(parts.yaml);
+  if (read.kind === "malformed") return { kind: "skip", why: "malformed", detail: read.detail };
+  const fields = read.fields;
   const nested = isObject(fields.metadata) ? fields.metadata.type : undefined;
   // As Claude Code reads it: `metadata.type` wins over a top-level `type`.
   const rawType = typeof nested === "string"

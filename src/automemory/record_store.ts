@@ -41,9 +41,8 @@ export function loadRecord(
   path: string,
   dir: string,
   now: Date = new Date(),
-): { record: SyncRecord; damaged?: DamagedRecord; missing?: true } {
+): { record: SyncRecord; damaged?: DamagedRecord } {
   const loaded = readRecord(path, dir);
-  if (loaded.kind === "missing") return { record: loaded.record, missing: true };
   if (loaded.kind !== "damaged") return { record: loaded.record };
   const setAside = setAsideSync(path, now);
   return { record: loaded.record, damaged: { path, reason: loaded.reason, setAside } };

@@ -13,7 +13,7 @@
 import { readTextBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { isObject } from "../core/json.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import { joinPath } from "../core/paths.ts";
 
 /** The largest record file read; a larger one is damaged. */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
@@ -168,40 +168,4 @@ export function readRecord(path: string, dir: string): LoadedRecord {
   return parsed.ok
     ? { kind: "ok", record: parsed.record }
     : { kind: "damaged", record: emptyRecord(dir), reason: parsed.reason };
-}
-
-/**
- * The record of memory folder `dir` in the state folder `state`; when there is none yet, a valid
- * one the plugin's hooks left in their former state folder `legacy` (see core/env.ts
- * `legacyPluginStateDir`), copied into `state` so that every hook finds it from now on (a hook
- * wired in settings has no `legacy`): moving the state folder syncs no entry a second time.
- *
- * @example Usage
- * ```ts
- * import { readRecordIn, recordPathOf } from "./records.ts";
- * import assert from "node:assert/strict";
- *
- * const [state, legacy] = [Deno.makeTempDirSync(), Deno.makeTempDirSync()];
- * Deno.mkdirSync(`${legacy}/automemory`);
- * Deno.writeTextFileSync(recordPathOf(legacy, "/m"), '{"version":1,"dir":"/m","files":{}}');
- * assert.equal(readRecordIn(state, undefined, "/m").kind, "missing");
- * assert.equal(readRecordIn(state, legacy, "/m").kind, "ok");
- * assert.equal(readRecordIn(state, undefined, "/m").kind, "ok", "copied");
- * ```
- */
-export function readRecordIn(state: string, legacy: string | undefined, dir: string): LoadedRecord {
-  const path = recordPathOf(state, dir);
-  const loaded = readRecord(path, dir);
-  if (loaded.kind !== "missing" || legacy === undefined) return loaded;
-  const formerPath = recordPathOf(legacy, dir);
-  const former = readRecord(formerPath, dir);
-  if (former.kind !== "ok") return loaded;
-  try {
-    Deno.mkdirSync(dirnameOf(path), { recursive: true });
-    // A copy cut short reads as damaged later: set aside, every entry looked at again, none lost.
-    Deno.copyFileSync(formerPath, path);
-  } catch {
-    // read from the former folder again next time
-  }
-  return former;
 }

@@ -7,11 +7,11 @@
  */
 
 import type { Library } from "../core/discover.ts";
-import { type EnvReader, legacyPluginStateDir, stateDir } from "../core/env.ts";
+import { type EnvReader, stateDir } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
 import { listMemoryFiles, memoryDirs } from "./locate.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
-import { readRecordIn } from "./records.ts";
+import { readRecord, recordPathOf } from "./records.ts";
 
 /** A memory file whose size or mtime differs from its record. */
 export interface ChangedFile {
@@ -98,11 +98,10 @@ export function scanAutoMemory(
   const state = stateDir(env);
   if (!state) return { dirs: [], changed: [], stale: [], skipped: "no state folder", ...extra };
   const dirs = memoryDirs(library, env);
-  const legacy = legacyPluginStateDir(env);
   const changed: ChangedFile[] = [];
   const stale: string[] = [];
   for (const dir of dirs) {
-    const loaded = readRecordIn(state, legacy, dir);
+    const loaded = readRecord(recordPathOf(state, dir), dir);
     const files = loaded.record.files;
     const present = new Set<string>();
     for (const name of listMemoryFiles(dir)) {

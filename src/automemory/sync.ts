@@ -2,8 +2,9 @@
  * Phase 1 of the stop hook: Claude Code's own auto memory → scratch blocks.
  *
  * The memory folders (`memoryDirs` in `locate.ts`) are scanned cheaply at every turn end
- * (`scanAutoMemory` in `scan.ts`: `stat` calls only, no memory file read, no YAML parser); only
- * when a file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}) and
+ * (`scanAutoMemory` in `scan.ts`: `stat` calls only, no memory file read); only
+ * when a file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}: its
+ * front matter is read without a YAML package, so no sync needs the network) and
  * append its block to scratch. Sync records make each entry sync once: unchanged files are not
  * even read, an edited entry syncs again, and a long session misses nothing. `user` entries (personal)
  * and `MEMORY.md` (the index) are never synced. Folders are read recursively (team memory lives
@@ -17,14 +18,14 @@
  */
 
 import { type Library, scratchPathOf } from "../core/discover.ts";
-import { type EnvReader, legacyPluginStateDir, nowFrom, stateDir } from "../core/env.ts";
+import { type EnvReader, nowFrom, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../format/provenance.ts";
 import { listMemoryFiles } from "./locate.ts";
-import { memoryBlock, type MemorySkip, parseMemoryFile, type YamlParse } from "./parse.ts";
-import { readRecordIn, recordPathOf, type SyncRecord } from "./records.ts";
+import { memoryBlock, type MemorySkip, parseMemoryFile } from "./parse.ts";
+import { recordPathOf, type SyncRecord } from "./records.ts";
 import { type DamagedRecord, loadRecord, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
@@ -36,12 +37,6 @@ import {
   type MemoryScan,
   statFile,
 } from "./scan.ts";
-
-/**
- * The YAML parser's package, named through a constant so `deno run` resolves npm only on a turn
- * that parses an auto memory, not on every stop (see `src/core/load_later.ts`).
- */
-const YAML_PACKAGE = "yaml";
 
 /** Memory files larger than this are skipped (they are meant to be a few lines). */
 export const MAX_MEMORY_BYTES = 256 * 1024;
@@ -74,16 +69,15 @@ interface DirOutcome {
   record: SyncRecord;
 }
 
-async function syncDir(
+function syncDir(
   dir: string,
   files: readonly ChangedFile[],
   record: SyncRecord,
-  block: (text: string, stem: string) => Promise<ReturnType<typeof parseMemoryFile>>,
   eol: string,
   review: boolean,
   report: SyncReport,
   day: string,
-): Promise<DirOutcome> {
+): DirOutcome {
   const blocks: string[] = [];
   for (const file of [...files].sort((a, b) => a.name < b.name ? -1 : 1)) {
     const path = joinPath(dir, file.name);
@@ -106,7 +100,7 @@ async function syncDir(
       continue;
     }
     const stem = (file.name.split("/").pop() ?? file.name).replace(/\.md$/i, "");
-    const parsed = await block(text, stem);
+    const parsed = parseMemoryFile(text, stem);
     if (parsed.kind === "skip") {
       const detail = parsed.detail ? { detail: parsed.detail } : {};
       report.skipped.push({ file: file.name, why: parsed.why, ...detail });
@@ -162,7 +156,7 @@ async function syncDir(
  * Deno.writeTextFileSync(`${memory}/feedback_a.md`, "---\nname: a\ndescription: b\ntype: feedback\n---\n");
  * const env = (name: string) =>
  *   name === "HOME" ? home : name === "LIBRARIAN_NOW" ? "2026-11-30T12:00:00" : undefined;
- * const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+ * const report = syncAutoMemory(library, env, scanAutoMemory(library, env));
  * assert.deepEqual(report.synced.map((s) => s.name), ["a"]);
  * assert.equal(
  *   Deno.readTextFileSync(`${library.root}/.scratch.md`),
@@ -170,11 +164,11 @@ async function syncDir(
  * );
  * ```
  */
-export async function syncAutoMemory(
+export function syncAutoMemory(
   library: Library,
   env: EnvReader,
   scan: MemoryScan,
-): Promise<SyncReport> {
+): SyncReport {
   const { mode, warning } = autoMemoryMode(env);
   const report: SyncReport = { synced: [], skipped: [], unchanged: 0 };
   if (mode === "review") report.mode = "review";
@@ -187,20 +181,10 @@ export async function syncAutoMemory(
   const scratch = scratchPathOf(library);
   const target = scratchTarget(scratch);
   if (!target.ok) return { ...report, error: `${target.problem}; auto memories wait` };
-  let parseYaml: YamlParse | undefined;
-  const parse = async (text: string, stem: string) => {
-    parseYaml ??= (await import(YAML_PACKAGE)).parse as YamlParse;
-    return parseMemoryFile(text, stem, parseYaml);
-  };
   let prefix = target.prefix;
   for (const dir of new Set([...scan.changed.map((c) => c.dir), ...scan.stale])) {
     const recordPath = recordPathOf(state, dir);
     const loaded = loadRecord(recordPath, dir);
-    if (loaded.missing) {
-      // Not in this state folder yet: the plugin's former one may hold it.
-      const former = readRecordIn(state, legacyPluginStateDir(env), dir);
-      if (former.kind === "ok") loaded.record = former.record;
-    }
     if (loaded.damaged) (report.damaged ??= []).push(loaded.damaged);
     // A damaged record was set aside: every file of the folder is looked at again.
     let files = loaded.damaged ? changedFilesOf(dir) : scan.changed.filter((c) => c.dir === dir);
@@ -209,11 +193,10 @@ export async function syncAutoMemory(
       report.waiting = (report.waiting ?? 0) + files.length - MAX_CHANGED_PER_RUN;
       files = files.slice(0, MAX_CHANGED_PER_RUN);
     }
-    const outcome = await syncDir(
+    const outcome = syncDir(
       dir,
       files,
       loaded.record,
-      parse,
       target.eol,
       mode === "review",
       report,

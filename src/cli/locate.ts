@@ -141,6 +141,40 @@ export function noLibraryError(
 }
 
 /**
+ * The library a command works on, found from the current folder: a {@link noLibraryError}
+ * (carrying `details` for `--json`) when there is none.
+ *
+ * @example Usage
+ * ```ts
+ * import { requireLibrary } from "./locate.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import { LibrarianError } from "../core/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const project = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.mkdirSync(`${project}/_memory_library`);
+ * const here = Deno.cwd();
+ * Deno.chdir(project);
+ * try {
+ *   assert.equal((await requireLibrary(envFrom({}))).root, `${project}/_memory_library`);
+ *   Deno.removeSync(`${project}/_memory_library`);
+ *   await assert.rejects(requireLibrary(envFrom({}), { findings: [] }), LibrarianError);
+ * } finally {
+ *   Deno.chdir(here);
+ * }
+ * ```
+ */
+export async function requireLibrary(
+  env: EnvReader,
+  details: Record<string, unknown> = {},
+): Promise<Library> {
+  const cwd = normalizePath(Deno.cwd());
+  const located = await locateLibrary(env, cwd);
+  if (!located.library) throw noLibraryError(cwd, located, details);
+  return located.library;
+}
+
+/**
  * How a library was found, in words.
  *
  * @example Usage

@@ -9,7 +9,6 @@
 import { LibrarianError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
-import { normalizePath } from "../core/paths.ts";
 import { trustsOwnersOf } from "../core/discover.ts";
 import { ConfigError, readLibraryConfig } from "../export/config.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "../export/formats.ts";
@@ -18,7 +17,7 @@ import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand, stringOption, UsageError } fr
 import { type CommandSpec } from "../cli/help.ts";
 import { makeStyle, printJson, type Style } from "../cli/output.ts";
 import { plural } from "../core/words.ts";
-import { libraryJson, locateLibrary, noLibraryError } from "../cli/locate.ts";
+import { libraryJson, requireLibrary } from "../cli/locate.ts";
 
 /** The command line of `librarian export`. */
 export const SPEC: CommandSpec = {
@@ -121,10 +120,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const modes = ["check", "clean", "dry-run"].filter((m) => flag(parsed, m));
     if (modes.length > 1) throw new UsageError("--check, --clean and --dry-run go alone");
     const json = flag(parsed, "json");
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const raw = stringOption(parsed, "format");
     let formats: ExportFormat[];
     if (raw !== undefined) formats = parseFormats(raw);

@@ -7,7 +7,6 @@
 
 import { VERSION } from "../version.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
-import { normalizePath } from "../core/paths.ts";
 import type { RouteReport } from "../filing/report.ts";
 import { routeScratch } from "../filing/route_scratch.ts";
 import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "../cli/args.ts";
@@ -16,7 +15,7 @@ import { makeStyle, printJson, type Style } from "../cli/output.ts";
 import { plural } from "../core/words.ts";
 import { reexportFiled } from "../export/after_filing.ts";
 import { coordinationPaths } from "../filing/coordination_paths.ts";
-import { libraryJson, locateLibrary, noLibraryError } from "../cli/locate.ts";
+import { libraryJson, requireLibrary } from "../cli/locate.ts";
 
 /** The command line of `librarian route`. */
 export const SPEC: CommandSpec = {
@@ -92,10 +91,7 @@ function printReport(report: RouteReport, style: Style): void {
 /** Runs `librarian route`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const report = await routeScratch(library, {
       dryRun: flag(parsed, "dry-run"),
       env,

@@ -30,7 +30,7 @@ import {
 } from "./atomic.ts";
 import { LibrarianError } from "./errors.ts";
 import { faultFires } from "./fault.ts";
-import { readFileBounded } from "./fs_probe.ts";
+import { decodeUtf8Strict, readFileBounded } from "./fs_probe.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "./paths.ts";
 import {
   type BoundaryIntent,
@@ -284,11 +284,9 @@ export class Boundary {
   readText(path: string, maxBytes: number): string | null {
     const bytes = this.readBytes(path, maxBytes);
     if (bytes === null) return null;
-    try {
-      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      throw this.#refuse({ kind: "not-text", path: normalizePath(path) }, "read");
-    }
+    const text = decodeUtf8Strict(bytes);
+    if (text === null) throw this.#refuse({ kind: "not-text", path: normalizePath(path) }, "read");
+    return text;
   }
 
   /**

@@ -178,27 +178,6 @@ export function stateDir(env: EnvReader): string | undefined {
 }
 
 /**
- * Where the plugin's Stop hook kept its records before it shared {@link stateDir} with inject
- * (`CLAUDE_PLUGIN_DATA`, when that is not the state folder), so that sync records written there
- * are still found: `undefined` when there is no such folder.
- *
- * @example Usage
- * ```ts
- * import { envFrom, legacyPluginStateDir } from "./env.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(legacyPluginStateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data" })), "/data");
- * assert.equal(legacyPluginStateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), undefined);
- * assert.equal(legacyPluginStateDir(envFrom({ HOME: "/h" })), undefined);
- * ```
- */
-export function legacyPluginStateDir(env: EnvReader): string | undefined {
-  if (absolutePathFrom(env, "LIBRARIAN_STATE_DIR")) return undefined;
-  const data = absolutePathFrom(env, "CLAUDE_PLUGIN_DATA");
-  return data !== undefined && data !== stateDir(env) ? data : undefined;
-}
-
-/**
  * The log file (`LIBRARIAN_LOG` when it is an absolute path, else `~/.claude/librarian.log`), or
  * undefined when `LIBRARIAN_LOG=off`.
  *

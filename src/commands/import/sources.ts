@@ -7,11 +7,10 @@
  * @module
  */
 
-import { parse as parseYaml } from "yaml";
 import { Boundary } from "../../core/boundary.ts";
 import { LibrarianError } from "../../core/errors.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
-import { isObject } from "../../core/json.ts";
+import { readFrontMatter } from "../../format/front_matter.ts";
 import { joinPath, relativeInside } from "../../core/paths.ts";
 import { decodeLibraryBytes } from "../../core/read_text.ts";
 import { compareNames } from "../../core/walk.ts";
@@ -120,13 +119,9 @@ export interface CursorRule {
 export function parseCursorRule(text: string): CursorRule {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!match) return { globs: [], alwaysApply: false, body: text };
-  let meta: Record<string, unknown> = {};
-  try {
-    const value = parseYaml(match[1]!);
-    if (isObject(value)) meta = value;
-  } catch {
-    // unreadable front matter: the rule is imported at the root
-  }
+  // Unreadable front matter: the rule is imported at the root.
+  const read = readFrontMatter(match[1]!);
+  const meta: Record<string, unknown> = read.kind === "mapping" ? read.fields : {};
   const raw = meta.globs;
   const globs = (Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [])
     .filter((g): g is string => typeof g === "string")

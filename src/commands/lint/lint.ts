@@ -9,7 +9,7 @@ import { describeDoubling } from "../import/native.ts";
 import { VERSION } from "../../version.ts";
 import { type Library, SCRATCH_FILE_NAME } from "../../core/discover.ts";
 import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { basenameOf, joinPath, normalizePath } from "../../core/paths.ts";
+import { basenameOf, joinPath } from "../../core/paths.ts";
 import { decodeLibraryBytes } from "../../core/read_text.ts";
 import { EXIT_OK, EXIT_PROBLEMS, flag, intOption, runCommand } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
@@ -35,7 +35,7 @@ import {
   outermostFolders,
   sortFindings,
 } from "./checks.ts";
-import { libraryJson, locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { libraryJson, requireLibrary } from "../../cli/locate.ts";
 import { scratchFindings } from "../scratch/review.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 
@@ -246,10 +246,7 @@ export function outsideFindings(folders: readonly ScannedFolder[]): Finding[] {
 /** Runs `librarian lint`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located, { findings: [] });
+    const library = await requireLibrary(env, { findings: [] });
     const { budget } = readBudget(env);
     const changeRatio = intOption(parsed, "change-threshold", DEFAULT_CHANGE_RATIO * 100, 0, 100) /
       100;

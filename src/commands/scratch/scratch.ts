@@ -10,7 +10,6 @@ import { type Library, scratchPathOf } from "../../core/discover.ts";
 import { type EnvReader, processEnv } from "../../core/env.ts";
 import { LibrarianError } from "../../core/errors.ts";
 import { readTextIfExists } from "../../core/fs_probe.ts";
-import { normalizePath } from "../../core/paths.ts";
 import { classifyBlock, type KeepCode } from "../../filing/classify.ts";
 import { lockLibrary } from "../../filing/coordination.ts";
 import { NOT_A_SECRET } from "../../format/markers.ts";
@@ -23,7 +22,7 @@ import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { plural } from "../../core/words.ts";
 import { safeText } from "../../core/log_tail.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { requireLibrary } from "../../cli/locate.ts";
 
 /** The command line of `librarian scratch`. */
 export const SPEC: CommandSpec = {
@@ -178,10 +177,7 @@ async function drop(
 /** Runs `librarian scratch`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const json = flag(parsed, "json");
     if (stringOption(parsed, "drop") !== undefined) {
       return await drop(

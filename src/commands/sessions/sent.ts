@@ -7,13 +7,12 @@
 
 import { type EnvReader, processEnv } from "../../core/env.ts";
 import { LibrarianError } from "../../core/errors.ts";
-import { normalizePath } from "../../core/paths.ts";
 import { VERSION } from "../../version.ts";
 import { EXIT_OK, flag, runCommand } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { safeText } from "../../core/log_tail.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { requireLibrary } from "../../cli/locate.ts";
 import { projectSessions, type SessionLedgers, versionState } from "./ledgers.ts";
 
 /** The command line of `librarian sent`. */
@@ -60,10 +59,7 @@ function pick(sessions: SessionLedgers[], wanted: string | undefined): SessionLe
 /** Runs `librarian sent`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const session = pick(projectSessions(env, library.root), parsed.positionals[0]);
     const windows = session.windows.map((w) => ({
       window: w.window,

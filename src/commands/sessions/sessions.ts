@@ -6,14 +6,13 @@
  */
 
 import { type EnvReader, processEnv } from "../../core/env.ts";
-import { normalizePath } from "../../core/paths.ts";
 import { VERSION } from "../../version.ts";
 import { EXIT_OK, flag, intOption, runCommand } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { plural } from "../../core/words.ts";
 import { ageOf } from "../../core/log_tail.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { requireLibrary } from "../../cli/locate.ts";
 import { projectSessions, type SessionLedgers } from "./ledgers.ts";
 
 /** The command line of `librarian sessions`. */
@@ -81,10 +80,7 @@ export function sessionJson(s: SessionLedgers): Record<string, unknown> {
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
     const limit = intOption(parsed, "limit", 20, 1, 10_000);
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const sessions = projectSessions(env, library.root).slice(0, limit);
     if (flag(parsed, "json")) {
       printJson({ version: VERSION, library: library.root, sessions: sessions.map(sessionJson) });

@@ -15,7 +15,7 @@ import { formatBytes, makeStyle, printJson, type Style } from "../../cli/output.
 import { plural } from "../../core/words.ts";
 import { describeWiring, detectHookWiring } from "../setup/hooks_wiring.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
-import { describeFoundBy, libraryJson, locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { describeFoundBy, libraryJson, requireLibrary } from "../../cli/locate.ts";
 import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
 import { recentPluginDirRun } from "../doctor/checks.ts";
 import type { LogRecord } from "../../core/log.ts";
@@ -261,10 +261,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const depth = stringOption(parsed, "depth") === undefined
       ? undefined
       : intOption(parsed, "depth", 0, 0, 1000);
-    const cwd = normalizePath(Deno.cwd());
-    const located = await locateLibrary(env, cwd);
-    const { library } = located;
-    if (!library) throw noLibraryError(cwd, located);
+    const library = await requireLibrary(env);
     const status = await gather(library, env, runs);
     if (flag(parsed, "json")) {
       printJson({ ...status, log: { ...status.log, runs: status.log.runs.map(withNumbers) } });
