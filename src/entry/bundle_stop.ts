@@ -34,6 +34,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "filing/coordination.ts",
   "git/head.ts",
   "filing/lock.ts",
+  "filing/nested.ts",
   "filing/nudge_reason.ts",
   "filing/over_share.ts",
   "filing/provenance_stamp.ts",
