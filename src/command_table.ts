@@ -113,7 +113,7 @@ function editDistance(a: string, b: string): number {
  * import { closestCommand } from "./command_table.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(closestCommand("stauts"), "status");
+ * assert.equal(closestCommand("statuss"), "status");
  * assert.equal(closestCommand("xyzzy"), null);
  * ```
  */

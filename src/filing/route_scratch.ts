@@ -27,9 +27,12 @@ import { routeLocked, type RouteOptions } from "./route.ts";
  * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
- * const root = Deno.makeTempDirSync();
+ * const projectRoot = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${projectRoot}/src/api`, { recursive: true }); // a tag names a real folder
+ * const root = `${projectRoot}/_memory_library`;
+ * Deno.mkdirSync(root);
  * Deno.writeTextFileSync(`${root}/.scratch.md`, "## [TAG: src/api, type: patterns]\n- retry on 429\n");
- * const library = { root, projectRoot: "/", foundBy: "cwd" as const };
+ * const library = { root, projectRoot, foundBy: "cwd" as const };
  * const env = envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() });
  * const report = await routeScratch(library, { env, now: new Date("2026-11-30T12:00:00Z") });
  * assert.equal(report.status, "routed");

@@ -187,6 +187,7 @@ export function routeFields(report: RouteReport): Record<string, LogValue> {
  *   synced: undefined,
  *   memory_skipped: undefined,
  *   memory_damaged: undefined,
+ *   memory_waiting: undefined,
  *   memory_error: "disk full",
  * });
  * ```
