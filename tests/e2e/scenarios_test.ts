@@ -540,7 +540,8 @@ scenario(
     assert.match(
       filed,
       new RegExp(
-        `\\n<!-- librarian: \\d{4}-\\d\\d-\\d\\d ${HTTP_DIR}/retry\\.ts -->\\n${learning}\\n`,
+        // the written file, with its digest as the turn left it (seen:)
+        `\\n<!-- librarian: \\d{4}-\\d\\d-\\d\\d ${HTTP_DIR}/retry\\.ts seen:[0-9a-f]{8} -->\\n${learning}\\n`,
       ),
     );
     const stops = (await project.log()).filter((r) => r.command === "stop");
