@@ -156,7 +156,7 @@ Deno.test("import: only each shape's lines are set aside, named by line; the res
     entries: { source: string; action: string; reason?: string }[];
   };
   const library = await allText(join(dir.path, "_memory_library"));
-  SHAPES.forEach(([shape, learning, value], i) => {
+  SHAPES.forEach(([shape, , value], i) => {
     const entry = report.entries.find((e) => e.source === `notes-${i}.md`)!;
     assert.equal(entry.action, "create", shape);
     // named by its first line (a key's body goes with its header)
