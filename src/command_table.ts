@@ -7,6 +7,7 @@
  */
 
 import { loadLater } from "./core/load_later.ts";
+import { editDistance } from "./core/words.ts";
 
 /** A command module: `run` returns the process exit code. */
 export interface CommandModule {
@@ -90,19 +91,6 @@ export const COMMANDS: Readonly<
     load: () => loadLater("commands/setup/install_cli.ts"),
   },
 };
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /**
  * The command a mistyped name most likely meant (at most a third of its letters off, or a

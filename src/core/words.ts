@@ -20,3 +20,30 @@
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
+
+/**
+ * The edit distance between two short names (Levenshtein): how many letters to insert, delete or
+ * change. What "did you mean" suggestions measure.
+ *
+ * @example Usage
+ * ```ts
+ * import { editDistance } from "./words.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(editDistance("stauts", "status"), 2);
+ * assert.equal(editDistance("src/apj", "src/api"), 1);
+ * assert.equal(editDistance("", "abc"), 3);
+ * ```
+ */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
