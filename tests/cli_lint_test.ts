@@ -390,3 +390,20 @@ Deno.test("a block filed as not-a-secret carries its marker, so lint does not fl
   assert.deepEqual(findings, []);
   assert.equal(code, 0);
 });
+
+Deno.test("lint names learnings waiting in a nested library's scratch (they reach nobody until filed)", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ...CLEAN,
+    "packages/a/_memory_library/.scratch.md": "## [TAG: src, type: edge]\n- NESTED-WAITING\n",
+    "packages/a/src/x.ts": "export {};\n",
+  });
+  const { code, findings } = await lint(dir.path);
+  assert.equal(code, 1);
+  assert.deepEqual(findings.map((f) => [f.check, f.path]), [
+    ["nested-scratch", "packages/a/_memory_library/.scratch.md"],
+  ]);
+  assert.match(findings[0]!.fix, /librarian route' in packages\/a\//);
+  await Deno.writeTextFile(join(dir.path, "packages/a/_memory_library/.scratch.md"), "");
+  assert.equal((await lint(dir.path)).code, 0, "an empty nested scratch is no finding");
+});

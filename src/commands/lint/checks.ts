@@ -30,6 +30,7 @@ export const FINDING_KINDS = [
   "scratch-tag",
   "scratch-fence",
   "scratch-secret",
+  "nested-scratch",
 ] as const;
 
 /** One kind of finding. */

@@ -38,6 +38,7 @@ import {
 import { libraryJson, requireLibrary } from "../../cli/locate.ts";
 import { scratchFindings } from "../scratch/review.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
+import { nestedScratches } from "../status/nested_scratch.ts";
 
 /** The command line of `librarian lint`. */
 export const SPEC: CommandSpec = {
@@ -135,6 +136,24 @@ function loadedTwiceFindings(library: Library): Finding[] {
     path: d.libraryFiles[0] ?? "",
     ...describeDoubling(d),
   }));
+}
+
+/**
+ * Learnings waiting in the scratch of a library nested in the project: the Stop hook files them
+ * at the end of a turn that works below it, so until then they reach nobody.
+ */
+function nestedScratchFindings(library: Library): Finding[] {
+  return nestedScratches(library).paths.map((path) => {
+    const nested = path.slice(0, -`/${SCRATCH_FILE_NAME}`.length);
+    const project = nested.includes("/") ? nested.slice(0, nested.lastIndexOf("/")) : ".";
+    return {
+      check: "nested-scratch",
+      path,
+      message: `learnings wait in a nested library's scratch (${path}), sent to nobody yet`,
+      fix: `they are filed at the end of a turn that works in ${project}/, or run ` +
+        `'librarian route' in ${project}/`,
+    };
+  });
 }
 
 /** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
@@ -272,6 +291,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       ...learnings.findings,
       ...content,
       ...loadedTwiceFindings(library),
+      ...nestedScratchFindings(library),
     ]);
     const files = folders.reduce((n, f) => n + f.files.filter((x) => x.served).length, 0);
     const exit = findings.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
