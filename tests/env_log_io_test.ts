@@ -33,7 +33,7 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
   // One state folder however the hooks were wired: the plugin's data folder only without a home.
   assert.equal(
     stateDir(envFrom({ HOME: "/h", CLAUDE_PLUGIN_DATA: "/data/lib" })),
-    "/h/.claude/librarian",
+    normalizePath("/h/.claude/librarian"), // on Windows, /h is Git Bash's name for H:/
   );
   assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
   assert.equal(stateDir(envFrom({ HOME: "/h", LIBRARIAN_STATE_DIR: "/s" })), "/s");

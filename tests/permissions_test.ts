@@ -108,3 +108,9 @@ Deno.test("the permissions never prompt and grant no network, FFI, other program
   assert.ok(PERMISSION_FLAGS.includes(`--allow-run=${ALLOWED_RUN.join(",")}`));
   assert.deepEqual([...ALLOWED_RUN], ["git"]);
 });
+
+Deno.test("the Windows test shim (scripts/windows/sh_shim.c) grants exactly PERMISSION_FLAGS", async () => {
+  const shim = await Deno.readTextFile(`${REPO_ROOT}/scripts/windows/sh_shim.c`);
+  const flags = [...shim.matchAll(/L"(--[a-z-]+(?:=[^"]*)?)"/g)].map((m) => m[1]!);
+  assert.deepEqual(permissionFlags(flags), [...PERMISSION_FLAGS]);
+});
