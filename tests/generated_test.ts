@@ -5,8 +5,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
-Deno.test("git tracks no generated file: no bundle, nothing with a @generated header", async () => {
+Deno.test("git tracks no generated file: no bundle, nothing with a @generated header", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   const out = await new Deno.Command("git", {
     args: ["ls-files", "-z"],
     cwd: REPO_ROOT,
