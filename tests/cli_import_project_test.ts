@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 /** A nested CLAUDE.md monorepo with an @-import and a code tree. */
 export const MONOREPO: Record<string, string> = {
@@ -94,7 +95,9 @@ function assertLands(
   }
 }
 
-Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE.md handed over", async () => {
+Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE.md handed over", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, MONOREPO);
   const result = await runLibrarian(["import", "--yes"], options);
@@ -147,44 +150,56 @@ Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE
   assert.match(JSON.parse(again.stdout).error, /handed over already/);
 });
 
-Deno.test("AGENTS.md behind @AGENTS.md, Cursor rules by their front matter, a manual rule on demand", async () => {
-  await using dir = await tempDir();
-  const options = await project(dir.path, AGENTS_AND_RULES);
-  const result = await runLibrarian(["import", "--yes"], options);
-  assert.equal(result.code, 0, result.stderr + result.stdout);
-  assertLands(dir.path, "AGENTS.md", AGENTS_AND_RULES["AGENTS.md"]!, "");
-  assertLands(
-    dir.path,
-    ".cursor/rules/general.mdc",
-    AGENTS_AND_RULES[".cursor/rules/general.mdc"]!,
-    "",
-  );
-  const billing = folderText(dir.path, "src/billing");
-  assert.match(billing, /invoices are immutable/, "a nested rule's globs name its folder");
-  assert.doesNotMatch(billing, /^globs:|^---$/m, "both front-matter blocks are read, not copied");
-  const release = AGENTS_AND_RULES[".cursor/rules/release.mdc"]!;
-  assertLands(dir.path, ".cursor/rules/release.mdc", release, "", true);
-  assert.doesNotMatch(folderText(dir.path, ""), /bump the version/, "a manual rule is never sent");
-  assert.match(
-    folderText(dir.path, ""),
-    /`_memory_library\/\.on-demand\/release\.md`: How to cut a release/,
-    "it is named with its description in its folder's context",
-  );
-  assert.doesNotMatch(folderText(dir.path, ""), /^@AGENTS\.md$/m, "no one-line pointer file");
-  assert.equal(
-    Deno.readTextFileSync(join(dir.path, "AGENTS.md")),
-    AGENTS_AND_RULES["AGENTS.md"],
-    "other agents' files are kept",
-  );
-  assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/);
-  assert.doesNotMatch(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /@AGENTS/);
-  assert.match(result.stdout, /On demand .*\.cursor\/rules\/release\.mdc/);
-  const read = await runLibrarian(["read", "src/ui/view.ts"], options);
-  assert.doesNotMatch(read.stdout, /bump the version|invoices are immutable/);
-  assert.match(read.stdout, /money is integer cents/);
-});
+Deno.test(
+  "AGENTS.md behind @AGENTS.md, Cursor rules by their front matter, a manual rule on demand",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, AGENTS_AND_RULES);
+    const result = await runLibrarian(["import", "--yes"], options);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assertLands(dir.path, "AGENTS.md", AGENTS_AND_RULES["AGENTS.md"]!, "");
+    assertLands(
+      dir.path,
+      ".cursor/rules/general.mdc",
+      AGENTS_AND_RULES[".cursor/rules/general.mdc"]!,
+      "",
+    );
+    const billing = folderText(dir.path, "src/billing");
+    assert.match(billing, /invoices are immutable/, "a nested rule's globs name its folder");
+    assert.doesNotMatch(billing, /^globs:|^---$/m, "both front-matter blocks are read, not copied");
+    const release = AGENTS_AND_RULES[".cursor/rules/release.mdc"]!;
+    assertLands(dir.path, ".cursor/rules/release.mdc", release, "", true);
+    assert.doesNotMatch(
+      folderText(dir.path, ""),
+      /bump the version/,
+      "a manual rule is never sent",
+    );
+    assert.match(
+      folderText(dir.path, ""),
+      /`_memory_library\/\.on-demand\/release\.md`: How to cut a release/,
+      "it is named with its description in its folder's context",
+    );
+    assert.doesNotMatch(folderText(dir.path, ""), /^@AGENTS\.md$/m, "no one-line pointer file");
+    assert.equal(
+      Deno.readTextFileSync(join(dir.path, "AGENTS.md")),
+      AGENTS_AND_RULES["AGENTS.md"],
+      "other agents' files are kept",
+    );
+    assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/);
+    assert.doesNotMatch(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /@AGENTS/);
+    assert.match(result.stdout, /On demand .*\.cursor\/rules\/release\.mdc/);
+    const read = await runLibrarian(["read", "src/ui/view.ts"], options);
+    assert.doesNotMatch(read.stdout, /bump the version|invoices are immutable/);
+    assert.match(read.stdout, /money is integer cents/);
+  },
+);
 
-Deno.test("Gemini, Cline, Copilot and Windsurf files are imported at their level and kept", async () => {
+Deno.test("Gemini, Cline, Copilot and Windsurf files are imported at their level and kept", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, OTHER_AGENTS);
   const result = await runLibrarian(["import", "--yes", "--json"], options);
@@ -210,45 +225,53 @@ Deno.test("Gemini, Cline, Copilot and Windsurf files are imported at their level
   assert.deepEqual(report.handedOver, []);
 });
 
-Deno.test("--keep-originals keeps CLAUDE.md and reports the double loading; --dry-run and no --yes write nothing", async () => {
-  await using dir = await tempDir();
-  const options = await project(dir.path, MONOREPO);
-  const plan = await runLibrarian(["import"], options);
-  assert.equal(plan.code, 0, plan.stderr);
-  assert.match(plan.stdout, /^Next: librarian import --yes applies this plan\.$/m);
-  assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), MONOREPO["CLAUDE.md"]);
-  assert.deepEqual(
-    [...Deno.readDirSync(join(dir.path, "_memory_library"))].filter((e) =>
-      e.isFile && !e.name.startsWith(".")
-    ),
-    [],
-  );
-  const kept = await runLibrarian(["import", "--yes", "--keep-originals"], options);
-  assert.equal(kept.code, 0, kept.stderr);
-  assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), MONOREPO["CLAUDE.md"]);
-  assert.match(kept.stdout, /^Loaded twice: CLAUDE\.md is kept \(--keep-originals\)/m);
-  const lint = await runLibrarian(["lint", "--json"], options);
-  const twice = JSON.parse(lint.stdout).findings.filter((f: { check: string }) =>
-    f.check === "loaded-twice"
-  );
-  assert.deepEqual(
-    twice.map((f: { message: string }) => f.message.split(":")[0]).sort(),
-    ["CLAUDE.md", "docs/conventions.md", "packages/api/CLAUDE.md", "packages/web/CLAUDE.md"],
-  );
-  assert.match(twice[0].message, /\d+ characters Claude Code loads by itself/);
-  assert.match(twice[0].fix, /librarian import .* --yes/);
-  const doctor = await runLibrarian(["doctor"], options);
-  assert.match(doctor.stdout, /characters are sent twice/);
-  const handOver = await runLibrarian(["import", "--yes"], options);
-  assert.equal(handOver.code, 0, handOver.stderr);
-  const after = await runLibrarian(["lint", "--json"], options);
-  assert.ok(
-    !JSON.parse(after.stdout).findings.some((f: { check: string }) => f.check === "loaded-twice"),
-    "once handed over, nothing is loaded twice",
-  );
-});
+Deno.test(
+  "--keep-originals keeps CLAUDE.md and reports the double loading; --dry-run and no --yes write nothing",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, MONOREPO);
+    const plan = await runLibrarian(["import"], options);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /^Next: librarian import --yes applies this plan\.$/m);
+    assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), MONOREPO["CLAUDE.md"]);
+    assert.deepEqual(
+      [...Deno.readDirSync(join(dir.path, "_memory_library"))].filter((e) =>
+        e.isFile && !e.name.startsWith(".")
+      ),
+      [],
+    );
+    const kept = await runLibrarian(["import", "--yes", "--keep-originals"], options);
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), MONOREPO["CLAUDE.md"]);
+    assert.match(kept.stdout, /^Loaded twice: CLAUDE\.md is kept \(--keep-originals\)/m);
+    const lint = await runLibrarian(["lint", "--json"], options);
+    const twice = JSON.parse(lint.stdout).findings.filter((f: { check: string }) =>
+      f.check === "loaded-twice"
+    );
+    assert.deepEqual(
+      twice.map((f: { message: string }) => f.message.split(":")[0]).sort(),
+      ["CLAUDE.md", "docs/conventions.md", "packages/api/CLAUDE.md", "packages/web/CLAUDE.md"],
+    );
+    assert.match(twice[0].message, /\d+ characters Claude Code loads by itself/);
+    assert.match(twice[0].fix, /librarian import .* --yes/);
+    const doctor = await runLibrarian(["doctor"], options);
+    assert.match(doctor.stdout, /characters are sent twice/);
+    const handOver = await runLibrarian(["import", "--yes"], options);
+    assert.equal(handOver.code, 0, handOver.stderr);
+    const after = await runLibrarian(["lint", "--json"], options);
+    assert.ok(
+      !JSON.parse(after.stdout).findings.some((f: { check: string }) => f.check === "loaded-twice"),
+      "once handed over, nothing is loaded twice",
+    );
+  },
+);
 
-Deno.test("a single file and a folder of rules import on their own", async () => {
+Deno.test("a single file and a folder of rules import on their own", {
+  ignore: skipOnWindows("needs git"),
+}, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, AGENTS_AND_RULES);
   const one = await runLibrarian(["import", "AGENTS.md", "--yes", "--json"], options);
@@ -262,28 +285,34 @@ Deno.test("a single file and a folder of rules import on their own", async () =>
   assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), "@AGENTS.md\n", "not asked for");
 });
 
-Deno.test("a likely secret costs its line, shown with its number; the marker above a line lets it through", async () => {
-  await using dir = await tempDir();
-  const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
-  const options = await project(dir.path, {
-    "CLAUDE.md":
-      `# Ops\n- deploy with make\n- CI token ${token}\n- staging password: Xk9;mQ2#vL8@pR4zz\n` +
-      "<!-- librarian: not-a-secret -->\n- example: DB_PASSWORD=Tr0ub4dor&3x\n",
-  });
-  const result = await runLibrarian(["import", "--yes"], options);
-  assert.equal(result.code, 1, "held lines are a problem to fix");
-  assert.match(
-    result.stdout,
-    /Held back from CLAUDE\.md: line 3 \(likely GitHub token\), line 4 \(likely password\)/,
-  );
-  const library = folderText(dir.path, "");
-  assert.match(library, /deploy with make/);
-  assert.match(library, /DB_PASSWORD=Tr0ub4dor&3x/, "the marked line is imported");
-  assert.doesNotMatch(library, new RegExp(token));
-  const stub = Deno.readTextFileSync(join(dir.path, "CLAUDE.md"));
-  assert.match(stub, /handed over/);
-  assert.ok(stub.includes(token), "a held line stays in the original, never lost");
-});
+Deno.test(
+  "a likely secret costs its line, shown with its number; the marker above a line lets it through",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const token = ["gh", "p_", "R8xK2mQ9vL4pW7nT3jH6bF1cY5dG0sA8eZ2u"].join("");
+    const options = await project(dir.path, {
+      "CLAUDE.md":
+        `# Ops\n- deploy with make\n- CI token ${token}\n- staging password: Xk9;mQ2#vL8@pR4zz\n` +
+        "<!-- librarian: not-a-secret -->\n- example: DB_PASSWORD=Tr0ub4dor&3x\n",
+    });
+    const result = await runLibrarian(["import", "--yes"], options);
+    assert.equal(result.code, 1, "held lines are a problem to fix");
+    assert.match(
+      result.stdout,
+      /Held back from CLAUDE\.md: line 3 \(likely GitHub token\), line 4 \(likely password\)/,
+    );
+    const library = folderText(dir.path, "");
+    assert.match(library, /deploy with make/);
+    assert.match(library, /DB_PASSWORD=Tr0ub4dor&3x/, "the marked line is imported");
+    assert.doesNotMatch(library, new RegExp(token));
+    const stub = Deno.readTextFileSync(join(dir.path, "CLAUDE.md"));
+    assert.match(stub, /handed over/);
+    assert.ok(stub.includes(token), "a held line stays in the original, never lost");
+  },
+);
 
 /** A flat memory bank that names services, not paths, with the code tree it describes. */
 export const FLAT_BANK: Record<string, string> = {
@@ -297,30 +326,38 @@ export const FLAT_BANK: Record<string, string> = {
   "apps/storefront/page.tsx": "export {};\n",
 };
 
-Deno.test("a flat bank naming services: --suggest proposes their folders, --apply moves sections in one step", async () => {
-  await using dir = await tempDir();
-  const options = await project(dir.path, FLAT_BANK);
-  assert.equal((await runLibrarian(["import", "--yes"], options)).code, 0);
-  const suggest = await runLibrarian(["import", "--suggest", "--json"], options);
-  const proposals = JSON.parse(suggest.stdout).suggestions.map((s: { folder: string }) => s.folder);
-  assert.deepEqual(proposals, ["services/ledger", "apps/storefront"]);
-  const apply = await runLibrarian(["import", "--apply"], options);
-  assert.equal(apply.code, 0, apply.stderr);
-  assertLands(
-    dir.path,
-    "memory-bank/techContext.md",
-    "## Ledger service\n- double-entry only\n",
-    "services/ledger",
-  );
-  assertLands(
-    dir.path,
-    "memory-bank/techContext.md",
-    "## Storefront app\n- pages render on the server\n",
-    "apps/storefront",
-  );
-  const root = folderText(dir.path, "");
-  assert.doesNotMatch(root, /double-entry|render on the server/, "moved out of the root");
-  assert.match(root, /all services log JSON/, "repo-wide text stays at the root");
-  assert.match(root, /1\. validate\n2\. persist\n3\. publish/, "the numbered list is whole");
-  assert.equal(Deno.readTextFileSync(join(dir.path, "_memory_library/.scratch.md")), "");
-});
+Deno.test(
+  "a flat bank naming services: --suggest proposes their folders, --apply moves sections in one step",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, FLAT_BANK);
+    assert.equal((await runLibrarian(["import", "--yes"], options)).code, 0);
+    const suggest = await runLibrarian(["import", "--suggest", "--json"], options);
+    const proposals = JSON.parse(suggest.stdout).suggestions.map((s: { folder: string }) =>
+      s.folder
+    );
+    assert.deepEqual(proposals, ["services/ledger", "apps/storefront"]);
+    const apply = await runLibrarian(["import", "--apply"], options);
+    assert.equal(apply.code, 0, apply.stderr);
+    assertLands(
+      dir.path,
+      "memory-bank/techContext.md",
+      "## Ledger service\n- double-entry only\n",
+      "services/ledger",
+    );
+    assertLands(
+      dir.path,
+      "memory-bank/techContext.md",
+      "## Storefront app\n- pages render on the server\n",
+      "apps/storefront",
+    );
+    const root = folderText(dir.path, "");
+    assert.doesNotMatch(root, /double-entry|render on the server/, "moved out of the root");
+    assert.match(root, /all services log JSON/, "repo-wide text stays at the root");
+    assert.match(root, /1\. validate\n2\. persist\n3\. publish/, "the numbered list is whole");
+    assert.equal(Deno.readTextFileSync(join(dir.path, "_memory_library/.scratch.md")), "");
+  },
+);

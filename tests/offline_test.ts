@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { encodeProjectDir } from "../src/automemory/locate.ts";
 import { parseHookStdout, REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { stopEvent } from "./stop_fixtures.ts";
+import { skipOnWindows } from "./platform.ts";
 
 /** The checkout as a fresh clone has it: every file git tracks or would (no bundles/). */
 async function freshClone(into: string): Promise<string> {
@@ -45,6 +46,7 @@ async function folderNames(dir: string): Promise<string[]> {
 
 Deno.test({
   name: "offline: a fresh clone with an empty Deno cache syncs an auto memory and injects",
+  ignore: skipOnWindows("needs git"),
   // each run transpiles the hooks' modules into the empty cache: a few seconds on a busy machine
   sanitizeResources: false,
   fn: async () => {

@@ -200,31 +200,37 @@ Deno.test("a session whose transcript never appears (--no-session-persistence) w
   assert.match((await Deno.readTextFile(log)).trim().split("\n")[2]!, /transcript_wait_ms=\d{3,} /);
 });
 
-Deno.test("a turn whose only change was a Bash sed -i (or >, tee) is nudged for that folder; a Bash that only read, or failed, is not", async () => {
-  await using dir = await tempDir();
-  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
-  const bash = (command: string, failed = false) => [
-    prompt("Fix it."),
-    ...tool("Bash", { command, description: "scripted" }, failed),
-    say("Done."),
-  ];
-  const sed = await writeTranscript(p, bash("sed -i 's/a/b/' src/api/billing/invoice.ts"));
-  const nudged = output(await stop(p, sed, { session_id: "sed" }));
-  assert.equal(nudged.decision, "block");
-  assert.match(nudged.reason as string, /changed code in src\/api\/billing but recorded no/);
-  const tee = await writeTranscript(p, bash("echo 1 | tee src/web/a.ts > /dev/null"));
-  assert.match(output(await stop(p, tee, { session_id: "tee" })).reason as string, /src\/web/);
-  for (
-    const [name, lines] of [
-      ["read", bash("grep -rn TOTAL src/api && cat src/api/x.ts > /tmp/copy.txt")],
-      ["failed", bash("sed -i 's/a/b/' src/api/x.ts", true)],
-      ["scratch", bash(`cat >> ${p.scratch} <<'EOF'\n## [TAG: src, type: edge]\n- x\nEOF`)],
-    ] as const
-  ) {
-    const transcript = await writeTranscript(p, [...lines]);
-    assert.deepEqual(output(await stop(p, transcript, { session_id: name })), {}, name);
-  }
-});
+Deno.test(
+  "a turn whose only change was a Bash sed -i (or >, tee) is nudged for that folder; a Bash that only read, or failed, is not",
+  {
+    ignore: skipOnWindows("Bash paths in POSIX form"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+    const bash = (command: string, failed = false) => [
+      prompt("Fix it."),
+      ...tool("Bash", { command, description: "scripted" }, failed),
+      say("Done."),
+    ];
+    const sed = await writeTranscript(p, bash("sed -i 's/a/b/' src/api/billing/invoice.ts"));
+    const nudged = output(await stop(p, sed, { session_id: "sed" }));
+    assert.equal(nudged.decision, "block");
+    assert.match(nudged.reason as string, /changed code in src\/api\/billing but recorded no/);
+    const tee = await writeTranscript(p, bash("echo 1 | tee src/web/a.ts > /dev/null"));
+    assert.match(output(await stop(p, tee, { session_id: "tee" })).reason as string, /src\/web/);
+    for (
+      const [name, lines] of [
+        ["read", bash("grep -rn TOTAL src/api && cat src/api/x.ts > /tmp/copy.txt")],
+        ["failed", bash("sed -i 's/a/b/' src/api/x.ts", true)],
+        ["scratch", bash(`cat >> ${p.scratch} <<'EOF'\n## [TAG: src, type: edge]\n- x\nEOF`)],
+      ] as const
+    ) {
+      const transcript = await writeTranscript(p, [...lines]);
+      assert.deepEqual(output(await stop(p, transcript, { session_id: name })), {}, name);
+    }
+  },
+);
 
 Deno.test("the nudge's tag lines are at the level the edit hint suggests: the nearest folder with library files, else the package root", async () => {
   await using dir = await tempDir();
