@@ -36,7 +36,7 @@ Deno.test("state, log and Claude folders follow the documented precedence", () =
     normalizePath("/h/.claude/librarian"), // on Windows, /h is Git Bash's name for H:/
   );
   assert.equal(stateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data/lib" })), "/data/lib");
-  assert.equal(stateDir(envFrom({ HOME: "/h", LIBRARIAN_STATE_DIR: "/s" })), "/s");
+  assert.equal(stateDir(envFrom({ HOME: "/h", LIBRARIAN_STATE_DIR: "/s" })), normalizePath("/s"));
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "off" })), undefined);
   assert.equal(logFile(envFrom({ HOME: "/h", LIBRARIAN_LOG: "/tmp/x.log" })), "/tmp/x.log");
   // A drive path is a home only on Windows: elsewhere it would name a folder `C:` in the working
