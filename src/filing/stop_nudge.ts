@@ -157,10 +157,7 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
       done = await read;
       if (!done.activity) return undefined;
       if (changes) return changes;
-      const bash = done.activity.toolUses.some((u) => u.name === "Bash" && !u.failed)
-        ? await bashWritesReader(env)
-        : undefined;
-      changes = turnChanges(done.activity, library, event.cwd, undefined, bash);
+      changes = await changesOf(done.activity, library, event.cwd, env);
       return changes;
     },
     fields() {
@@ -206,11 +203,7 @@ function recordedTurnSource(event: HookEvent, library: Library, env: EnvReader):
         const tools = readTurnTools(state, event.session_id);
         status = tools === undefined ? "no-turn-record" : "turn-record";
         const toolUses = (tools ?? []).map((t) => ({ ...t, failed: false }));
-        // a shell command's writes count as the inject hook's touches do (Codex edits through it)
-        const bash = toolUses.some((u) => u.name === "Bash")
-          ? await bashWritesReader(env)
-          : undefined;
-        changes = turnChanges({ complete: true, toolUses }, library, event.cwd, undefined, bash);
+        changes = await changesOf({ complete: true, toolUses }, library, event.cwd, env);
       }
       return changes;
     },
@@ -218,6 +211,22 @@ function recordedTurnSource(event: HookEvent, library: Library, env: EnvReader):
       return status === undefined ? {} : { transcript: status, changed: changes?.files.length };
     },
   };
+}
+
+/**
+ * The turn's changes; a shell command's writes count as the inject hook's touches do (the shell
+ * reader is loaded only for a turn that ran Bash without failing).
+ */
+async function changesOf(
+  activity: TurnActivity,
+  library: Library,
+  cwd: string | undefined,
+  env: EnvReader,
+): Promise<TurnChanges> {
+  const bash = activity.toolUses.some((u) => u.name === "Bash" && !u.failed)
+    ? await bashWritesReader(env)
+    : undefined;
+  return turnChanges(activity, library, cwd, undefined, bash);
 }
 
 /**
