@@ -200,26 +200,6 @@ export function findSecretSpans(text: string): SecretSpan[] {
   return spans.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
 }
 
-/**
- * `text` without the lines that hold a likely credential (a key's whole body with its header),
- * and the spans taken out: for an import, which keeps every other line of a file.
- *
- * @example Usage
- * ```ts
- * import { withoutSecretLines } from "./secrets.ts";
- * import assert from "node:assert/strict";
- *
- * const token = ["gh", "p_", "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz0aB3d"].join("");
- * const { text, spans } = withoutSecretLines(`# Tech\n- CI uses ${token}\n- Postgres 16\n`);
- * assert.equal(text, "# Tech\n- Postgres 16\n");
- * assert.deepEqual(spans, [{ kind: "GitHub token", line: 2, endLine: 2 }]);
- * ```
- */
-export function withoutSecretLines(text: string): { text: string; spans: SecretSpan[] } {
-  const spans = findSecretSpans(text);
-  return { text: dropLines(text, spans), spans };
-}
-
 const ITEM_START = /^[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 
