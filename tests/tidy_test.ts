@@ -67,6 +67,14 @@ const library = fc.array(
   return [...files.values()];
 });
 
+function folderOf(relPath: string): string {
+  return relPath.includes("/") ? relPath.slice(0, relPath.lastIndexOf("/")) : "";
+}
+
+function isAtOrAbove(above: string, folder: string): boolean {
+  return above === "" || above === folder || folder.startsWith(`${above}/`);
+}
+
 /** Every learning's lines, as one string each, with where it is. */
 function learnings(files: readonly TidyFile[]): { text: string; key: string }[] {
   return files.flatMap((f) =>
@@ -118,6 +126,23 @@ Deno.test("applying a tidy plan never loses a learning and never changes one's t
         const unit = learningsOf(f.text).find((u) => u.line === d.line)!;
         assert.ok(keys.has(unit.key), "a removed duplicate's copy stays");
       }
+      // a removed duplicate is still sent where its copy was meant to be: to its own folder, or
+      // (a learning that was moving down) to the folder of the code it cites
+      const servedAt = (key: string, folder: string) =>
+        result.some((f) =>
+          isAtOrAbove(folderOf(f.relPath), folder) &&
+          learningsOf(f.text).some((u) => u.key === key)
+        );
+      for (const d of plan.drops) {
+        const f = files.find((x) => x.relPath === d.file)!;
+        const unit = learningsOf(f.text).find((u) => u.line === d.line)!;
+        const cited = unit.provenance?.provenance.files ?? [];
+        assert.ok(
+          servedAt(unit.key, folderOf(d.file)) ||
+            (cited.length > 0 && cited.every((c) => servedAt(unit.key, folderOf(c)))),
+          `a removed duplicate is still sent where it was: ${unit.key}`,
+        );
+      }
       // each moved learning keeps its provenance: the comment above it names the same files
       for (const m of plan.moves) {
         const target = result.find((f) => f.relPath === m.to)!;
@@ -134,6 +159,50 @@ Deno.test("applying a tidy plan never loses a learning and never changes one's t
     }),
     { numRuns: 300 },
   );
+});
+
+Deno.test("a learning moving down into a folder that already has it goes, instead of arriving twice", () => {
+  const pad = " pad".repeat(40);
+  const files: TidyFile[] = [
+    {
+      relPath: "patterns.md",
+      text: "# patterns\n\n## Learnings (2026-11-30)\n\n" +
+        `<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->\n- Use UTC${pad}\n` +
+        `<!-- librarian: 2026-11-30 a1b2c3d -->\n- Rounding happens once${pad}\n`,
+    },
+    {
+      relPath: "src/patterns.md",
+      text:
+        `# patterns\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 a1b2c3d -->\n- Use UTC${pad}\n`,
+    },
+  ];
+  const plan = planTidy(files, { budget: 300, codeFolderExists: () => true });
+  assert.deepEqual(plan.moves, []);
+  assert.deepEqual(plan.drops.map((d) => [d.file, d.line, d.sameAs.file, d.sameAs.line]), [
+    ["patterns.md", 6, "src/patterns.md", 6],
+  ]);
+  const after = applyTidy(files, plan);
+  assert.equal(after.get("src/patterns.md"), undefined, "src/patterns.md is left as it is");
+  assert.doesNotMatch(after.get("patterns.md")!, /Use UTC/);
+});
+
+Deno.test("a copy is not dropped as a duplicate of one that moves away from above it", () => {
+  const pad = " pad".repeat(40);
+  const files: TidyFile[] = [
+    {
+      relPath: "patterns.md",
+      text: "# patterns\n\n## Learnings (2026-11-30)\n\n" +
+        `<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->\n- Use UTC${pad}\n`,
+    },
+    {
+      relPath: "web/patterns.md",
+      text:
+        `# patterns\n\n## Learnings (2026-11-30)\n\n<!-- librarian: 2026-11-30 a1b2c3d -->\n- Use UTC${pad}\n`,
+    },
+  ];
+  const plan = planTidy(files, { budget: 200, codeFolderExists: () => true });
+  assert.deepEqual(plan.moves.map((m) => [m.file, m.to]), [["patterns.md", "src/patterns.md"]]);
+  assert.deepEqual(plan.drops, [], "web keeps its copy: the root's moves to src/");
 });
 
 Deno.test("tidy proposes, --json lists, and --apply moves learnings down and drops exact duplicates", async () => {

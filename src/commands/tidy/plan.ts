@@ -6,7 +6,9 @@
  *   the file's folder (which still exists) moves down into that sub-folder's file of the same
  *   name, with its provenance comment, under a dated heading of its own day;
  * - **drops**: a learning whose normalised text is already earlier in the file, or in a file
- *   above it on the path, goes (code blocks never do);
+ *   above it on the path, goes (code blocks never do); judged on the library as it is after the
+ *   moves, so a learning moving down into a folder that already has it goes instead of arriving
+ *   twice, and no copy is dropped because of one that moves away;
  * - **stale**: learnings about code since deleted, renamed or rewritten are listed for a decision,
  *   never changed.
  *
@@ -119,13 +121,12 @@ function commonFolder(paths: readonly string[]): string {
 export function planTidy(files: readonly TidyFile[], options: TidyOptions): TidyPlan {
   const plan: TidyPlan = { oversized: [], moves: [], drops: [], stale: [] };
   const chars = new Map(files.map((f) => [f.relPath, stripMetadata(f.text).length]));
-  const units = new Map<string, LearningUnit[]>();
-  const unitsOf = (file: TidyFile) => {
-    let found = units.get(file.relPath);
-    if (found === undefined) units.set(file.relPath, found = learningsOf(file.text));
-    return found;
-  };
   const sorted = [...files].sort((a, b) => a.relPath.localeCompare(b.relPath));
+  // 1. which files are over their share, and where each of their learnings would go
+  const oversized = new Set<string>();
+  const moving = new Map<string, TidyMove>();
+  const stale = new Map<string, TidyStale>();
+  const unitsByFile = new Map(sorted.map((f) => [f.relPath, learningsOf(f.text)]));
   for (const file of sorted) {
     const folder = folderOf(file.relPath);
     const onPath = sorted.filter((f) => isAtOrAbove(folderOf(f.relPath), folder));
@@ -133,31 +134,14 @@ export function planTidy(files: readonly TidyFile[], options: TidyOptions): Tidy
     const size = chars.get(file.relPath)!;
     if (size <= share) continue;
     plan.oversized.push({ file: file.relPath, chars: size, share });
-    // what a touch of this folder already sends from above: a repeat there is a duplicate
-    const seen = new Map<string, { file: string; line: number }>();
-    for (const above of onPath) {
-      if (above.relPath === file.relPath || folderOf(above.relPath) === folder) continue;
-      for (const unit of unitsOf(above)) {
-        if (unit.key !== "" && !seen.has(unit.key)) {
-          seen.set(unit.key, { file: above.relPath, line: unit.line });
-        }
-      }
-    }
-    for (const unit of unitsOf(file)) {
+    oversized.add(file.relPath);
+    for (const unit of unitsByFile.get(file.relPath)!) {
       const span = { file: file.relPath, line: unit.line, endLine: unit.endLine };
-      const same = unit.key === "" || unit.key.startsWith("code:") ? undefined : seen.get(unit.key);
-      if (same !== undefined) {
-        plan.drops.push({ ...span, sameAs: same });
-        continue;
-      }
-      if (unit.key !== "" && !unit.key.startsWith("code:")) {
-        seen.set(unit.key, { file: file.relPath, line: unit.line });
-      }
       const provenance = unit.provenance;
       if (provenance === undefined) continue;
       const reason = options.stale?.get(`${file.relPath}\n${provenance.line}`);
       if (reason !== undefined) {
-        plan.stale.push({ ...span, reason });
+        stale.set(spanKey(span), { ...span, reason });
         continue;
       }
       const cited = provenance.provenance.files;
@@ -165,14 +149,66 @@ export function planTidy(files: readonly TidyFile[], options: TidyOptions): Tidy
       const common = commonFolder(cited);
       if (common === folder || !isAtOrAbove(folder, common)) continue;
       if (!options.codeFolderExists(common)) continue;
-      plan.moves.push({
-        ...span,
-        to: `${common}/${nameOf(file.relPath)}`,
-        provenance: provenance.text,
-      });
+      const to = `${common}/${nameOf(file.relPath)}`;
+      moving.set(spanKey(span), { ...span, to, provenance: provenance.text });
     }
   }
+  // 2. on the library as it would be after the moves, top down: a learning of an oversized file,
+  // or one moving, whose text a touch of its folder already gets (from a folder above, or earlier
+  // in its file) is a duplicate that goes. A copy that moves away is no longer above anyone.
+  const arriving = new Map<string, { span: TidySpan; unit: LearningUnit }[]>();
+  for (const move of moving.values()) {
+    const unit = unitsByFile.get(move.file)!.find((u) => u.line === move.line)!;
+    const list = arriving.get(move.to) ?? [];
+    list.push({ span: move, unit });
+    arriving.set(move.to, list);
+  }
+  const layout = [...new Set([...unitsByFile.keys(), ...arriving.keys()])].sort(topDown);
+  const kept = new Map<string, Map<string, { file: string; line: number }>>();
+  for (const relPath of layout) {
+    const folder = folderOf(relPath);
+    const seen = new Map<string, { file: string; line: number }>();
+    for (const [above, keys] of kept) {
+      if (folderOf(above) === folder || !isAtOrAbove(folderOf(above), folder)) continue;
+      for (const [key, at] of keys) if (!seen.has(key)) seen.set(key, at);
+    }
+    const own = new Map<string, { file: string; line: number }>();
+    const staying = (unitsByFile.get(relPath) ?? [])
+      .map((unit) => ({ span: { file: relPath, line: unit.line, endLine: unit.endLine }, unit }))
+      .filter((u) => !moving.has(spanKey(u.span)));
+    const moved = arriving.get(relPath) ?? [];
+    for (const { span, unit } of [...staying, ...moved]) {
+      const key = unit.key;
+      if (key === "" || key.startsWith("code:")) continue;
+      const same = seen.get(key);
+      const tidied = span.file !== relPath || oversized.has(relPath);
+      if (same !== undefined && tidied) {
+        plan.drops.push({ ...span, sameAs: same });
+        moving.delete(spanKey(span));
+        stale.delete(spanKey(span));
+        continue;
+      }
+      if (same === undefined) {
+        const at = { file: span.file, line: span.line };
+        seen.set(key, at);
+        own.set(key, at);
+      }
+    }
+    kept.set(relPath, own);
+  }
+  plan.moves = [...moving.values()];
+  plan.stale = [...stale.values()];
+  plan.drops.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   return plan;
+}
+
+function spanKey(span: TidySpan): string {
+  return `${span.file}\n${span.line}`;
+}
+
+/** Shallower folders first, then by path: every folder above a file comes before it. */
+function topDown(a: string, b: string): number {
+  return a.split("/").length - b.split("/").length || a.localeCompare(b);
 }
 
 const DATED = /^##[ \t]+(?:Session[ \t]+)?Learnings[ \t]+\((\d{4}-\d{2}-\d{2})\)[ \t]*#*[ \t]*$/;
