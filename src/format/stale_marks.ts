@@ -35,7 +35,16 @@ export function staleModeFrom(raw: string | undefined): StaleMode {
   return value === "hide" || value === "off" ? value : "mark";
 }
 
-/** The words put on a stale learning's first line. */
+/**
+ * The words put on a stale learning's first line.
+ *
+ * @example Usage
+ * ```ts
+ * import { staleNote } from "./stale_marks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(staleNote("src/a.ts deleted since a1b2c3d"), " (stale: src/a.ts deleted since a1b2c3d)");
+ * ```
+ */
 export function staleNote(reason: string): string {
   return ` (stale: ${reason})`;
 }

@@ -92,6 +92,20 @@ export interface RemakeNeed {
 /**
  * Whether the library's record must be remade (always with `force`); `null` when it holds or
  * there is no state folder to keep it in.
+ *
+ * @example Usage
+ * ```ts
+ * import { staleRecordNeed } from "./stale_check.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ * const root = Deno.makeTempDirSync();
+ * const library = { root: `${root}/_memory_library`, projectRoot: root, foundBy: "cwd" as const };
+ * assert.equal(staleRecordNeed(library, envFrom({}), true), null); // no state folder
+ * const env = envFrom({ CLAUDE_PLUGIN_DATA: `${root}/state` });
+ * const need = staleRecordNeed(library, env, false)!; // no record yet
+ * assert.ok(need.path.startsWith(`${root}/state/`));
+ * assert.equal(need.head, ""); // not a git repository
+ * ```
  */
 export function staleRecordNeed(
   library: Library,

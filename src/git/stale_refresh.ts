@@ -30,6 +30,20 @@ export type RefreshOutcome =
 /**
  * Remakes the library's stale record when it may no longer hold (or always, with `force`).
  * Never throws: a failure is reported as skipped.
+ *
+ * @example Usage
+ * ```ts
+ * import { refreshStaleRecord } from "./stale_refresh.ts";
+ * import { envFrom } from "../core/env.ts";
+ * import assert from "node:assert/strict";
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/_memory_library`);
+ * Deno.writeTextFileSync(`${root}/_memory_library/patterns.md`, "# patterns\n- Use UTC.\n");
+ * const library = { root: `${root}/_memory_library`, projectRoot: root, foundBy: "cwd" as const };
+ * const env = envFrom({ CLAUDE_PLUGIN_DATA: `${root}/state` });
+ * assert.equal((await refreshStaleRecord(library, env)).kind, "written");
+ * assert.deepEqual(await refreshStaleRecord(library, env), { kind: "fresh" }); // nothing moved
+ * ```
  */
 export async function refreshStaleRecord(
   library: Library,
@@ -45,7 +59,23 @@ export async function refreshStaleRecord(
   }
 }
 
-/** Remakes the record where `need` says (asks git once for the whole library). */
+/**
+ * Remakes the record where `need` says (asks git once for the whole library; not at all when no
+ * learning cites code). Never throws: a failure is reported as skipped.
+ *
+ * @example Usage
+ * ```ts
+ * import { remakeStaleRecord } from "./stale_refresh.ts";
+ * import assert from "node:assert/strict";
+ * const root = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${root}/_memory_library`);
+ * Deno.writeTextFileSync(`${root}/_memory_library/patterns.md`, "# patterns\n- Use UTC.\n");
+ * const library = { root: `${root}/_memory_library`, projectRoot: root, foundBy: "cwd" as const };
+ * const outcome = await remakeStaleRecord(library, { path: `${root}/record.json`, head: "" });
+ * assert.deepEqual(outcome, { kind: "written", stale: 0, git: "not-needed" });
+ * assert.equal(JSON.parse(Deno.readTextFileSync(`${root}/record.json`)).head, "");
+ * ```
+ */
 export async function remakeStaleRecord(
   library: Library,
   need: RemakeNeed,

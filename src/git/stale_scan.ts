@@ -45,7 +45,20 @@ function countLines(path: string): number {
   }
 }
 
-/** The learnings of `files` whose sources were deleted, renamed or changed past `changeRatio`. */
+/**
+ * The learnings of `files` whose sources were deleted, renamed or changed past `changeRatio`;
+ * git is not asked when no learning cites a code file.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanStaleness } from "./stale_scan.ts";
+ * import assert from "node:assert/strict";
+ * const scan = await scanStaleness(Deno.makeTempDirSync(), [
+ *   { relPath: "patterns.md", text: "<!-- librarian: 2026-11-30 -->\n- Use UTC.\n" },
+ * ], 0.5);
+ * assert.deepEqual(scan, { stale: [], learnings: [], git: "not-needed" });
+ * ```
+ */
 export async function scanStaleness(
   projectRoot: string,
   files: readonly ScannedText[],
@@ -123,6 +136,28 @@ export function staleReason(fates: readonly SourceFate[], commit: string | undef
 /**
  * The stale record for a scan of `files` (each with its stamp and hash): every cited file's
  * stamp, and per library file the learnings its stale provenance comments cover.
+ *
+ * @example Usage
+ * ```ts
+ * import { staleRecordOf } from "./stale_scan.ts";
+ * import { parseProvenance } from "../format/provenance.ts";
+ * import assert from "node:assert/strict";
+ * const root = Deno.makeTempDirSync();
+ * const text = "<!-- librarian: 2026-11-30 a1b2c3d src/a.ts -->\n- Rounds once.\n";
+ * const provenance = parseProvenance(text.split("\n")[0]!)!;
+ * const learning = { file: "patterns.md", line: 1, provenance };
+ * const record = staleRecordOf(root, "", [
+ *   { relPath: "patterns.md", text, stamp: "40:1", hash: "h" },
+ * ], {
+ *   learnings: [learning],
+ *   stale: [{ learning, fates: [{ kind: "deleted", source: "src/a.ts", path: "src/a.ts" }] }],
+ *   git: "ok",
+ * });
+ * assert.deepEqual(record.files["patterns.md"]!.stale.map((m) => [m.lines, m.reason]), [
+ *   [[[2, 2]], "src/a.ts deleted since a1b2c3d"],
+ * ]);
+ * assert.equal(record.cited["src/a.ts"], "missing");
+ * ```
  */
 export function staleRecordOf(
   projectRoot: string,
