@@ -83,6 +83,10 @@ function usage(): string {
     "Commands:",
     ...lines,
     "",
+    "The launcher's own commands (bin/librarian, which runs the program):",
+    "  fetch-binary           fetch and verify this machine's binary now (session start does it)",
+    "  install-binary <file>  verify a downloaded binary and use it (for machines offline)",
+    "",
     "Options: --help, --version. Run 'librarian <command> --help' for a command's options.",
     "Exit codes: 0 fine, 1 problems found, 2 usage error.",
   ].join("\n");
