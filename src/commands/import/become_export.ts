@@ -185,6 +185,7 @@ export function planBecoming(
  *   actions: [
  *     { kind: "collision" as const, format: "agents-md" as const, path: "AGENTS.md", reason: "mine" },
  *     { kind: "create" as const, format: "cursor" as const, path: ".cursor/rules/librarian.mdc", text: "" },
+ *     { kind: "create" as const, format: "agents-md" as const, path: "src/AGENTS.md", text: "" },
  *   ],
  *   skipped: [],
  *   cut: [{ format: "agents-md" as const, folder: "src", files: ["src/big.md"] }],
