@@ -91,7 +91,9 @@ export const SPEC: CommandSpec = {
     export: {
       type: "string",
       valueName: "<formats>",
-      description: `other agents' files become these exports (${EXPORT_FORMATS.join(", ")})`,
+      description: `record and write these exports (${
+        EXPORT_FORMATS.join(", ")
+      }); other agents' files become theirs`,
     },
     "include-transient": {
       type: "boolean",
