@@ -170,6 +170,10 @@ Deno.test("import --json has a stable shape", async () => {
     "ignored",
     "left",
     "handedOver",
+    "exportFormats",
+    "exports",
+    "becameExport",
+    "exportReport",
     "written",
   ]);
   assert.equal(report.source, `${dir.path}/memory-bank`);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { LIBRARY_DIR_NAME } from "../core/discover.ts";
+import { LIBRARY_DIR_NAME, type OwnerCheck } from "../core/discover.ts";
 import { joinPath } from "../core/paths.ts";
 import { CONFIG_FILE_NAME, readLibraryConfig, writeLibraryConfig } from "./config.ts";
 import type { ExportFormat } from "./formats.ts";
@@ -18,6 +18,39 @@ export interface RecordAction {
 }
 
 /**
+ * Records `formats` (replacing any recorded before) in the settings of the library at
+ * `libraryRoot`, writing only when they differ; says what happened to the settings file.
+ *
+ * @example Usage
+ * ```ts
+ * import { recordFormats } from "./record.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(recordFormats(root, ["cursor"]), "created");
+ * assert.equal(recordFormats(root, ["cursor"]), "unchanged");
+ * assert.equal(recordFormats(root, ["cursor", "agents-md"]), "updated");
+ * ```
+ */
+export function recordFormats(
+  libraryRoot: string,
+  formats: readonly ExportFormat[],
+  trusts?: OwnerCheck,
+): RecordAction["action"] {
+  let before: ExportFormat[] | null = null;
+  try {
+    Deno.statSync(joinPath(libraryRoot, CONFIG_FILE_NAME));
+    before = readLibraryConfig(libraryRoot, trusts).export;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const same = before !== null && before.length === formats.length &&
+    formats.every((f) => before!.includes(f));
+  if (!same) writeLibraryConfig(libraryRoot, { version: 1, export: [...formats] });
+  return same ? "unchanged" : before === null ? "created" : "updated";
+}
+
+/**
  * Records `formats` (replacing any recorded before) in `<project>/_memory_library/.librarian.json`
  * and exports them; returns what changed, paths relative to the project.
  */
@@ -27,19 +60,9 @@ export async function recordExportFormats(
 ): Promise<RecordAction[]> {
   const libraryRoot = joinPath(projectRoot, LIBRARY_DIR_NAME);
   const configPath = `${LIBRARY_DIR_NAME}/${CONFIG_FILE_NAME}`;
-  let before: ExportFormat[] | null = null;
-  try {
-    Deno.statSync(joinPath(libraryRoot, CONFIG_FILE_NAME));
-    before = readLibraryConfig(libraryRoot).export;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  const same = before !== null && before.length === formats.length &&
-    formats.every((f) => before!.includes(f));
-  if (!same) writeLibraryConfig(libraryRoot, { version: 1, export: [...formats] });
   const actions: RecordAction[] = [{
     path: configPath,
-    action: same ? "unchanged" : before === null ? "created" : "updated",
+    action: recordFormats(libraryRoot, formats),
   }];
   const library = { root: libraryRoot, projectRoot, foundBy: "cwd" as const };
   const report = await runExport(library, { formats });

@@ -40,12 +40,18 @@ import { stubText } from "./formats.ts";
 import { reportLines, whyKept } from "./report.ts";
 import { stripMetadata } from "../../format/library_doc.ts";
 import { isServedName } from "../../core/walk.ts";
+import { trustsOwnersOf } from "../../core/discover.ts";
+import { ConfigError, readLibraryConfig } from "../../export/config.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../../export/formats.ts";
+import { parseFormats } from "../export.ts";
+import { type Becoming, planBecoming } from "./become_export.ts";
+import { becomeExports, type ExportStep } from "./export_step.ts";
 
 /** The command line of `librarian import`. */
 export const SPEC: CommandSpec = {
   name: "import",
-  synopsis: "[<folder> | <file>] [--yes] [--dry-run] [--keep-originals] [--include-transient] " +
-    "[--verbose] [--json] | --suggest | --apply [--only <n,...>]",
+  synopsis: "[<folder> | <file>] [--yes] [--dry-run] [--export <formats>] [--keep-originals] " +
+    "[--include-transient] [--verbose] [--json] | --suggest | --apply [--only <n,...>]",
   summary: "move a project's agent memory (CLAUDE.md, AGENTS.md, Cursor, Cline, Copilot, " +
     "Windsurf rules, memory banks) into the library without doubling",
   details: [
@@ -58,7 +64,14 @@ export const SPEC: CommandSpec = {
     "description in that folder's on-demand-rules.md: never sent on every touch.",
     "The plan is printed; --yes applies it (an interactive run asks once). Handed over: a CLAUDE.md",
     "becomes a short stub naming the library (Claude Code would load it again); --keep-originals",
-    "keeps it and the double loading is reported. Other agents' files are kept. CLAUDE.local.md is",
+    "keeps it and the double loading is reported. Other agents' files are kept, or, with --export",
+    "<formats> (or formats recorded by 'librarian init --export'), become that export: AGENTS.md",
+    "(agents-md), .cursor/rules/** and .cursorrules (cursor), Copilot's files (copilot) are then",
+    "replaced by the marked file export regenerates from the library, so they never drift apart.",
+    "One is replaced only when nothing of it can be lost: no line held back, not a manual rule (the",
+    "export has no on-demand form) and a dry-run export writes its folder whole (not cut to the",
+    "format's limit); else it is kept, with the reason. The formats are recorded (as 'init --export'",
+    "does) and an output that cannot be written gets its original back. CLAUDE.local.md is",
     "personal and left. A line holding a likely secret is held back (line and reason shown); put",
     "<!-- librarian: not-a-secret --> on the line above a false alarm. Memory-bank files:",
     "projectbrief.md and productContext.md to product.md, systemPatterns.md to patterns.md,",
@@ -73,7 +86,14 @@ export const SPEC: CommandSpec = {
     "dry-run": { type: "boolean", short: "n", description: "print the plan, write nothing" },
     "keep-originals": {
       type: "boolean",
-      description: "keep CLAUDE.md files as they are (Claude Code then loads their text twice)",
+      description: "keep every original as it is (Claude Code then loads CLAUDE.md text twice)",
+    },
+    export: {
+      type: "string",
+      valueName: "<formats>",
+      description: `record and write these exports (${
+        EXPORT_FORMATS.join(", ")
+      }); other agents' files become theirs`,
     },
     "include-transient": {
       type: "boolean",
@@ -166,10 +186,24 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     if ((suggest || apply) && parsed.positionals.length > 0) {
       throw new UsageError("--suggest and --apply work on the library; give no folder");
     }
+    const exportOption = stringOption(parsed, "export");
+    if ((suggest || apply) && exportOption !== undefined) {
+      throw new UsageError("--export goes with an import, not with --suggest or --apply");
+    }
+    const chosen = exportOption === undefined ? [] : parseFormats(exportOption);
     const located = await locateLibrary(env, cwd);
     const { library } = located;
     if (!library) throw new LibrarianError(noLibraryMessage(cwd, located));
     if (suggest || apply) return await runMoves(library, env, { apply, only, json });
+    let recordedFormats: ExportFormat[];
+    try {
+      recordedFormats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      throw new LibrarianError(error.message, { cause: error });
+    }
+    // The formats chosen now and those recorded before: their agents' files become the export.
+    const formats = EXPORT_FORMATS.filter((f) => chosen.includes(f) || recordedFormats.includes(f));
     const source = parsed.positionals.length > 0
       ? pathArgument(parsed.positionals[0]!, cwd)
       : library.projectRoot;
@@ -227,6 +261,16 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         date: new Date().toISOString().slice(0, 10),
       });
     let planned = plan(readExisting(libraryBoundary, library.root, targets));
+    // Other agents' files that become their export; --keep-originals keeps every one.
+    const candidates = keepOriginals ? [] : found.originals;
+    let becoming: Becoming[] = planBecoming(
+      candidates,
+      planned.entries,
+      found.onDemand,
+      formats,
+      null,
+    );
+    let exported: ExportStep | null = null;
     const interactive = !yes && !dryRun && !json && Deno.stdin.isTerminal();
     const budget = readBudget(env).budget;
     const report = (state: "plan" | "applied" | "dry-run") => ({
@@ -240,6 +284,8 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       budget,
       state,
       keepOriginals,
+      becoming,
+      exportFailures: exported?.report.failures ?? [],
       sampleFolder: [...planned.writes.keys()].find((t) =>
         t.includes("/") && !t.includes("/.") &&
         !t.startsWith(".")
@@ -299,9 +345,19 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
           stubs.push(original);
         }
       }
+      if (formats.length > 0) {
+        exported = await becomeExports(library, {
+          originals: candidates,
+          entries: planned.entries,
+          onDemand: found.onDemand,
+          formats,
+          trusts: trustsOwnersOf(library),
+        });
+        becoming = exported.becoming;
+      }
     }
     const held = planned.entries.some((e) => e.held?.length);
-    const exit = held ? EXIT_PROBLEMS : EXIT_OK;
+    const exit = held || (exported?.report.failures.length ?? 0) > 0 ? EXIT_PROBLEMS : EXIT_OK;
     if (json) {
       printJson({
         version: VERSION,
@@ -315,6 +371,22 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         ignored: found.left.map((l) => l.name),
         left: found.left,
         handedOver,
+        exportFormats: formats,
+        exports: becoming,
+        becameExport: state === "applied"
+          ? becoming.filter((b) => b.becomes).map((b) => b.rel)
+          : [],
+        exportReport: exported
+          ? {
+            recorded: exported.recorded,
+            actions: exported.report.actions.map(({ kind, format, path }) => ({
+              kind,
+              format,
+              path,
+            })),
+            failures: exported.report.failures,
+          }
+          : null,
         written: state === "applied" ? [...planned.writes.keys()] : [],
       });
       return exit;

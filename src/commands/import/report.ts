@@ -10,6 +10,7 @@
 import { plural } from "../../core/words.ts";
 import type { ImportEntry } from "./plan.ts";
 import type { Original } from "./project_sources.ts";
+import type { Becoming } from "./become_export.ts";
 
 /** Everything the report needs. */
 export interface ImportReport {
@@ -27,6 +28,10 @@ export interface ImportReport {
   /** `plan`: nothing written yet; `applied`; `dry-run`. */
   state: "plan" | "applied" | "dry-run";
   keepOriginals: boolean;
+  /** Other agents' files whose export format is chosen: each becomes that export, or stays. */
+  becoming?: readonly Becoming[];
+  /** Export writes that failed (after `--export`). */
+  exportFailures?: readonly { path: string; error: string }[];
   /** A folder deeper than the root that received text, for the `Next:` line. */
   sampleFolder: string | null;
 }
@@ -137,9 +142,32 @@ export function reportLines(r: ImportReport, verbose: boolean): string[] {
       }`,
     );
   }
-  const kept = r.originals.filter((o) => o.action === "keep");
+  const becoming = r.becoming ?? [];
+  const formats = [...new Set(becoming.filter((b) => b.becomes).map((b) => b.format))];
+  for (const format of formats) {
+    const rels = becoming.filter((b) => b.becomes && b.format === format).map((b) => b.rel);
+    out.push(
+      r.state === "applied"
+        ? `Became the ${format} export (marked, regenerated from the library): ${rels.join(", ")}`
+        : `To become the ${format} export (regenerated from the library; kept if a dry-run ` +
+          `export cut or left out its folder): ${rels.join(", ")}`,
+    );
+  }
+  for (const b of becoming) {
+    if (b.becomes) continue;
+    out.push(
+      `Kept instead of the ${b.format} export: ${b.rel} (${b.why})${
+        b.fix ? `. Fix: ${b.fix}.` : ""
+      }`,
+    );
+  }
+  const decided = new Set(becoming.map((b) => b.rel));
+  const kept = r.originals.filter((o) => o.action === "keep" && !decided.has(o.rel));
   if (kept.length) {
     out.push(`Kept (other agents read them): ${kept.map((o) => o.rel).join(", ")}`);
+  }
+  for (const f of r.exportFailures ?? []) {
+    out.push(`Export could not write ${f.path}: ${f.error}`);
   }
   for (const e of r.entries) {
     if (!e.held?.length) continue;
@@ -181,5 +209,8 @@ function nextLine(r: ImportReport, over: boolean): string {
   }
   const read = `librarian read ${r.sampleFolder ?? "."}`;
   if (over) return `Next: librarian import --suggest, then ${read} to see what Claude is sent.`;
-  return `Next: ${read} shows what Claude is sent; commit ${r.libraryLabel}/ and the stubs.`;
+  const exports = (r.becoming ?? []).some((b) => b.becomes)
+    ? ", the stubs and the exports"
+    : " and the stubs";
+  return `Next: ${read} shows what Claude is sent; commit ${r.libraryLabel}/${exports}.`;
 }
