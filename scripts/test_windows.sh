@@ -167,6 +167,14 @@ step "deno cache (npm dependencies) under Wine"
 run w wine "$DENO" cache --config deno.json src/main.ts tests/*.ts scripts/*.ts >/dev/null 2>&1 ||
   die "deno.exe could not cache the npm dependencies (network?)"
 
+# The hooks' bundles, as `deno task test` builds them before its run: sh.exe runs a hook's bundle
+# while it is fresh, as bin/librarian does (without them, each hook loads its TypeScript modules).
+if command -v deno >/dev/null 2>&1; then
+  step "hook bundles (deno task bundle)"
+  (cd "$REPO" && deno run --allow-all scripts/bundle_hooks.ts --quiet) ||
+    die "the hook bundles could not be built (deno task bundle says why)"
+fi
+
 [ $# -gt 0 ] || set -- tests/
 step "deno test under Wine: $*"
 log=$W/test.log

@@ -31,6 +31,29 @@ Deno.test("a failed write leaves the old file and no temp file", async () => {
   assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name), ["target"]);
 });
 
+Deno.test("a rename Windows refuses for a moment (another process reading the file) is tried again; one that stays refused fails whole", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/ledger.json`;
+  writeTextAtomicSync(path, "old");
+  let refusals = 3;
+  const io = {
+    writeTextFileSync: Deno.writeTextFileSync,
+    renameSync(from: string, to: string) {
+      if (refusals-- > 0) throw new Deno.errors.PermissionDenied("Access is denied. (os error 5)");
+      Deno.renameSync(from, to);
+    },
+  };
+  writeTextAtomicSync(path, "recorded", { io, retryBusyRename: true });
+  assert.equal(Deno.readTextFileSync(path), "recorded");
+  refusals = Infinity;
+  assert.throws(
+    () => writeTextAtomicSync(path, "never", { io, retryBusyRename: true }),
+    Deno.errors.PermissionDenied,
+  );
+  assert.equal(Deno.readTextFileSync(path), "recorded");
+  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name), ["ledger.json"]);
+});
+
 Deno.test("temp names are unique and recognised only for their own file", () => {
   const names = new Set(Array.from({ length: 50 }, () => tempSiblingOf("/l/tech.md")));
   assert.equal(names.size, 50);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runLibrarian, type RunOptions, tempDir, writeTree } from "./helpers.ts";
-import { skipOnWindows } from "./platform.ts";
+import { skipOnWindows, wineSample } from "./platform.ts";
 import { isLocalAbsolutePath } from "../src/core/paths.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
@@ -64,7 +64,7 @@ Deno.test("bad arguments exit 2 with the command's usage line on stderr and noth
     ["setup-hooks", "--shell", "fish"],
     ["setup-hooks", "--project", ""],
   ];
-  for (const args of cases) {
+  for (const args of wineSample(cases)) {
     const result = await runLibrarian(args, { cwd, home: `${dir.path}/home` });
     const name = JSON.stringify(args);
     assert.equal(result.code, 2, `${name}: ${result.stderr}${result.stdout}`);
@@ -94,7 +94,7 @@ Deno.test("--json output is one valid JSON document with a library, without one,
     }],
   ];
   for (const [situation, options] of situations) {
-    for (const args of commands) {
+    for (const args of wineSample(commands)) {
       const result = await runLibrarian(args, { home: `${dir.path}/home`, ...options });
       const name = `${situation}: ${args.join(" ")}`;
       assert.ok(result.code === 0 || result.code === 1, `${name}: exit ${result.code}`);
@@ -168,7 +168,7 @@ Deno.test("read prints exactly what the hook sends, for every way of naming the 
     // (a folder such as `src/api` is answered for the folder itself: see cli_read_test.ts)
   ];
   for (const budget of ["9000", "1500"]) {
-    for (const [cwd, path] of cases) {
+    for (const [cwd, path] of wineSample(cases)) {
       // (an edit's first touch of a folder also gets the tagging hint, which read leaves out)
       const env = { LIBRARIAN_BUDGET: budget, LIBRARIAN_HINT: "off" };
       const hook = await runLibrarian(["inject"], {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import denoConfig from "../deno.json" with { type: "json" };
 import { runLibrarian } from "./helpers.ts";
+import { wineSample } from "./platform.ts";
 
 const HUMAN_COMMANDS = ["read", "status", "route", "init", "lint", "doctor", "import"];
 
@@ -24,8 +25,8 @@ Deno.test("librarian --help lists every command and exits 0", async () => {
     }
     assert.match(result.stdout, /Exit codes: 0 fine, 1 problems found, 2 usage error/);
     // the launcher's own commands (bin/librarian answers them before the program starts)
-    assert.match(result.stdout, /^  fetch-binary +\S/m, `${flag} lists fetch-binary`);
-    assert.match(result.stdout, /^  install-binary <file> +\S/m, `${flag} lists install-binary`);
+    assert.match(result.stdout, /^ {2}fetch-binary +\S/m, `${flag} lists fetch-binary`);
+    assert.match(result.stdout, /^ {2}install-binary <file> +\S/m, `${flag} lists install-binary`);
   }
 });
 
@@ -54,7 +55,7 @@ Deno.test("every command answers --help with its usage line and exits 0", async 
     .map((line) => /^ {2}([a-z][\w-]*) {2,}/.exec(line)?.[1])
     .filter((name): name is string => name !== undefined);
   assert.ok(listed.length >= HUMAN_COMMANDS.length + 1, listed.join(" "));
-  for (const name of listed) {
+  for (const name of wineSample(listed)) {
     const result = await runLibrarian([name, "--help"], { stdin: "" });
     assert.equal(result.code, 0, `${name} --help: ${result.stderr}`);
     assert.match(result.stdout, new RegExp(`^Usage: librarian ${name}\\b`, "m"), name);

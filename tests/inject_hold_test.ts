@@ -11,6 +11,7 @@ import { parseLogLine } from "../src/core/log.ts";
 import { takeLock } from "../src/core/lock.ts";
 import { ledgerLockPath, ledgerPath } from "../src/inject/ledger_paths.ts";
 import { runLibrarian, type TempProject, tempProject } from "./helpers.ts";
+import { wineSample } from "./platform.ts";
 
 const TREE: Record<string, string> = {
   "proj/_memory_library/tech.md": "# Tech\n- GLOBAL-TECH: deno 2\n",
@@ -175,13 +176,13 @@ Deno.test("Bash: a command that writes a project file (sed -i, >, tee, a here-do
   assert.match(sed.text, /MODELS-MIGRATION/);
   assert.equal((await hook(p, bash("sed -i 's/1/2/' src/models/user.ts"))).kind, "none");
   for (
-    const [session, command] of [
+    const [session, command] of wineSample([
       ["heredoc", "cat > src/models/order.ts <<'EOF'\nexport {};\nEOF"],
       ["redirect", "echo 'export {}' >> src/models/user.ts"],
       ["tee", "printf x | tee src/models/order.ts"],
       ["cp", "cp src/api/x.ts src/models/"],
       ["git-mv", "git mv src/api/x.ts src/models/x.ts"],
-    ]
+    ])
   ) {
     await sessionStart(p, session);
     const answer = await hook(p, bash(command!, { session_id: session }));

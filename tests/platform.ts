@@ -70,3 +70,32 @@ export function skipUnlessRoot(reason: string): boolean {
   if (!AS_ROOT) console.log(`skipped (not running as root): ${reason}`);
   return !AS_ROOT;
 }
+
+/** How many cases a sampled loop keeps under Wine. */
+const WINE_SAMPLE = 4;
+
+/**
+ * The cases a loop of process runs goes through: all of them, except under Wine, where a process
+ * start costs about a second and a loop over platform-independent inputs (argument spellings,
+ * malformed events, commands) keeps an even sample of four, the first and the last among them.
+ * What varies between the cases is pure logic that Linux and macOS run in full; what Windows
+ * adds (its paths, its process and file contract) each kept case proves. docs/windows.md lists
+ * the sampled tests.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const cases = ["a", "b", "c", "d", "e", "f", "g"];
+ * assert.deepEqual(wineSample(cases, true), ["a", "c", "e", "g"]);
+ * assert.deepEqual(wineSample(cases, false), cases);
+ * assert.deepEqual(wineSample(["a", "b"], true), ["a", "b"]);
+ * ```
+ */
+export function wineSample<T>(cases: readonly T[], underWine: boolean = UNDER_WINE): T[] {
+  if (!underWine || cases.length <= WINE_SAMPLE) return [...cases];
+  const picked = new Set<number>();
+  for (let i = 0; i < WINE_SAMPLE; i++) {
+    picked.add(Math.round(i * (cases.length - 1) / (WINE_SAMPLE - 1)));
+  }
+  return [...picked].sort((a, b) => a - b).map((i) => cases[i]!);
+}

@@ -7,6 +7,7 @@
  */
 
 import { dirnameOf } from "./paths.ts";
+import { sleepSync } from "./sleep.ts";
 
 let counter = 0;
 
@@ -70,6 +71,67 @@ export interface AtomicOptions {
   mode?: number;
   /** The file calls (default: the real file system). */
   io?: AtomicIo;
+  /**
+   * Whether a rename refused as PermissionDenied is tried again for a moment (default: on
+   * Windows, where another process reading the target at that instant, or a virus scanner,
+   * makes the rename fail; elsewhere that error is final).
+   */
+  retryBusyRename?: boolean;
+}
+
+/** How long a refused rename is retried, in all (ms). */
+const BUSY_RENAME_MS = 500;
+
+/**
+ * Renames `from` over `to`; on Windows a refusal (PermissionDenied: another process has `to`
+ * open that instant) is tried again with growing waits, for about half a second in all.
+ *
+ * @throws {Deno.errors.PermissionDenied} and other I/O errors when the rename still fails.
+ *
+ * @example Usage
+ * ```ts
+ * import { renameOverSync } from "./atomic.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * let refusals = 2;
+ * const io = {
+ *   writeTextFileSync: Deno.writeTextFileSync,
+ *   renameSync(from: string, to: string) {
+ *     if (refusals-- > 0) throw new Deno.errors.PermissionDenied("Access is denied. (os error 5)");
+ *     Deno.renameSync(from, to);
+ *   },
+ * };
+ * Deno.writeTextFileSync(`${dir}/new`, "next");
+ * renameOverSync(`${dir}/new`, `${dir}/notes.md`, { io, retryBusyRename: true });
+ * assert.equal(Deno.readTextFileSync(`${dir}/notes.md`), "next");
+ * refusals = 1;
+ * Deno.writeTextFileSync(`${dir}/new`, "again");
+ * assert.throws(
+ *   () => renameOverSync(`${dir}/new`, `${dir}/notes.md`, { io, retryBusyRename: false }),
+ *   Deno.errors.PermissionDenied,
+ * );
+ * ```
+ */
+export function renameOverSync(
+  from: string,
+  to: string,
+  options: Pick<AtomicOptions, "io" | "retryBusyRename"> = {},
+): void {
+  const io = options.io ?? SYSTEM_IO;
+  const retry = options.retryBusyRename ?? Deno.build.os === "windows";
+  let waited = 0;
+  for (let delay = 2;; delay = Math.min(delay * 2, 50)) {
+    try {
+      io.renameSync(from, to);
+      return;
+    } catch (error) {
+      if (!retry || !(error instanceof Deno.errors.PermissionDenied)) throw error;
+      if (waited >= BUSY_RENAME_MS) throw error;
+      sleepSync(delay);
+      waited += delay;
+    }
+  }
 }
 
 /** Writes the temp file (never through a link or over a file that is there: `createNew`). */
@@ -148,7 +210,7 @@ export function writeTextAtomicSync(
     temp = writeTempSibling(path, text, options);
   }
   try {
-    (options.io ?? SYSTEM_IO).renameSync(temp, path);
+    renameOverSync(temp, path, options);
   } catch (error) {
     removeIfPresent(temp);
     throw error;

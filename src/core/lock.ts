@@ -14,6 +14,7 @@
  */
 
 import { dirnameOf } from "./paths.ts";
+import { sleepSync } from "./sleep.ts";
 
 /** A held lock: release it, or `using` (or `await using`) it. */
 export interface HeldLock extends Disposable, AsyncDisposable {
@@ -33,12 +34,6 @@ export interface TakeLockOptions {
 
 /** The longest sleep between two tries, in ms. */
 const MAX_POLL_MS = 16;
-
-const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
-
-function sleepSync(ms: number): void {
-  Atomics.wait(SLEEPER, 0, 0, ms);
-}
 
 /** Opens (creating it and its folder when needed) the lock file at `path`, read-write. */
 function openLockFile(path: string): Deno.FsFile {

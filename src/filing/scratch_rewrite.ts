@@ -13,7 +13,7 @@
  * @module
  */
 
-import { removeIfPresent, writeTempSibling } from "../core/atomic.ts";
+import { removeIfPresent, renameOverSync, writeTempSibling } from "../core/atomic.ts";
 import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { carryOverScratch, keepOld, sameFile } from "./carry_over.ts";
 import { crashPoint } from "../core/fault.ts";
@@ -37,20 +37,6 @@ function readScratch(path: string): { bytes: Uint8Array; text: string | null } {
   if (read.kind === "missing") return { bytes: new Uint8Array(), text: "" };
   if (read.kind === "unreadable") throw new Error(`scratch cannot be read (${read.reason})`);
   throw new Error(`scratch ${read.kind === "too-large" ? "grew too large" : "is not a file"}`);
-}
-
-/** Renames, retrying a moment when Windows refuses because another process has scratch open. */
-async function renameOver(from: string, to: string): Promise<void> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      Deno.renameSync(from, to);
-      return;
-    } catch (error) {
-      const busy = error instanceof Deno.errors.PermissionDenied && Deno.build.os === "windows";
-      if (!busy || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
 
 /** Options of {@link rewriteScratch}, and hooks for tests. */
@@ -80,11 +66,11 @@ export interface RewriteOptions {
  * assert.equal(Deno.readTextFileSync(path), "keep me\n");
  * ```
  */
-export async function rewriteScratch(
+export function rewriteScratch(
   path: string,
   edits: ScratchEdits,
   hooks: RewriteOptions = {},
-): Promise<void> {
+): void {
   const places = hooks.places ?? [path];
   for (let attempt = 0; attempt < 8; attempt++) {
     const { bytes, text: current } = readScratch(path);
@@ -108,7 +94,7 @@ export async function rewriteScratch(
     hooks.beforeRename?.();
     crashPoint("before-scratch-rename");
     try {
-      await renameOver(temp, path);
+      renameOverSync(temp, path);
     } catch (error) {
       removeIfPresent(temp);
       if (kept) removeIfPresent(kept);
