@@ -203,13 +203,19 @@ export async function buildBundles(): Promise<BuiltFiles> {
 /**
  * Builds the bundles and their fragments into `dir` (default: this checkout's `bundles/`). Each
  * bundle's modification time is set to the moment the build started, so a source saved while the
- * build ran counts as newer. Returns the names of the files written.
+ * build ran counts as newer. Each file is replaced whole (a temp file renamed over it), so a hook
+ * that starts meanwhile (CI runs the Windows suite beside the Linux one) reads the old bundle or
+ * the new, never half of one. Returns the names of the files written.
  */
 export async function writeBundles(dir: string = join(REPO_ROOT, BUNDLE_DIR)): Promise<string[]> {
   const started = new Date();
   const files = await buildBundles();
   await Deno.mkdir(dir, { recursive: true });
-  await Promise.all([...files].map(([name, text]) => Deno.writeTextFile(join(dir, name), text)));
+  await Promise.all([...files].map(async ([name, text]) => {
+    const temp = join(dir, `.${name}.tmp-${Deno.pid}`);
+    await Deno.writeTextFile(temp, text);
+    await Deno.rename(temp, join(dir, name));
+  }));
   await Promise.all(
     HOOK_BUNDLES.map((bundle) => Deno.utime(join(dir, bundle.file), started, started)),
   );
