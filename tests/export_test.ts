@@ -20,6 +20,7 @@ import {
 } from "../src/export/formats.ts";
 import { planExport, withSection } from "../src/export/plan.ts";
 import { renderFolder } from "../src/export/render.ts";
+import { stripMetadata } from "../src/format/library_doc.ts";
 import { runExport } from "../src/export/run.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
@@ -119,6 +120,18 @@ Deno.test("render: files in order under their path heads, provenance comments st
   );
   assert.equal(out.body, "--- [src/a.md] ---\n# a\n\n- one\n\n--- [src/b.md] ---\n- two\n");
   assert.deepEqual(out.cut, []);
+});
+
+Deno.test("render: an export holds what the inject hook sends, no line of metadata (import lines, review markers, front matter)", () => {
+  const text = "---\npriority: always\n---\n# tech\n\n" +
+    "<!-- imported by 'librarian import' from AGENTS.md on 2026-12-02 -->\n" +
+    "<!-- librarian: not-a-secret -->\n- Use pnpm.\n";
+  const out = renderFolder([{ relPath: "tech.md", text }], "_memory_library", {
+    chars: 1000,
+    lines: 100,
+  });
+  assert.equal(out.body, `--- [tech.md] ---\n${stripMetadata(text).trim()}\n`);
+  assert.equal(out.body, "--- [tech.md] ---\n# tech\n\n- Use pnpm.\n");
 });
 
 Deno.test("render: an oversized folder is cut within the limit, naming the library files to read", () => {

@@ -1,13 +1,14 @@
 /**
  * One library folder's knowledge as the text of an exported file (pure): the folder's library
  * files in the order the inject hook sends them (by name), each under the same `--- [path] ---`
- * head, with provenance comments left out as the inject hook leaves them out, cut to the format's
+ * head, with metadata lines (provenance, import and review comments, front matter) left out as the
+ * inject hook leaves them out, cut to the format's
  * limit with a closing line that names what to read instead.
  *
  * @module
  */
 
-import { stripProvenance } from "../format/provenance.ts";
+import { stripMetadata } from "../format/library_doc.ts";
 import { encodeName } from "./formats.ts";
 
 /** A library file of one folder, read. */
@@ -28,7 +29,7 @@ export interface RenderedFolder {
 }
 
 function sectionOf(relPath: string, text: string): string {
-  const body = stripProvenance(text).trim();
+  const body = stripMetadata(text).trim();
   return `--- [${encodeName(relPath)}] ---\n${body}\n`;
 }
 
