@@ -247,3 +247,23 @@ Deno.test(
     assert.equal(again.code, 0, again.stdout);
   },
 );
+
+Deno.test(
+  "--keep-originals with a chosen format: every original stays, and the report names each export that a kept file blocks",
+  { ignore: skipOnWindows("needs git") },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, TEAM);
+    const result = await runLibrarian(
+      ["import", "--yes", "--keep-originals", "--export", "agents-md"],
+      options,
+    );
+    assert.equal(result.code, 1, result.stderr + result.stdout);
+    assert.equal(Deno.readTextFileSync(join(dir.path, "AGENTS.md")), TEAM["AGENTS.md"]);
+    assert.match(
+      result.stdout,
+      /^Export did not write AGENTS\.md: a file that export did not write is there/m,
+    );
+    assert.match(result.stdout, /^Export did not write packages\/api\/AGENTS\.md: /m);
+  },
+);

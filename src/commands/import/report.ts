@@ -32,6 +32,8 @@ export interface ImportReport {
   becoming?: readonly Becoming[];
   /** Export writes that failed (after `--export`). */
   exportFailures?: readonly { path: string; error: string }[];
+  /** Outputs the export left alone: a file it did not write is in their place (kept). */
+  exportCollisions?: readonly { path: string; reason: string }[];
   /** A folder deeper than the root that received text, for the `Next:` line. */
   sampleFolder: string | null;
 }
@@ -168,6 +170,12 @@ export function reportLines(r: ImportReport, verbose: boolean): string[] {
   }
   for (const f of r.exportFailures ?? []) {
     out.push(`Export could not write ${f.path}: ${f.error}`);
+  }
+  for (const c of r.exportCollisions ?? []) {
+    out.push(
+      `Export did not write ${c.path}: ${c.reason}; it stays as it is. Fix: import again ` +
+        "without --keep-originals, or move that file's text into the library and delete it.",
+    );
   }
   for (const e of r.entries) {
     if (!e.held?.length) continue;
