@@ -47,10 +47,6 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     count: 1,
     why: "library targets, each resolved inside the library first (filing/targets.ts)",
   },
-  "src/filing/scratch_rewrite.ts: Deno.renameSync": {
-    count: 1,
-    why: "the library's scratch, replaced by its own temp file (carry-over keeps appends)",
-  },
   "src/filing/scratch_rewrite.ts: writeTempSibling": {
     count: 1,
     why: "the library's scratch: its temp file, removed whatever fails",
