@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { parseLogLine } from "../src/core/log.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
-import { wineSample } from "./platform.ts";
 
 const PROJECT = {
   "_memory_library/tech.md": "# Tech\n- GLOBAL",
@@ -132,7 +131,7 @@ Deno.test("bad Bash input: exit 0, at most one JSON object, one log line, never 
     // invalid UTF-8 reaches the hook as U+FFFD (stdin is decoded leniently); a lone surrogate
     event(root, "Bash", { command: "cat \ufffd\ufffd src/api/x.ts \ud800" }, "s-utf"),
   ];
-  for (const stdin of wineSample(inputs)) {
+  for (const stdin of inputs) {
     const result = await inject(root, log, stdin);
     const trimmed = result.stdout.trim();
     assert.ok(trimmed === "" || parseHookStdout(trimmed) !== null, trimmed.slice(0, 200));
