@@ -32,6 +32,11 @@ export interface ExportStep {
   report: ExportReport;
   /** What happened to the settings file. */
   recorded: RecordAction["action"];
+  /**
+   * Outputs the export left alone because a file it did not write is in their place, less those
+   * {@link becoming} already explains (an original kept instead of its export, with the reason).
+   */
+  blocked: { path: string; reason: string }[];
 }
 
 /**
@@ -94,5 +99,9 @@ export async function becomeExports(
       });
     }
   }
-  return { becoming, report, recorded };
+  const explained = new Set(becoming.filter((b) => !b.becomes).map((b) => b.rel));
+  const blocked = report.actions.flatMap((a) =>
+    a.kind === "collision" && !explained.has(a.path) ? [{ path: a.path, reason: a.reason }] : []
+  );
+  return { becoming, report, recorded, blocked };
 }

@@ -169,17 +169,6 @@ function bankSources(folder: string, projectRoot: string): ProjectSources {
   };
 }
 
-/**
- * The outputs an export left alone because a file it did not write is in their place, less those
- * the report already explains (an original kept instead of its export, with the reason).
- */
-function collisionsOf(step: ExportStep | null): { path: string; reason: string }[] {
-  const explained = new Set(step?.becoming.filter((b) => !b.becomes).map((b) => b.rel));
-  return (step?.report.actions ?? []).flatMap((a) =>
-    a.kind === "collision" && !explained.has(a.path) ? [{ path: a.path, reason: a.reason }] : []
-  );
-}
-
 /** Runs `librarian import`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
@@ -297,7 +286,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       keepOriginals,
       becoming,
       exportFailures: exported?.report.failures ?? [],
-      exportCollisions: collisionsOf(exported),
+      exportCollisions: exported?.blocked ?? [],
       sampleFolder: [...planned.writes.keys()].find((t) =>
         t.includes("/") && !t.includes("/.") &&
         !t.startsWith(".")
@@ -370,7 +359,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const held = planned.entries.some((e) => e.held?.length);
     const exit = held || (exported?.report.failures.length ?? 0) > 0 ||
-        collisionsOf(exported).length > 0
+        (exported?.blocked.length ?? 0) > 0
       ? EXIT_PROBLEMS
       : EXIT_OK;
     if (json) {
