@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: whole-process hook timings against a bare Deno start, in one run.
  *
- * Prints a Markdown table (the README quotes it). Goals are reported, not asserted: a missed goal
+ * Prints a Markdown table (docs/benchmarks.md quotes it). Goals are reported, not asserted: a missed goal
  * is shown as MISSED and the exit code stays 0, so timing noise never breaks CI.
  *
  * @module
