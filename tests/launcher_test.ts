@@ -208,6 +208,57 @@ Deno.test("LIBRARIAN_FORCE_BINARY=1 never falls back to deno", {
   assert.match(message, /LIBRARIAN_FORCE_BINARY=1 forbids running from source/);
 });
 
+Deno.test(
+  "a switch a repository's .claude/settings.json names (LIBRARIAN_FORCE_SOURCE, _BINARY) is ignored, and said",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    await Deno.mkdir(join(plugin, "src"));
+    await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+    await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
+    const repo = join(dir.path, "cloned-repo");
+    await Deno.mkdir(join(repo, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(repo, ".claude", "settings.json"),
+      JSON.stringify({ env: { LIBRARIAN_FORCE_SOURCE: "1", LIBRARIAN_FORCE_BINARY: "1" } }),
+    );
+    const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+    const launcher = join(plugin, "bin", "librarian");
+    const forced = await runLibrarian(["status"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(forced.stdout.trim(), `binary ${HOST_FILE} status`);
+    assert.match(
+      forced.stderr,
+      /^librarian: LIBRARIAN_FORCE_SOURCE is ignored \(the project's \.claude\/settings\.json sets it\)\.$/m,
+    );
+    // a hook's stdout stays its program's answer
+    const hook = await runLibrarian(["inject"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(hook.stdout.trim(), `binary ${HOST_FILE} inject`);
+    // the user's own switch, set where no repository names it, still works
+    const own = await runLibrarian(["inject"], {
+      launcher,
+      cwd: dir.path,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(own.stdout.split("\n")[0], "FAKE-DENO");
+    await Deno.remove(join(plugin, "bin", HOST_FILE));
+    const binary = await runLibrarian(["inject"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_BINARY: "1" },
+    });
+    assert.equal(binary.stdout.split("\n")[0], "FAKE-DENO", "deno runs: the switch was ignored");
+  },
+);
+
 /** `uname -sm` output → the binary the launcher must pick. */
 const UNAME_TARGETS: ReadonlyArray<[string, string]> = [
   ["Linux x86_64", "librarian-x86_64-unknown-linux-gnu"],
