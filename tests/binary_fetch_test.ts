@@ -667,3 +667,35 @@ Deno.test(
     assert.match(message(own.stdout), /^Librarian: fetched its binary/);
   },
 );
+
+Deno.test(
+  "only an https URL, a number of seconds and a plain absolute folder outside the project pass",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    t.release.mode = "404";
+    const refused: Record<string, string>[] = [
+      { LIBRARIAN_BINARY_URL: "http://mirror.example/v{version}" },
+      { LIBRARIAN_BINARY_URL: "ftp://mirror.example/v" },
+      { LIBRARIAN_BINARY_URL: "https://mirror.example/a b" },
+      { LIBRARIAN_BINARY_URL: "https://mirror.example/'x'" },
+      { LIBRARIAN_FETCH_SECONDS: "0" },
+      { LIBRARIAN_FETCH_SECONDS: "1000" },
+      { LIBRARIAN_FETCH_SECONDS: "08" },
+      { LIBRARIAN_FETCH_SECONDS: "-1" },
+      { LIBRARIAN_FETCH_SECONDS: "1e2" },
+      { CLAUDE_PLUGIN_DATA: "data" },
+      { CLAUDE_PLUGIN_DATA: `${t.data}/../data` },
+      { CLAUDE_PLUGIN_DATA: `${t.data}/./x` },
+    ];
+    for (const env of refused) {
+      const [name, value] = Object.entries(env)[0]!;
+      const text = message((await t.run(["fetch-binary"], env)).stdout);
+      assert.match(text, new RegExp(`^Librarian: ${name} is ignored \\(`), `${name}=${value}`);
+    }
+    for (const env of [{ LIBRARIAN_FETCH_SECONDS: "7" }, { LIBRARIAN_FETCH_SECONDS: "999" }]) {
+      const text = message((await t.run(["fetch-binary"], env)).stdout);
+      assert.match(text, /^Librarian: could not fetch its binary .*HTTP 404/, text);
+    }
+  },
+);
