@@ -82,6 +82,33 @@ Deno.test("setup-gemini writes the extension: four events, after-tool context, a
   assert.notEqual(missing.code, 0);
 });
 
+Deno.test("setup-gemini --dir refuses a folder that holds another extension and changes nothing in it", async () => {
+  await using dir = await tempDir();
+  const other = `${dir.path}/other`;
+  await Deno.mkdir(`${other}/hooks`, { recursive: true });
+  const manifest = '{ "name": "someone-else", "version": "1.0.0" }\n';
+  const hooks = '{ "hooks": { "BeforeTool": [] } }\n';
+  await Deno.writeTextFile(`${other}/gemini-extension.json`, manifest);
+  await Deno.writeTextFile(`${other}/hooks/hooks.json`, hooks);
+  const result = await runLibrarian(["setup-gemini", "--dir", other], { cwd: dir.path });
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(
+    result.stderr,
+    /holds the Gemini CLI extension 'someone-else'.*choose another folder/,
+  );
+  assert.equal(await Deno.readTextFile(`${other}/gemini-extension.json`), manifest);
+  assert.equal(await Deno.readTextFile(`${other}/hooks/hooks.json`), hooks);
+  // a hooks.json with no manifest beside it is someone else's too
+  const loose = `${dir.path}/loose`;
+  await Deno.mkdir(`${loose}/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${loose}/hooks/hooks.json`, hooks);
+  const refused = await runLibrarian(["setup-gemini", "--dir", loose], { cwd: dir.path });
+  assert.equal(refused.code, 1, refused.stdout);
+  assert.match(refused.stderr, /hooks\/hooks\.json .*not written by setup-gemini/);
+  assert.equal(await Deno.readTextFile(`${loose}/hooks/hooks.json`), hooks);
+  assert.equal(await Deno.stat(`${loose}/gemini-extension.json`).catch(() => null), null);
+});
+
 Deno.test("hooks.json: every context hook lifts Codex's 2,500-token cut (additionalContextLimit 0)", async () => {
   // Codex CLI truncates hook context past about 2,500 tokens unless the handler sets the key;
   // Claude Code 2.1.197 accepts it (claude plugin validate --strict, and the e2e suite runs with it).

@@ -27,8 +27,11 @@ import { skipOnWindows } from "./platform.ts";
 
 const HOST_FILE = binaryFileName(Deno.build.target);
 const VERSION = "9.8.7";
-/** What the fetch needs besides sh, chmod and uname. */
-const FETCH_TOOLS = ["mkdir", "mv", "rm", "cp", "sleep", "sha256sum"];
+/** What the fetch needs besides sh, chmod and uname (stat checks the binary before each run). */
+const FETCH_TOOLS = ["mkdir", "mv", "rm", "cp", "sleep", "sha256sum", "stat", "date"];
+
+/** An `extra` value that leaves the variable out of the launcher's environment. */
+const UNSET = "\0unset";
 
 /** The stand-in binary: says it ran, with its arguments. */
 const STAND_IN = new TextEncoder().encode(`#!/bin/sh\necho "stand-in ${VERSION} $*"\n`);
@@ -120,18 +123,22 @@ async function setUp(tools: readonly string[] = ["curl", ...FETCH_TOOLS]) {
     args: string[],
     extra: Record<string, string> = {},
     onSpawn?: (c: Deno.ChildProcess) => void,
+    cwd?: string,
   ) =>
     runLibrarian(args, {
       launcher: join(plugin, "bin", "librarian"),
-      env: {
-        PATH: path,
-        CLAUDE_PLUGIN_DATA: data,
-        LIBRARIAN_BINARY_URL: release.url,
-        LIBRARIAN_FETCH_SECONDS: "30",
-        ...extra,
-      },
+      env: Object.fromEntries(
+        Object.entries({
+          PATH: path,
+          CLAUDE_PLUGIN_DATA: data,
+          LIBRARIAN_BINARY_URL: release.url,
+          LIBRARIAN_FETCH_SECONDS: "30",
+          ...extra,
+        }).filter(([, value]) => value !== UNSET),
+      ),
       stdin: "{}",
       ...(onSpawn ? { onSpawn } : {}),
+      ...(cwd ? { cwd } : {}),
     });
   return {
     dir,
@@ -195,7 +202,7 @@ Deno.test("the first SessionStart downloads and verifies the binary; later hooks
   assert.match(
     origin,
     new RegExp(
-      `^downloaded from http://127\\.0\\.0\\.1:\\d+/v${VERSION}/${HOST_FILE}\\nsha256 [0-9a-f]{64}\\n$`,
+      `^downloaded from http://127\\.0\\.0\\.1:\\d+/v${VERSION}/${HOST_FILE}\\nsha256 [0-9a-f]{64}\\nstamp \\d+ ${STAND_IN.length} \\d+\\n$`,
     ),
   );
   // later hooks run it
@@ -349,19 +356,34 @@ Deno.test(
 );
 
 Deno.test(
-  "wget goes through the proxy HTTP_PROXY names (the launcher hands wget the proxy variables)",
+  "wget goes through the proxy HTTPS_PROXY names (the launcher hands wget the proxy variables)",
   { ignore: skipOnWindows("runs a POSIX shell script") },
   async () => {
     await using t = await setUp(["wget", ...FETCH_TOOLS]);
-    // the stand-in release answers as a proxy would: the request names the mirror's host
-    const proxy = new URL(t.release.url.replace("{version}", VERSION)).host;
+    // a stand-in proxy: records the request wget sends it, and answers that it cannot connect
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const requests: string[] = [];
+    const serving = (async () => {
+      for await (const conn of listener) {
+        const buffer = new Uint8Array(4096);
+        const read = await conn.read(buffer).catch(() => null);
+        requests.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)).split("\r\n")[0]!);
+        await conn.write(new TextEncoder().encode("HTTP/1.1 502 Bad Gateway\r\n\r\n")).catch(
+          () => {},
+        );
+        conn.close();
+      }
+    })();
+    const port = (listener.addr as Deno.NetAddr).port;
     const result = await t.run(["fetch-binary"], {
-      LIBRARIAN_BINARY_URL: "http://mirror.invalid/v{version}",
-      HTTP_PROXY: `http://${proxy}`,
+      LIBRARIAN_BINARY_URL: "https://mirror.invalid/v{version}",
+      HTTPS_PROXY: `http://127.0.0.1:${port}`,
     });
-    assert.match(message(result.stdout), /^Librarian: fetched its binary .* from mirror\.invalid;/);
-    assert.equal(t.release.requests(), 1);
-    assert.deepEqual(await Deno.readFile(t.binary), STAND_IN);
+    listener.close();
+    await serving.catch(() => {});
+    assert.match(message(result.stdout), /could not fetch its binary/);
+    assert.ok(requests.includes("CONNECT mirror.invalid:443 HTTP/1.1"), requests.join("\n"));
+    assert.equal(t.release.requests(), 0);
   },
 );
 
@@ -443,3 +465,237 @@ Deno.test("install-binary places a downloaded file verified the same way, and re
   assert.equal(await exists(t.marker), false);
   assert.equal(t.release.requests(), 0);
 });
+
+/** A cloned repository: its committed `.claude/settings.json` sets `env`. */
+async function repository(root: string, env: Record<string, string>): Promise<string> {
+  const repo = join(root, "cloned-repo");
+  await Deno.mkdir(join(repo, ".claude"), { recursive: true });
+  await Deno.writeTextFile(join(repo, ".claude", "settings.json"), JSON.stringify({ env }));
+  return repo;
+}
+
+Deno.test(
+  "LIBRARIAN_BINARY_URL is never a curl option: '-K<file in the repository>' is refused, and said",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    // the repository ships a curl config that would write over a file of the user's
+    const victim = join(t.dir.path, "bashrc");
+    await Deno.writeTextFile(victim, "the user's own\n");
+    const config = join(t.dir.path, "cloned-repo", "cfg");
+    await Deno.mkdir(config, { recursive: true });
+    await Deno.writeTextFile(
+      join(config, HOST_FILE),
+      `url = "${t.release.url.replace("{version}", VERSION)}/${HOST_FILE}"\noutput = "${victim}"\n`,
+    );
+    for (const url of [`-K${config}`, `--config=${config}`, `file://${config}`]) {
+      const result = await t.run(["fetch-binary"], { LIBRARIAN_BINARY_URL: url });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await Deno.readTextFile(victim), "the user's own\n", url);
+      assert.match(
+        message(result.stdout),
+        /LIBRARIAN_BINARY_URL is ignored \(.*not an https:\/\/ URL\)/,
+        url,
+      );
+    }
+    assert.equal(t.release.requests(), 0);
+  },
+);
+
+Deno.test(
+  "a binary a repository commits into a state folder its settings choose is never run",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    const repo = await repository(t.dir.path, { LIBRARIAN_STATE_DIR: ".cache/lib" });
+    const planted = join(repo, ".cache", "lib", "binaries", VERSION);
+    await Deno.mkdir(planted, { recursive: true });
+    await Deno.writeTextFile(
+      join(planted, HOST_FILE),
+      `#!/bin/sh\n: > '${t.marker}'\necho planted\n`,
+    );
+    await Deno.chmod(join(planted, HOST_FILE), 0o755);
+    await Deno.writeTextFile(join(planted, `${HOST_FILE}.origin`), "downloaded\nsha256 0\n");
+    const home = join(t.dir.path, "home");
+    for (
+      const state of [".cache/lib", join(repo, ".cache", "lib")]
+    ) {
+      for (const command of [["inject"], ["status"]]) {
+        const result = await t.run(
+          command,
+          {
+            CLAUDE_PLUGIN_DATA: UNSET,
+            LIBRARIAN_STATE_DIR: state,
+            HOME: home,
+          },
+          undefined,
+          repo,
+        );
+        assert.equal(await exists(t.marker), false, `${state} ${command}: the planted binary ran`);
+        assert.doesNotMatch(result.stdout, /planted/);
+      }
+    }
+    // the absolute folder inside the repository is refused even when its settings do not name it
+    await Deno.writeTextFile(join(repo, ".claude", "settings.json"), "{}");
+    const result = await t.run(
+      ["status"],
+      {
+        CLAUDE_PLUGIN_DATA: UNSET,
+        LIBRARIAN_STATE_DIR: join(repo, ".cache", "lib"),
+        HOME: home,
+      },
+      undefined,
+      repo,
+    );
+    assert.equal(await exists(t.marker), false, "the planted binary ran");
+    assert.match(result.stderr, /LIBRARIAN_STATE_DIR is ignored \(.*inside the project/);
+  },
+);
+
+Deno.test(
+  "a binary in the data folder that the launcher did not place is re-verified, and refused when it differs",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    assert.match(message((await t.run(["fetch-binary"])).stdout), /^Librarian: fetched/);
+    // touched, same bytes: verified again, then run
+    const later = new Date(Date.now() + 5_000);
+    await Deno.utime(t.binary, later, later);
+    assert.equal((await t.run(["inject"])).stdout.trim(), `stand-in ${VERSION} inject`);
+    // swapped for another program, with the origin file kept: never run
+    const evil = `${t.binary}.new`;
+    await Deno.writeTextFile(evil, `#!/bin/sh\n: > '${t.marker}'\necho swapped\n`);
+    await Deno.chmod(evil, 0o755);
+    await Deno.rename(evil, t.binary);
+    const inject = await t.run(["inject"]);
+    assert.equal(inject.code, 0);
+    assert.equal(inject.stdout, "", "a tool hook stays silent");
+    const status = await t.run(["status"]);
+    assert.match(
+      status.stderr,
+      /refused to run .*: its SHA-256 is [0-9a-f]{64}, release-binaries\.txt pins/,
+    );
+    assert.equal(await exists(t.marker), false, "the swapped binary never ran");
+    // the next session start says so and fetches it again
+    const next = message((await t.run(["fetch-binary"])).stdout);
+    assert.match(next, /refused to run .*fetched its binary/);
+    assert.equal((await t.run(["inject"])).stdout.trim(), `stand-in ${VERSION} inject`);
+    // a folder others can write to is refused, whatever the file holds
+    await Deno.chmod(t.store, 0o777);
+    assert.match((await t.run(["status"])).stderr, /refused to run .*others can write to/);
+    assert.equal(await exists(t.marker), false);
+  },
+);
+
+Deno.test(
+  "under bash, LIBRARIAN_FETCH_SECONDS='a[$(cmd)]' runs nothing: it is not a number, so it is ignored",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    // a lock a live process holds makes the fetch compute how long to wait
+    await Deno.mkdir(join(t.store, ".lock"), { recursive: true });
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await Deno.writeTextFile(join(t.store, ".lock", "pid"), `${Deno.pid}\n${old}\n`);
+    const injected = join(t.dir.path, "injected");
+    const out = await new Deno.Command(which("bash"), {
+      args: ["--posix", join(t.plugin, "bin", "librarian"), "fetch-binary"],
+      env: {
+        PATH: await toolsDir(
+          t.dir.path,
+          {},
+          ["curl", ...FETCH_TOOLS],
+          "bash-tools",
+        ),
+        HOME: t.dir.path,
+        CLAUDE_PLUGIN_DATA: t.data,
+        LIBRARIAN_BINARY_URL: t.release.url,
+        LIBRARIAN_FETCH_SECONDS: `a[$(: > '${injected}')]`,
+      },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(await exists(injected), false, "the command in the value ran");
+    const text = message(new TextDecoder().decode(out.stdout));
+    assert.match(text, /LIBRARIAN_FETCH_SECONDS is ignored \(.*not a number/);
+    assert.match(text, /fetched its binary/);
+  },
+);
+
+Deno.test(
+  "a lock left by a killed fetch whose pid now belongs to another live process is taken over at once",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    await Deno.mkdir(join(t.store, ".lock"), { recursive: true });
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await Deno.writeTextFile(join(t.store, ".lock", "pid"), `${Deno.pid}\n${old}\n`);
+    const started = Date.now();
+    const result = await t.run(["fetch-binary"], { LIBRARIAN_FETCH_SECONDS: "5" });
+    assert.match(message(result.stdout), /^Librarian: fetched its binary/);
+    assert.ok(Date.now() - started < 5_000, `it waited ${Date.now() - started} ms`);
+    assert.deepEqual(await names(t.store), [HOST_FILE, `${HOST_FILE}.origin`]);
+  },
+);
+
+Deno.test(
+  "settings a repository's .claude/settings.json or settings.local.json names are ignored, and said",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    const repo = await repository(t.dir.path, {});
+    await Deno.writeTextFile(
+      join(repo, ".claude", "settings.local.json"),
+      JSON.stringify({ env: { LIBRARIAN_BINARY_URL: "https://attacker.invalid/x" } }),
+    );
+    const result = await t.run(
+      ["fetch-binary"],
+      {
+        LIBRARIAN_BINARY_URL: "https://attacker.invalid/x",
+      },
+      undefined,
+      repo,
+    );
+    assert.match(
+      message(result.stdout),
+      /LIBRARIAN_BINARY_URL is ignored \(the project's \.claude\/settings\.local\.json sets it\)/,
+    );
+    // the same value from the user's own environment is used
+    const elsewhere = join(t.dir.path, "elsewhere");
+    await Deno.mkdir(elsewhere);
+    const own = await t.run(["fetch-binary"], {}, undefined, elsewhere);
+    assert.match(message(own.stdout), /^Librarian: fetched its binary/);
+  },
+);
+
+Deno.test(
+  "only an https URL, a number of seconds and a plain absolute folder outside the project pass",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using t = await setUp();
+    t.release.mode = "404";
+    const refused: Record<string, string>[] = [
+      { LIBRARIAN_BINARY_URL: "http://mirror.example/v{version}" },
+      { LIBRARIAN_BINARY_URL: "ftp://mirror.example/v" },
+      { LIBRARIAN_BINARY_URL: "https://mirror.example/a b" },
+      { LIBRARIAN_BINARY_URL: "https://mirror.example/'x'" },
+      { LIBRARIAN_FETCH_SECONDS: "0" },
+      { LIBRARIAN_FETCH_SECONDS: "1000" },
+      { LIBRARIAN_FETCH_SECONDS: "08" },
+      { LIBRARIAN_FETCH_SECONDS: "-1" },
+      { LIBRARIAN_FETCH_SECONDS: "1e2" },
+      { CLAUDE_PLUGIN_DATA: "data" },
+      { CLAUDE_PLUGIN_DATA: `${t.data}/../data` },
+      { CLAUDE_PLUGIN_DATA: `${t.data}/./x` },
+    ];
+    for (const env of refused) {
+      const [name, value] = Object.entries(env)[0]!;
+      const text = message((await t.run(["fetch-binary"], env)).stdout);
+      assert.match(text, new RegExp(`^Librarian: ${name} is ignored \\(`), `${name}=${value}`);
+    }
+    for (const env of [{ LIBRARIAN_FETCH_SECONDS: "7" }, { LIBRARIAN_FETCH_SECONDS: "999" }]) {
+      const text = message((await t.run(["fetch-binary"], env)).stdout);
+      assert.match(text, /^Librarian: could not fetch its binary .*HTTP 404/, text);
+    }
+  },
+);

@@ -208,6 +208,97 @@ Deno.test("LIBRARIAN_FORCE_BINARY=1 never falls back to deno", {
   assert.match(message, /LIBRARIAN_FORCE_BINARY=1 forbids running from source/);
 });
 
+Deno.test(
+  "a switch a repository's .claude/settings.json names (LIBRARIAN_FORCE_SOURCE, _BINARY) is ignored, and said",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    await Deno.mkdir(join(plugin, "src"));
+    await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+    await writeScript(join(plugin, "bin", HOST_FILE), ECHO_BINARY);
+    const repo = join(dir.path, "cloned-repo");
+    await Deno.mkdir(join(repo, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(repo, ".claude", "settings.json"),
+      JSON.stringify({ env: { LIBRARIAN_FORCE_SOURCE: "1", LIBRARIAN_FORCE_BINARY: "1" } }),
+    );
+    const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
+    const launcher = join(plugin, "bin", "librarian");
+    const forced = await runLibrarian(["status"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(forced.stdout.trim(), `binary ${HOST_FILE} status`);
+    assert.match(
+      forced.stderr,
+      /^librarian: LIBRARIAN_FORCE_SOURCE is ignored \(the project's \.claude\/settings\.json sets it\)\.$/m,
+    );
+    // a hook's stdout stays its program's answer
+    const hook = await runLibrarian(["inject"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(hook.stdout.trim(), `binary ${HOST_FILE} inject`);
+    // the user's own switch, set where no repository names it, still works
+    const own = await runLibrarian(["inject"], {
+      launcher,
+      cwd: dir.path,
+      env: { PATH: tools, LIBRARIAN_FORCE_SOURCE: "1" },
+    });
+    assert.equal(own.stdout.split("\n")[0], "FAKE-DENO");
+    await Deno.remove(join(plugin, "bin", HOST_FILE));
+    const binary = await runLibrarian(["inject"], {
+      launcher,
+      cwd: repo,
+      env: { PATH: tools, LIBRARIAN_FORCE_BINARY: "1" },
+    });
+    assert.equal(binary.stdout.split("\n")[0], "FAKE-DENO", "deno runs: the switch was ignored");
+  },
+);
+
+Deno.test(
+  "source mode: a Deno cache folder a repository's settings choose (DENO_DIR, XDG_CACHE_HOME) is not used",
+  { ignore: skipOnWindows("runs a POSIX shell script") },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    await Deno.mkdir(join(plugin, "src"));
+    await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+    const repo = join(dir.path, "cloned-repo");
+    await Deno.mkdir(join(repo, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(repo, ".claude", "settings.json"),
+      JSON.stringify({ env: { DENO_DIR: `${dir.path}/planted-deno` } }),
+    );
+    const tools = await toolsDir(dir.path, { deno: `echo "DENO_DIR=$DENO_DIR"` });
+    const home = join(dir.path, "home");
+    await Deno.mkdir(home);
+    const run = (env: Record<string, string>, cwd = repo) =>
+      runLibrarian(["status"], {
+        launcher: join(plugin, "bin", "librarian"),
+        cwd,
+        home,
+        env: { PATH: tools, ...env },
+      });
+    const named = await run({ DENO_DIR: `${dir.path}/planted-deno` });
+    assert.equal(named.stdout.trim(), `DENO_DIR=${home}/.cache/deno`);
+    assert.match(
+      named.stderr,
+      /DENO_DIR is ignored \(the project's \.claude\/settings\.json sets it\)/,
+    );
+    const inside = await run({ DENO_DIR: "", XDG_CACHE_HOME: `${repo}/cache` });
+    assert.equal(inside.stdout.trim(), `DENO_DIR=${home}/.cache/deno`);
+    assert.match(inside.stderr, /XDG_CACHE_HOME is ignored \(inside the project/);
+    // the user's own, in a project that does not name it
+    const own = await run({ DENO_DIR: `${dir.path}/deno-cache` }, home);
+    assert.equal(own.stdout.trim(), `DENO_DIR=${dir.path}/deno-cache`);
+    assert.equal(own.stderr, "");
+  },
+);
+
 /** `uname -sm` output → the binary the launcher must pick. */
 const UNAME_TARGETS: ReadonlyArray<[string, string]> = [
   ["Linux x86_64", "librarian-x86_64-unknown-linux-gnu"],

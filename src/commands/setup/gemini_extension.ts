@@ -86,3 +86,36 @@ export function geminiExtensionFiles(program: HookProgram): ExtensionFile[] {
     { path: "hooks/hooks.json", text: JSON.stringify(hooks, null, 2) + "\n" },
   ];
 }
+
+/**
+ * Why a folder may not receive the extension, or `null` when it may: it is empty of extension
+ * files, or already holds this one. `manifest` and `hooks` are the texts of its
+ * `gemini-extension.json` and `hooks/hooks.json` (`null` when absent). Another extension's
+ * files, or a manifest that cannot be read as ours, are never overwritten.
+ *
+ * @example Usage
+ * ```ts
+ * import { foreignExtension } from "./gemini_extension.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(foreignExtension(null, null), null);
+ * assert.equal(foreignExtension('{"name":"librarian"}', "{}"), null);
+ * assert.match(foreignExtension('{"name":"other"}', null)!, /extension 'other'/);
+ * assert.match(foreignExtension(null, "{}")!, /hooks\/hooks\.json/);
+ * ```
+ */
+export function foreignExtension(manifest: string | null, hooks: string | null): string | null {
+  if (manifest === null) {
+    return hooks === null
+      ? null
+      : "it has a hooks/hooks.json that was not written by setup-gemini (no gemini-extension.json)";
+  }
+  let name: unknown;
+  try {
+    name = (JSON.parse(manifest) as { name?: unknown } | null)?.name;
+  } catch {
+    return "its gemini-extension.json is not JSON, so it cannot be told apart from another extension";
+  }
+  if (name === GEMINI_EXTENSION_NAME) return null;
+  return `it holds the Gemini CLI extension '${String(name)}'`;
+}

@@ -14,7 +14,8 @@ import { type CommandSpec } from "../../cli/help.ts";
 import { printJson } from "../../cli/output.ts";
 import { readTextIfExists } from "../../core/fs_probe.ts";
 import { absolute, chooseProgram } from "./hook_program.ts";
-import { geminiExtensionFiles } from "./gemini_extension.ts";
+import { LibrarianError } from "../../core/errors.ts";
+import { foreignExtension, geminiExtensionFiles } from "./gemini_extension.ts";
 
 /** The command line of `librarian setup-gemini`. */
 export const SPEC: CommandSpec = {
@@ -27,6 +28,7 @@ export const SPEC: CommandSpec = {
     "files, with the tool's result: Gemini drops a before-tool hook's context) and AfterAgent",
     "(filing, and the nudge), running this installation by absolute path. Install it with",
     "'gemini extensions install <folder>'; run again (and reinstall) after moving the Librarian.",
+    "A folder holding another extension's files is refused and left as it is.",
   ],
   options: {
     dir: { type: "string", valueName: "<folder>", description: "where to write the extension" },
@@ -48,6 +50,16 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const cwd = normalizePath(Deno.cwd());
     const dir = absolute(option, cwd);
     const program = chooseProgram(stringOption(parsed, "launcher"), "sh", env, cwd);
+    const foreign = foreignExtension(
+      readTextIfExists(joinPath(dir, "gemini-extension.json")),
+      readTextIfExists(joinPath(dir, "hooks/hooks.json")),
+    );
+    if (foreign !== null) {
+      throw new LibrarianError(
+        `setup-gemini: ${dir} ${foreign.replace(/^it /, "")}; nothing was written there: ` +
+          "choose another folder (an empty one, or one setup-gemini wrote)",
+      );
+    }
     const written: string[] = [];
     for (const file of geminiExtensionFiles(program)) {
       const path = joinPath(dir, file.path);
