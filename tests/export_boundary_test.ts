@@ -299,3 +299,17 @@ Deno.test("exports converge even when the next Stop has nothing to file: the re-
   assert.equal(later.code, 0, later.stderr);
   assert.doesNotMatch(later.stdout, /export/);
 });
+
+Deno.test("librarian export clears the temp files a killed export left beside its files", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const cwd = join(dir.path, "proj");
+  await writeTree(dir.path, LIBRARY);
+  const first = await runLibrarian(["export", "--format", "agents-md"], { cwd, home });
+  assert.equal(first.code, 0, first.stderr + first.stdout);
+  // What a kill in the middle of a write leaves: a temp file beside the export.
+  await Deno.writeTextFile(join(cwd, "src/api/AGENTS.md.tmp-4242-1-abc123"), "half");
+  const next = await runLibrarian(["export", "--format", "agents-md"], { cwd, home });
+  assert.equal(next.code, 0, next.stderr + next.stdout);
+  assert.deepEqual((await walkNames(cwd)).filter((p) => /\.tmp-/.test(p)), []);
+});

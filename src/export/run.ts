@@ -47,8 +47,8 @@ export interface ExportOptions {
   /** Only these library folders (`""` = root); nothing else is deleted. */
   folders?: readonly string[];
   /**
-   * Also remove the temp files a killed export left beside the generated files (the Stop hook
-   * asks for it on the run after an interrupted re-export).
+   * Also remove the temp files a killed export left beside the generated files (`librarian
+   * export` always asks for it; the Stop hook on the run after an interrupted re-export).
    */
   sweepTemps?: boolean;
 }
