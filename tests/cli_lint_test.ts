@@ -422,6 +422,8 @@ Deno.test("lint --fix moves a library folder into a new folder whose name git wo
     await commitAll(dir.path, "rename api");
     const { findings } = await lint(dir.path);
     assert.equal(findings[0]?.movedTo, name, JSON.stringify(findings));
+    const quoted = `'_memory_library/${name.replaceAll("'", "'\\''")}'`;
+    assert.equal(findings[0]?.fix, `git mv _memory_library/src/api ${quoted}`, "one shell word");
     const fixed = await runLibrarian(["lint", "--json", "--fix"], { cwd: dir.path });
     assert.equal(fixed.code, 0, fixed.stdout);
     const moved = await Deno.readTextFile(join(dir.path, "_memory_library", name, "patterns.md"));

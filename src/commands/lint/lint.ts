@@ -80,6 +80,11 @@ export const SPEC: CommandSpec = {
   positionals: [],
 };
 
+/** A path as one shell word: as it is when plain, else single-quoted. */
+function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : shSingleQuote(path);
+}
+
 async function codeKind(path: string): Promise<"folder" | "file" | "missing"> {
   try {
     return (await Deno.stat(path)).isDirectory ? "folder" : "file";
@@ -127,7 +132,7 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
       fix: movedTo
         ? (await isDirectory(joinPath(library.root, movedTo))
           ? `move its files into ${libName}/${movedTo}/ (which exists), then delete the folder`
-          : `git mv ${libName}/${relDir} ${libName}/${movedTo}`)
+          : `git mv ${shellWord(`${libName}/${relDir}`)} ${shellWord(`${libName}/${movedTo}`)}`)
         : "move it to the code's new home, fold its learnings into an ancestor folder, or delete it",
     };
     if (movedTo) finding.movedTo = movedTo;
