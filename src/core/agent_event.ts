@@ -176,15 +176,15 @@ function geminiTool(event: Json): void {
 
 /**
  * The Claude Code event a Copilot event is: its camelCase name's, or, where its native hooks
- * send no name, the one its fields tell (a tool with its result: after the tool; a tool: before
- * it; an agent's name: a subagent's start). `undefined` when neither tells.
+ * send no name, the one its fields tell (a native tool with its result: after the tool; a native
+ * tool: before it; an agent's name: a subagent's start). `undefined` when neither tells.
  */
 function copilotEventName(event: Json, name: string | undefined): string | undefined {
   if (name !== undefined) return COPILOT_EVENTS[name] ?? name;
-  if (text(event.toolName) !== undefined || text(event.tool_name) !== undefined) {
-    return event.toolResult !== undefined || event.tool_result !== undefined
-      ? "PostToolUse"
-      : "PreToolUse";
+  // a name of the wrong type is bad input, not a native event: nothing is served for it
+  if (event.hook_event_name !== undefined) return undefined;
+  if (text(event.toolName) !== undefined) {
+    return event.toolResult !== undefined ? "PostToolUse" : "PreToolUse";
   }
   if ((text(event.agentName) ?? text(event.agent_id)) !== undefined) return "SubagentStart";
   return undefined;
