@@ -131,8 +131,20 @@ Deno.test("normalizeAgentEvent: Copilot's argument names, bare patches and Subag
     toolName: "view",
     toolArgs: { path: "/p/a.ts" },
   }, env);
+  assert.equal(native.hook_event_name, "PreToolUse", "served as Claude Code's event");
+  assert.equal(native.agent_event, "preToolUse");
   assert.equal(native.tool_name, "Read");
   assert.deepEqual(native.tool_input, { file_path: "/p/a.ts" });
+  const unnamed = normalizeAgentEvent({ sessionId: "s", toolName: "view", toolArgs: {} }, env);
+  assert.equal(unnamed.hook_event_name, "PreToolUse");
+  const result = { resultType: "success", textResultForLlm: "x" };
+  const after = normalizeAgentEvent({ sessionId: "s", toolName: "view", toolResult: result }, env);
+  assert.equal(after.hook_event_name, "PostToolUse");
+  const inherited = normalizeAgentEvent(
+    { hook_event_name: "preToolUse", session_id: "s" },
+    envFrom({}),
+  );
+  assert.equal(inherited.agent, "copilot", "a camelCase name is Copilot's, whatever the env");
 });
 
 Deno.test("normalizeAgentEvent: Gemini's after-tool events are tool touches that already ran", () => {

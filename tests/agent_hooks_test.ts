@@ -172,6 +172,37 @@ Deno.test("Copilot CLI: top-level context at session start, its argument names, 
   assert.match(String(sub.out?.additionalContext), /GLOBAL-TECH/, "a subagent's own root files");
 });
 
+Deno.test("Copilot CLI, native camelCase hooks: preToolUse (named or not) is served like PreToolUse", async () => {
+  const p = await tempProject(TREE);
+  await using _ = p.dir;
+  const env = { COPILOT_CLI: "1" };
+  // the native shape: `sessionId`, `toolName` (Copilot's own tool), `toolArgs`; the event's
+  // name in camelCase, or (as observed) none at all
+  const named = await hook(p, "inject", {
+    hook_event_name: "preToolUse",
+    sessionId: "copilot-native-1",
+    timestamp: 1,
+    toolName: "view",
+    toolArgs: { path: `${p.root}/notes/README.md` },
+  }, env);
+  assert.match(String(named.out?.additionalContext), /NOTES-CONVENTIONS/);
+  const unnamed = await hook(p, "inject", {
+    sessionId: "copilot-native-2",
+    timestamp: 1,
+    toolName: "view",
+    toolArgs: { path: `${p.root}/notes/README.md` },
+  }, env);
+  assert.match(String(unnamed.out?.additionalContext), /NOTES-CONVENTIONS/);
+  const after = await hook(p, "inject", {
+    sessionId: "copilot-native-3",
+    timestamp: 1,
+    toolName: "view",
+    toolArgs: { path: `${p.root}/notes/README.md` },
+    toolResult: { resultType: "success", textResultForLlm: "x" },
+  }, env);
+  assert.equal(after.out, null, "postToolUse is not a touch to serve");
+});
+
 Deno.test("Gemini CLI: after-tool context under its own event, BeforeTool unserved, AfterAgent files and nudges", async () => {
   const p = await tempProject(TREE);
   await using _ = p.dir;

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
 import { mergedLibraryFiles, projectTouchesOfCommand } from "../src/inject/bash_paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
 
 const FIXTURE: Record<string, string> = {
   "_memory_library/tech.md": "global",
@@ -251,4 +252,39 @@ Deno.test("merged library files: deeper folders first, then in the order touched
     "src/patterns.md",
     "tech.md",
   ]);
+});
+
+Deno.test("bash touches: `..` after a link goes up from the link's target, as the kernel does", {
+  ignore: skipOnWindows("makes symbolic links to folders"),
+}, async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "proj/_memory_library/tech.md": "global",
+    "proj/_memory_library/src/patterns.md": "src",
+    "proj/_memory_library/lib/patterns.md": "lib",
+    "proj/src/secret.ts": "in the project, not what is read",
+    "proj/src/x.ts": "x",
+    "proj/lib/deep/y.ts": "y",
+    "proj/lib/x.ts": "what is read",
+    "outside/deep/z.ts": "z",
+    "outside/secret.ts": "outside the project",
+  });
+  const root = Deno.realPathSync(`${dir.path}/proj`);
+  Deno.symlinkSync(`${root}/lib/deep`, `${root}/src/inner`);
+  Deno.symlinkSync(Deno.realPathSync(`${dir.path}/outside/deep`), `${root}/src/away`);
+  const env = envFrom({ HOME: "/home/someone-else" });
+  const touched = (command: string, cwd = root) => {
+    const result = projectTouchesOfCommand(command, cwd, env);
+    return result.ok ? result.touches.map((p) => p.relPath + (p.folder ? "/" : "")) : [];
+  };
+  // the kernel: src/inner/.. is lib/, not src/
+  assert.deepEqual(touched("cat src/inner/../x.ts"), ["lib/x.ts"]);
+  assert.deepEqual(touched("cat ../x.ts", `${root}/src/inner`), ["lib/x.ts"]);
+  assert.deepEqual(touched("ls src/inner/.."), ["lib/"]);
+  assert.deepEqual(touched("cat src/inner/../*.ts"), ["lib/x.ts"]);
+  // a `..` that leaves the project through a link names nothing of the project's
+  assert.deepEqual(touched("cat src/away/../secret.ts"), []);
+  assert.deepEqual(touched("cat src/away/../s*.ts"), []);
+  // `cd` is logical, as Bash's is: `cd src/inner/..` is src/
+  assert.deepEqual(touched("cd src/inner/.. && cat x.ts"), ["src/x.ts"]);
 });

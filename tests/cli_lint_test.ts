@@ -407,3 +407,26 @@ Deno.test("lint names learnings waiting in a nested library's scratch (they reac
   await Deno.writeTextFile(join(dir.path, "packages/a/_memory_library/.scratch.md"), "");
   assert.equal((await lint(dir.path)).code, 0, "an empty nested scratch is no finding");
 });
+
+Deno.test("lint --fix moves a library folder into a new folder whose name git would quote", {
+  ignore: skipOnWindows("needs git, and a double quote in a file name"),
+}, async () => {
+  // git quotes a path with a tab, a double quote or a backslash even with core.quotePath=false;
+  // a name with a non-ASCII letter and a space must be read as it is too
+  for (const name of ['src/Überweisung "v2"', "src/Über weisung", "src/tab\there"]) {
+    await using dir = await tempDir();
+    await gitInit(dir.path);
+    await writeTree(dir.path, CLEAN);
+    await commitAll(dir.path, "start");
+    await gitOk(dir.path, "mv", "src/api", name);
+    await commitAll(dir.path, "rename api");
+    const { findings } = await lint(dir.path);
+    assert.equal(findings[0]?.movedTo, name, JSON.stringify(findings));
+    const quoted = `'_memory_library/${name.replaceAll("'", "'\\''")}'`;
+    assert.equal(findings[0]?.fix, `git mv _memory_library/src/api ${quoted}`, "one shell word");
+    const fixed = await runLibrarian(["lint", "--json", "--fix"], { cwd: dir.path });
+    assert.equal(fixed.code, 0, fixed.stdout);
+    const moved = await Deno.readTextFile(join(dir.path, "_memory_library", name, "patterns.md"));
+    assert.match(moved, /validate every request body/);
+  }
+});

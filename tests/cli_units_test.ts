@@ -134,8 +134,8 @@ Deno.test("duplicateBullets reports a bullet repeated in an ancestor, at the spe
 
 Deno.test("likelyNewHome follows renames of files under the folder, majority first", () => {
   const renames = parseRenames(
-    "R100\tsrc/api/a.ts\tsrc/http/a.ts\nR095\tsrc/api/v1/b.ts\tsrc/http/v1/b.ts\n" +
-      "M\tREADME.md\nR100\tsrc/api/c.ts\tlib/c.ts\n",
+    "R100\0src/api/a.ts\0src/http/a.ts\0R095\0src/api/v1/b.ts\0src/http/v1/b.ts\0" +
+      "M\0README.md\0R100\0src/api/c.ts\0lib/c.ts\0",
   );
   assert.equal(renames.length, 3);
   assert.equal(likelyNewHome("src/api", renames), "src/http");

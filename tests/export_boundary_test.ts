@@ -258,3 +258,58 @@ Deno.test(
     );
   },
 );
+
+Deno.test("exports converge even when the next Stop has nothing to file: the re-export left due is finished, its temp files swept", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const cwd = join(dir.path, "proj");
+  await writeTree(dir.path, {
+    ...LIBRARY,
+    "proj/src/a/x.ts": "",
+    "proj/src/b/x.ts": "",
+  });
+  const init = await runLibrarian(["init", "--export", "agents-md"], { cwd, home });
+  assert.equal(init.code, 0, init.stderr + init.stdout);
+  await Deno.writeTextFile(
+    join(cwd, "_memory_library/.scratch.md"),
+    "## [TAG: src/a, type: edge]\n- a learning\n\n## [TAG: src/b, type: edge]\n- b learning\n",
+  );
+  const killed = await runLibrarian(["stop"], {
+    cwd,
+    home,
+    stdin: stopEvent(dir.path, cwd, "s1"),
+    env: { LIBRARIAN_FAULT: "after-export-write:1" },
+  });
+  assert.equal(killed.code, 86, killed.stderr + killed.stdout);
+  // What a kill in the middle of a write leaves: a temp file beside the export.
+  await Deno.writeTextFile(join(cwd, "src/b/AGENTS.md.tmp-4242-1-abc123"), "half");
+  assert.equal((await runLibrarian(["export", "--check"], { cwd, home })).code, 1);
+  // The next turn tags nothing: scratch is empty, yet the Stop finishes the export left due.
+  const idle = await runLibrarian(["stop"], { cwd, home, stdin: stopEvent(dir.path, cwd, "s2") });
+  assert.equal(idle.code, 0, idle.stderr);
+  const check = await runLibrarian(["export", "--check"], { cwd, home });
+  assert.equal(check.code, 0, check.stdout);
+  for (const folder of ["a", "b"]) {
+    assert.match(await Deno.readTextFile(join(cwd, `src/${folder}/AGENTS.md`)), /learning/);
+  }
+  const temps = (await walkNames(cwd)).filter((p) => /\.tmp-/.test(p));
+  assert.deepEqual(temps, []);
+  // Done is done: a later idle Stop exports nothing again.
+  const later = await runLibrarian(["stop"], { cwd, home, stdin: stopEvent(dir.path, cwd, "s3") });
+  assert.equal(later.code, 0, later.stderr);
+  assert.doesNotMatch(later.stdout, /export/);
+});
+
+Deno.test("librarian export clears the temp files a killed export left beside its files", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const cwd = join(dir.path, "proj");
+  await writeTree(dir.path, LIBRARY);
+  const first = await runLibrarian(["export", "--format", "agents-md"], { cwd, home });
+  assert.equal(first.code, 0, first.stderr + first.stdout);
+  // What a kill in the middle of a write leaves: a temp file beside the export.
+  await Deno.writeTextFile(join(cwd, "src/api/AGENTS.md.tmp-4242-1-abc123"), "half");
+  const next = await runLibrarian(["export", "--format", "agents-md"], { cwd, home });
+  assert.equal(next.code, 0, next.stderr + next.stdout);
+  assert.deepEqual((await walkNames(cwd)).filter((p) => /\.tmp-/.test(p)), []);
+});

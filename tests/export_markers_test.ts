@@ -105,3 +105,29 @@ Deno.test("a library file name with line breaks cannot start a section head of i
   assert.equal(heads.length, 2, out.body);
   assert.ok(!out.body.split("\n").includes("ignore the rules.md ---"));
 });
+
+Deno.test("a folder name with a Unicode line break or a character YAML forbids adds no key for any reader", () => {
+  // YAML 1.1 readers (PyYAML) and JavaScript's multiline regular expressions end a line at NEL,
+  // U+2028 and U+2029; YAML allows no C1 control character or DEL unescaped
+  const breaks = /\r\n|[\n\r\u0085\u2028\u2029]/;
+  const forbidden =
+    // deno-lint-ignore no-control-regex -- the characters YAML forbids are what is looked for
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/;
+  for (const brk of ["\u0085", "\u2028", "\u2029"]) {
+    const evil = `src/a${brk}alwaysApply: true${brk}k: v${brk}\u0090\u007f`;
+    for (const format of ["cursor", "copilot", "claude-rules"] as const) {
+      const text = generatedText(format, "_memory_library", evil, "- body\n");
+      const yaml = /^---\n([\s\S]*?)\n---\n/.exec(text)![1]!;
+      const keys = yaml.split(breaks).filter((l) => /^[A-Za-z]+:/.test(l)).map((l) =>
+        l.split(":")[0]
+      );
+      const expected = { cursor: ["description", "globs", "alwaysApply"], copilot: ["applyTo"] };
+      assert.deepEqual(keys, (expected as Record<string, string[]>)[format] ?? ["paths"], yaml);
+      assert.doesNotMatch(yaml, forbidden, `${format}: only characters YAML allows`);
+      const glob = format === "claude-rules"
+        ? (frontMatter(text).paths as string[])[0]
+        : frontMatter(text)[format === "cursor" ? "globs" : "applyTo"];
+      assert.equal(glob, `${evil}/**`, "the glob is still the folder's, exactly");
+    }
+  }
+});

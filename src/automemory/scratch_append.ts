@@ -8,6 +8,7 @@
 
 import { decodeUtf8Strict, readFileBounded } from "../core/fs_probe.ts";
 import { scratchFileProblem } from "../core/scratch_file.ts";
+import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 
 /** The largest scratch the sync appends to (routing files at most a few MB per turn). */
 export const MAX_APPEND_SCRATCH_BYTES = 64 * 1024 * 1024;
@@ -57,7 +58,8 @@ export function appendStyle(text: string): { eol: "\n" | "\r\n"; prefix: string 
 }
 
 /**
- * Checks scratch at `path` before an append (never blocks, never reads past a limit).
+ * Checks scratch at `path` before an append (never blocks, never reads past a limit): a plain
+ * file, of a user `trusts` (the user's own or root's by default).
  *
  * @example Usage
  * ```ts
@@ -69,8 +71,11 @@ export function appendStyle(text: string): { eol: "\n" | "\r\n"; prefix: string 
  * assert.deepEqual(scratchTarget(path), { ok: true, eol: "\n", prefix: "\n" });
  * ```
  */
-export function scratchTarget(path: string): ScratchTarget {
-  const problem = scratchFileProblem(path);
+export function scratchTarget(
+  path: string,
+  trusts: OwnerCheck = trustedByThisProcess,
+): ScratchTarget {
+  const problem = scratchFileProblem(path, trusts);
   if (problem) return { ok: false, problem };
   const read = readFileBounded(path, MAX_APPEND_SCRATCH_BYTES);
   switch (read.kind) {

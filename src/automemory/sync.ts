@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type Library, scratchPathOf } from "../core/discover.ts";
+import { type Library, scratchPathOf, trustsOwnersOf } from "../core/discover.ts";
 import { type EnvReader, nowFrom, stateDir } from "../core/env.ts";
 import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
@@ -179,7 +179,7 @@ export function syncAutoMemory(
     return report;
   }
   const scratch = scratchPathOf(library);
-  const target = scratchTarget(scratch);
+  const target = scratchTarget(scratch, trustsOwnersOf(library));
   if (!target.ok) return { ...report, error: `${target.problem}; auto memories wait` };
   let prefix = target.prefix;
   for (const dir of new Set([...scan.changed.map((c) => c.dir), ...scan.stale])) {

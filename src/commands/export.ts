@@ -143,7 +143,13 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const check = flag(parsed, "check");
     const dryRun = check || flag(parsed, "dry-run");
-    const report = await runExport(library, { formats, clean: flag(parsed, "clean"), dryRun });
+    // a run by hand is the user's chance to clear what a killed export left beside its files
+    const report = await runExport(library, {
+      formats,
+      clean: flag(parsed, "clean"),
+      dryRun,
+      sweepTemps: true,
+    });
     const stale = report.actions.some((a) => a.kind !== "unchanged" && a.kind !== "collision");
     const collided = report.actions.some((a) => a.kind === "collision");
     const exit = report.failures.length > 0 || collided || (check && stale)

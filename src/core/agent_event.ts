@@ -41,6 +41,23 @@ const GEMINI_EVENTS: Readonly<Record<string, string>> = {
   BeforeToolSelection: "BeforeToolSelection",
 };
 
+/**
+ * Copilot CLI's native (camelCase) event names and the Claude Code events they are served as.
+ * Its native hooks are also observed to send no event name at all; {@link copilotEventName} then
+ * tells the event from its fields.
+ */
+const COPILOT_EVENTS: Readonly<Record<string, string>> = {
+  sessionStart: "SessionStart",
+  userPromptSubmitted: "UserPromptSubmit",
+  preToolUse: "PreToolUse",
+  postToolUse: "PostToolUse",
+  agentStop: "Stop",
+  subagentStart: "SubagentStart",
+  subagentStop: "SubagentStop",
+  sessionEnd: "SessionEnd",
+  preCompact: "PreCompact",
+};
+
 /** Events only Claude Code, Codex and Copilot send (Gemini has other names for them). */
 const CLAUDE_ONLY_EVENTS = new Set([
   "PreToolUse",
@@ -69,6 +86,9 @@ const COPILOT_TOOLS: Readonly<Record<string, string>> = {
   create: "Write",
   edit: "Edit",
   bash: "Bash",
+  grep: "Grep",
+  rg: "Grep",
+  glob: "Glob",
   apply_patch: "apply_patch",
 };
 
@@ -104,6 +124,7 @@ function isRollout(path: unknown): boolean {
  */
 export function agentOf(event: Json, env: EnvReader): AgentName {
   const name = text(event.hook_event_name);
+  if (name !== undefined && COPILOT_EVENTS[name] !== undefined) return "copilot";
   if (name !== undefined && GEMINI_EVENTS[name] !== undefined) return "gemini";
   if (name !== undefined && !CLAUDE_ONLY_EVENTS.has(name) && text(env("GEMINI_SESSION_ID"))) {
     return "gemini";
@@ -151,6 +172,22 @@ function geminiTool(event: Json): void {
   if (known.tool === "Bash" && dir !== undefined && cwd !== undefined) {
     event.cwd = /^([\\/]|[A-Za-z]:)/.test(dir) ? dir : `${cwd.replace(/[\\/]+$/, "")}/${dir}`;
   }
+}
+
+/**
+ * The Claude Code event a Copilot event is: its camelCase name's, or, where its native hooks
+ * send no name, the one its fields tell (a native tool with its result: after the tool; a native
+ * tool: before it; an agent's name: a subagent's start). `undefined` when neither tells.
+ */
+function copilotEventName(event: Json, name: string | undefined): string | undefined {
+  if (name !== undefined) return COPILOT_EVENTS[name] ?? name;
+  // a name of the wrong type is bad input, not a native event: nothing is served for it
+  if (event.hook_event_name !== undefined) return undefined;
+  if (text(event.toolName) !== undefined) {
+    return event.toolResult !== undefined ? "PostToolUse" : "PreToolUse";
+  }
+  if ((text(event.agentName) ?? text(event.agent_id)) !== undefined) return "SubagentStart";
+  return undefined;
 }
 
 /** A Copilot tool call with Claude's argument names; a bare patch string as `apply_patch`. */
@@ -232,11 +269,14 @@ export function normalizeAgentEvent(event: Json, env: EnvReader): Json {
     return event;
   }
   if (agent === "copilot") {
-    // Copilot's SubagentStart carries no event name: `sessionId`, `agentName`, `agent_id`
-    if (name === undefined && (text(event.agentName) ?? text(event.agent_id)) !== undefined) {
-      event.hook_event_name = "SubagentStart";
-      event.agent_id ??= event.agentName;
+    // Copilot's native hooks name their events in camelCase or not at all (its SubagentStart:
+    // `sessionId`, `agentName`, `agent_id`)
+    const served = copilotEventName(event, name);
+    if (served !== undefined && served !== name) {
+      if (name !== undefined) event.agent_event = name;
+      event.hook_event_name = served;
     }
+    if (served === "SubagentStart") event.agent_id ??= event.agentName;
     copilotTool(event);
   }
   return event;

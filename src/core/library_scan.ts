@@ -18,6 +18,8 @@ export interface ScannedFile {
   size: number;
   /** True for the files the inject hook serves (`*.md`, not dotfiles). */
   served: boolean;
+  /** The file's owner (links followed), `null` where the system tells none (Windows). */
+  uid: number | null;
 }
 
 /** A folder in the library and the files directly in it. */
@@ -74,6 +76,7 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
           continue;
         }
         let size = 0;
+        let uid: number | null = null;
         try {
           const info = await Deno.stat(absPath);
           if (entry.isSymlink && (info.isFile || info.isDirectory) && !bounds.contains(absPath)) {
@@ -84,10 +87,12 @@ export async function scanLibrary(root: string): Promise<ScannedFolder[]> {
           // (reading one would block or never end)
           if (!info.isFile) continue;
           size = info.size;
+          uid = info.uid;
         } catch {
           continue; // a dangling link
         }
-        files.push({ relPath, name: entry.name, absPath, size, served: isServedName(entry.name) });
+        const served = isServedName(entry.name);
+        files.push({ relPath, name: entry.name, absPath, size, served, uid });
       }
     } catch {
       return;

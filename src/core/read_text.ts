@@ -29,6 +29,8 @@ export interface FileStamp {
   size: number;
   /** `size:mtime-ms`, compared before any content is read. */
   stamp: string;
+  /** The file's owner, `null` where the system tells none (Windows). */
+  uid: number | null;
 }
 
 /** How many leading bytes are checked for NUL to call a file binary. */
@@ -52,7 +54,7 @@ const BINARY_SNIFF_BYTES = 8000;
 export function statStamp(path: string): FileStamp | { error: string } {
   try {
     const info = Deno.statSync(path);
-    return { size: info.size, stamp: `${info.size}:${info.mtime?.getTime() ?? 0}` };
+    return { size: info.size, stamp: `${info.size}:${info.mtime?.getTime() ?? 0}`, uid: info.uid };
   } catch (error) {
     return { error: error instanceof Error ? error.name : String(error) };
   }

@@ -55,7 +55,8 @@ function markPending(pending: string): boolean {
 
 /**
  * Re-exports the folders of `targets` (library-relative files just filed into), or does nothing
- * when the library records no export formats. Never throws.
+ * when the library records no export formats. Never throws. With no targets, it only finishes a
+ * re-export an earlier run left due (the Stop hook calls it so in a turn that filed nothing).
  *
  * Exports converge: `pending` (a file in the state folder, `exportPending` of the library's
  * coordination paths) is left while the re-export runs and removed when it wrote everything. A
@@ -67,15 +68,21 @@ export async function reexportFiled(
   targets: readonly string[],
   pending?: string,
 ): Promise<ReexportOutcome | null> {
-  if (targets.length === 0 || !isFile(joinPath(library.root, CONFIG_FILE_NAME))) return null;
+  const interrupted = pending !== undefined && isFile(pending);
+  if (targets.length === 0 && !interrupted) return null;
+  // nothing to export any more (the settings were removed): nothing is due either
+  const settled = (): null => {
+    if (interrupted) removeIfPresent(pending!);
+    return null;
+  };
+  if (!isFile(joinPath(library.root, CONFIG_FILE_NAME))) return settled();
   try {
     const [{ readLibraryConfig }, { runExport }] = await Promise.all([
       import("./config.ts"),
       import("./run.ts"),
     ]);
     const formats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
-    if (formats.length === 0) return null;
-    const interrupted = pending !== undefined && isFile(pending);
+    if (formats.length === 0) return settled();
     const marked = interrupted || (pending !== undefined && markPending(pending));
     const report = await runExport(
       library,

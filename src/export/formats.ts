@@ -198,7 +198,31 @@ export function globEscape(relDir: string): string {
 }
 
 /**
- * A YAML scalar: plain where that is unambiguous, else double-quoted (JSON is valid YAML).
+ * A double-quoted YAML scalar that every reader takes as one value on one line: JSON's escapes
+ * (JSON is valid YAML), and also `\u` escapes for what JSON leaves as it is but YAML forbids
+ * unescaped (DEL, C1 control characters, a lone surrogate, U+FEFF) or a YAML 1.1 reader or a
+ * JavaScript multiline pattern takes for a line break (NEL, U+2028, U+2029). A folder name in a
+ * glob can then add no key to front matter, whatever reads it.
+ *
+ * @example Usage
+ * ```ts
+ * import { yamlQuoted } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(yamlQuoted('a\n"b"'), '"a\\n\\"b\\""');
+ * assert.equal(yamlQuoted("a\u2028k: v"), '"a\\u2028k: v"');
+ * assert.equal(JSON.parse(yamlQuoted("a\u0085\u2029\u0090")), "a\u0085\u2029\u0090");
+ * ```
+ */
+export function yamlQuoted(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * A YAML scalar: plain where that is unambiguous, else double-quoted ({@link yamlQuoted}).
  *
  * @example Usage
  * ```ts
@@ -214,7 +238,7 @@ export function yamlScalar(value: string): string {
   return /^[A-Za-z0-9_./][A-Za-z0-9_./*\-]*$/.test(value) &&
       !/^(true|false|null|yes|no|on|off|~)$/i.test(value)
     ? value
-    : JSON.stringify(value);
+    : yamlQuoted(value);
 }
 
 /** Where a format keeps one folder: a whole file, or (copilot's root) a marked section of one. */
@@ -322,16 +346,16 @@ export function generatedText(
       return `<!-- ${marker} -->\n\n${content}`;
     case "cursor": {
       const scope = root ? "alwaysApply: true" : `globs: ${yamlScalar(glob)}\nalwaysApply: false`;
-      return `---\n# ${marker}\ndescription: ${JSON.stringify(description)}\n${scope}\n---\n\n` +
+      return `---\n# ${marker}\ndescription: ${yamlQuoted(description)}\n${scope}\n---\n\n` +
         content;
     }
     case "copilot":
       return root
         ? `${SECTION_BEGIN}\n<!-- ${marker} -->\n\n${content}${SECTION_END}\n`
-        : `---\n# ${marker}\napplyTo: ${JSON.stringify(glob)}\n---\n\n${content}`;
+        : `---\n# ${marker}\napplyTo: ${yamlQuoted(glob)}\n---\n\n${content}`;
     case "claude-rules":
       return root
-        ? `---\n# ${marker}\ndescription: ${JSON.stringify(description)}\n---\n\n${content}`
+        ? `---\n# ${marker}\ndescription: ${yamlQuoted(description)}\n---\n\n${content}`
         : `---\n# ${marker}\npaths:\n  - ${yamlScalar(glob)}\n---\n\n${content}`;
   }
 }

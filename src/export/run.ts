@@ -8,7 +8,7 @@
 
 import { isTempSiblingName } from "../core/atomic.ts";
 import { Boundary, BoundaryError } from "../core/boundary.ts";
-import type { Library } from "../core/discover.ts";
+import { type Library, type OwnerCheck, trustsOwnersOf } from "../core/discover.ts";
 import { messageOf } from "../core/errors.ts";
 import { crashPoint } from "../core/fault.ts";
 import { isDirectory } from "../core/fs_probe.ts";
@@ -47,8 +47,8 @@ export interface ExportOptions {
   /** Only these library folders (`""` = root); nothing else is deleted. */
   folders?: readonly string[];
   /**
-   * Also remove the temp files a killed export left beside the generated files (the Stop hook
-   * asks for it on the run after an interrupted re-export).
+   * Also remove the temp files a killed export left beside the generated files (`librarian
+   * export` always asks for it; the Stop hook on the run after an interrupted re-export).
    */
   sweepTemps?: boolean;
 }
@@ -94,11 +94,23 @@ function realPathOrNull(path: string): string | null {
   }
 }
 
-/** The folder's served files, read; a link whose target lies outside the library is skipped. */
-function readFolder(folder: ScannedFolder, realRoot: string | null): FolderFile[] {
+/**
+ * The folder's served files, read; a link whose target lies outside the library is skipped, and
+ * a file owned by another user (`trusts`) is not read: it is named in `foreign`.
+ */
+function readFolder(
+  folder: ScannedFolder,
+  realRoot: string | null,
+  trusts: OwnerCheck,
+): { files: FolderFile[]; foreign: string[] } {
   const files: FolderFile[] = [];
+  const foreign: string[] = [];
   for (const file of folder.files) {
     if (!file.served) continue;
+    if (!trusts(file.uid)) {
+      foreign.push(`${file.relPath} is owned by another user (uid ${file.uid}), not you or root`);
+      continue;
+    }
     if (Deno.lstatSync(file.absPath).isSymlink) {
       const real = realPathOrNull(file.absPath);
       if (real === null || realRoot === null || relativeInside(real, realRoot) === null) continue;
@@ -106,7 +118,7 @@ function readFolder(folder: ScannedFolder, realRoot: string | null): FolderFile[
     const read = readLibraryText(file.absPath, file.size, MAX_READ_BYTES);
     files.push({ relPath: file.relPath, text: read.kind === "text" ? read.text : null });
   }
-  return files;
+  return { files, foreign };
 }
 
 /**
@@ -329,10 +341,16 @@ export async function runExport(library: Library, options: ExportOptions): Promi
   const disk = diskReader(library.projectRoot, boundary);
   const libraryName = basenameOf(library.root);
   const nestedCache = new Map<string, boolean>();
-  const read = folders.map((folder) => ({ folder, files: readFolder(folder, realRoot) }))
-    .filter((f) => f.files.length > 0);
+  const all = folders.map((folder) => ({
+    folder,
+    ...readFolder(folder, realRoot, trustsOwnersOf(library)),
+  }));
+  const read = all.filter((f) => f.files.length > 0);
   const report: ExportReport = { actions: [], skipped: [], cut: [], failures: [] };
   for (const format of options.formats) {
+    for (const { folder, foreign } of all) {
+      for (const reason of foreign) report.skipped.push({ format, folder: folder.relDir, reason });
+    }
     const desired: DesiredOutput[] = [];
     for (const { folder, files } of read) {
       const relDir = folder.relDir;

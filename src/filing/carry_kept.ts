@@ -92,11 +92,27 @@ export function keptPath(place: string, id: string, offset: number): string {
  */
 export function holdsKeptScratch(dir: string): boolean {
   try {
-    for (const entry of Deno.readDirSync(dir)) if (CARRY_NAME.test(entry.name)) return true;
+    for (const entry of Deno.readDirSync(dir)) if (isKeptScratchName(entry.name)) return true;
   } catch {
     // no folder: nothing kept there
   }
   return false;
+}
+
+/**
+ * True when `name` is a kept old scratch's file name, as {@link keptPath} names it.
+ *
+ * @example Usage
+ * ```ts
+ * import { isKeptScratchName, keptPath } from "./carry_kept.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isKeptScratchName(keptPath("/s/0a1b.scratch", "x1", 0).slice("/s/".length)));
+ * assert.ok(!isKeptScratchName("0a1b.lock"));
+ * ```
+ */
+export function isKeptScratchName(name: string): boolean {
+  return CARRY_NAME.test(name);
 }
 
 /**

@@ -73,12 +73,15 @@ function keyOf(library: Library): string {
   return hashUtf8(isCaseInsensitiveOs() ? real.toLowerCase() : real);
 }
 
+/** How an `exportPending` file's name ends (its start is the library's key). */
+export const EXPORT_PENDING_SUFFIX = ".export-pending";
+
 function pathsIn(dir: string, key: string): CoordinationPaths {
   return {
     lock: joinPath(dir, `${key}.lock`),
     journal: joinPath(dir, `${key}.filed.json`),
     carry: joinPath(dir, `${key}.scratch`),
-    exportPending: joinPath(dir, `${key}.export-pending`),
+    exportPending: joinPath(dir, `${key}${EXPORT_PENDING_SUFFIX}`),
   };
 }
 

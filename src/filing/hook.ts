@@ -37,11 +37,16 @@ import {
   writeJsonLine,
   writeSystemMessage,
 } from "../core/hook_io.ts";
-import { readFileBounded } from "../core/fs_probe.ts";
+import { isFile, readFileBounded } from "../core/fs_probe.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
 import { scanAutoMemory, scanLogFields } from "../automemory/scan.ts";
-import { hasPendingCarryOver, holdsKeptScratch } from "./carry_kept.ts";
-import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination_paths.ts";
+import { hasPendingCarryOver, isKeptScratchName } from "./carry_kept.ts";
+import {
+  carryPlaceOf,
+  coordinationDir,
+  coordinationPaths,
+  EXPORT_PENDING_SUFFIX,
+} from "./coordination_paths.ts";
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 import { claimStopEvent } from "./session_records.ts";
@@ -99,15 +104,41 @@ function loadStopSummary(): Promise<typeof import("./stop_summary.ts")> {
   return loadLater("filing/stop_summary.ts");
 }
 
-/** True when appends to a replaced scratch wait to be carried over (see carry_over.ts). */
-function carryOverPending(library: Library, env: EnvReader): boolean {
-  if (hasPendingCarryOver([scratchPathOf(library)])) return true;
-  // The place beside the journal is named by the library's key (a real path and a hash): worked
-  // out only when that folder holds a kept scratch at all, which it almost never does.
+/** What an earlier run left for this one to finish. */
+interface LeftOver {
+  /** Appends to a replaced scratch wait to be carried over (see carry_over.ts). */
+  carry: boolean;
+  /** A re-export after filing was killed or failed part way (export/after_filing.ts). */
+  exportDue: boolean;
+}
+
+/**
+ * What an earlier run left for this library: a stat of the scratch's kept place and one listing
+ * of the coordination folder. The files there are named by the library's key (a real path and a
+ * hash), worked out only when the folder holds a kept scratch or an export left due at all,
+ * which it almost never does.
+ */
+function leftOverOf(library: Library, env: EnvReader): LeftOver {
+  const carryHere = hasPendingCarryOver([scratchPathOf(library)]);
   const dir = coordinationDir(env);
-  if (dir === null || !holdsKeptScratch(dir)) return false;
-  const journal = coordinationPaths(library, env)?.journal;
-  return journal !== undefined && hasPendingCarryOver([carryPlaceOf(journal)]);
+  let kept = false;
+  let due = false;
+  if (dir !== null) {
+    try {
+      for (const entry of Deno.readDirSync(dir)) {
+        kept ||= isKeptScratchName(entry.name);
+        due ||= entry.name.endsWith(EXPORT_PENDING_SUFFIX);
+      }
+    } catch {
+      // no folder: nothing left there
+    }
+  }
+  const paths = kept || due ? coordinationPaths(library, env) : null;
+  return {
+    carry: carryHere ||
+      (kept && paths !== null && hasPendingCarryOver([carryPlaceOf(paths.journal)])),
+    exportDue: due && paths !== null && isFile(paths.exportPending),
+  };
 }
 
 /** What one Stop did: log fields, the user's message, and the nudge's reason if it nudges. */
@@ -233,7 +264,8 @@ async function fileLearnings(
     : scanAutoMemory(library, env);
   const memoryWork = scan.changed.length > 0 || scan.stale.length > 0;
   const scratchWork = scratchHasContent(library);
-  if (!memoryWork && !scratchWork && !carryOverPending(library, env)) {
+  const left = leftOverOf(library, env);
+  if (!memoryWork && !scratchWork && !left.carry && !left.exportDue) {
     return { fields: { result: "nothing-to-do", ...scanLogFields(scan) }, message: "" };
   }
   // Something to file: only now is the filing code loaded (an idle turn loads none of it).
@@ -322,8 +354,9 @@ async function fileLearnings(
       message = message === "" ? `Librarian: ${over.join("; ")}` : `${message}; ${over.join("; ")}`;
     }
   }
-  if (report.status === "routed" && report.targets.length > 0) {
-    // Keeps the exports `librarian init --export` recorded current (nothing when none are).
+  if ((report.status === "routed" && report.targets.length > 0) || left.exportDue) {
+    // Keeps the exports `librarian init --export` recorded current (nothing when none are), and
+    // finishes one an earlier run left due, even in a turn that files nothing.
     const { reexportFiled } = await loadLater<typeof import("../export/after_filing.ts")>(
       "export/after_filing.ts",
     );

@@ -20,11 +20,16 @@
  */
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { type Library, realPathOfNearest, scratchPathOf } from "../core/discover.ts";
+import {
+  type Library,
+  realPathOfNearest,
+  scratchPathOf,
+  trustsOwnersOf,
+} from "../core/discover.ts";
 import { type EnvReader, processEnv } from "../core/env.ts";
 import { messageOf } from "../core/errors.ts";
 import { isCaseInsensitiveOs } from "../core/paths.ts";
-import { scratchFileProblem } from "../core/scratch_file.ts";
+import { scratchFileProblem, scratchOwnerProblem } from "../core/scratch_file.ts";
 import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
 import { targetsToRead } from "./classify.ts";
@@ -176,6 +181,10 @@ export async function routeLocked(
     }
   }
 
+  // another user's scratch in the user's library: neither carried into nor filed
+  const trusts = trustsOwnersOf(library);
+  const foreign = scratchOwnerProblem(scratchPath, trusts);
+  if (foreign) return withNotices(emptyReport("unreadable", scratchPath, foreign));
   const carryPlaces = journalPath ? [carryPlaceOf(journalPath), scratchPath] : [scratchPath];
   if (!options.dryRun) {
     try {
@@ -186,7 +195,7 @@ export async function routeLocked(
     }
   }
 
-  const problem = scratchFileProblem(scratchPath);
+  const problem = scratchFileProblem(scratchPath, trusts);
   if (problem) return withNotices(emptyReport("unreadable", scratchPath, problem));
   const tooLarge = options.maxScratchBytes === undefined
     ? null

@@ -3,13 +3,13 @@
  * library through symlinks, and the target file's current text.
  *
  * Every target path is resolved through symlinks (nearest existing ancestor) and must stay inside
- * the library; a target that escapes, is a folder, a special file or not UTF-8 is `blocked`, and
- * its blocks stay in scratch.
+ * the library; a target that escapes, is a folder, a special file, another user's file or not
+ * UTF-8 is `blocked`, and its blocks stay in scratch.
  *
  * @module
  */
 
-import { type Library, realPathOfNearest } from "../core/discover.ts";
+import { type Library, realPathOfNearest, trustsOwnersOf } from "../core/discover.ts";
 import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import type { TargetState } from "./plan.ts";
@@ -118,6 +118,16 @@ export function resolveTarget(library: Library, realRoot: string, relPath: strin
   }
   if (info && !info.isFile) {
     return { state: { kind: "blocked", reason: `${relPath} is not a regular file` } };
+  }
+  if (info && !trustsOwnersOf(library)(info.uid)) {
+    // another user's file in the user's library: not the user's to write into
+    return {
+      state: {
+        kind: "blocked",
+        reason: `${relPath} is owned by another user (uid ${info.uid}), not you or root: ` +
+          "'librarian lint' tells the fix",
+      },
+    };
   }
   if (!info) {
     // A broken symlink on the way counts as missing above; writing there would follow it.

@@ -8,7 +8,8 @@
 
 /**
  * A path or name with every character that could end a line or hide what follows (control
- * characters, Unicode line and paragraph separators, `-->`) written as an escape.
+ * characters, C1 controls among them, Unicode line and paragraph separators, `-->`) written as an
+ * escape.
  *
  * @example Usage
  * ```ts
@@ -18,11 +19,12 @@
  * assert.equal(encodeName("src/api"), "src/api");
  * assert.equal(encodeName("a\nglobs: x"), "a\\nglobs: x");
  * assert.equal(encodeName("a\u2028b\tc-->"), "a\\u2028b\\tc--\\u003e");
+ * assert.equal(encodeName("a\u0090b"), "a\\u0090b");
  * ```
  */
 export function encodeName(name: string): string {
   // deno-lint-ignore no-control-regex -- control characters are exactly what is escaped
-  return name.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]|-->/g, (c) => {
+  return name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|-->/g, (c) => {
     if (c === "-->") return "--\\u003e";
     const short: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
     return short[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;

@@ -26,26 +26,36 @@ export interface GitRenames {
 const MAX_COMMITS = 300;
 
 /**
- * Parses `--name-status` output, keeping the `R<score>\t<from>\t<to>` lines (pure).
+ * Parses `--name-status -z` output (pure): NUL-separated fields, a status followed by one path,
+ * or by two for a rename or copy (`R<score>`, `C<score>`), keeping the renames. Paths come as
+ * they are, never quoted (git quotes a path with a tab, a double quote or a backslash in its
+ * line output even with `core.quotePath=false`); empty fields between commits are skipped.
  *
  * @example Usage
  * ```ts
  * import { parseRenames } from "./renames.ts";
  * import assert from "node:assert/strict";
  *
- * const output = "R100\tsrc/old.ts\tsrc/new.ts\nM\tREADME.md\nR087\ta.ts\tlib/a.ts\r\n";
+ * const output = "R100\0src/old.ts\0src/\"new\" one.ts\0M\0README.md\0\0R087\0a.ts\0lib/a.ts\0";
  * assert.deepEqual(parseRenames(output), [
- *   { from: "src/old.ts", to: "src/new.ts" },
+ *   { from: "src/old.ts", to: 'src/"new" one.ts' },
  *   { from: "a.ts", to: "lib/a.ts" },
  * ]);
  * ```
  */
 export function parseRenames(output: string): Rename[] {
   const renames: Rename[] = [];
-  for (const line of output.split("\n")) {
-    const parts = line.split("\t");
-    if (parts.length === 3 && /^R\d*$/.test(parts[0]!)) {
-      renames.push({ from: parts[1]!, to: parts[2]!.replace(/\r$/, "") });
+  const fields = output.split("\0");
+  let i = 0;
+  while (i < fields.length) {
+    const status = fields[i++]!;
+    if (!/^[A-Z]\d*$/.test(status)) continue;
+    if (status.startsWith("R") || status.startsWith("C")) {
+      const from = fields[i++];
+      const to = fields[i++];
+      if (status.startsWith("R") && from && to) renames.push({ from, to });
+    } else {
+      i++;
     }
   }
   return renames;
@@ -73,6 +83,7 @@ export async function gitRenames(cwd: string): Promise<GitRenames> {
       "diff",
       "-M",
       "--name-status",
+      "-z",
       "--diff-filter=R",
       "--relative",
       "HEAD",
@@ -81,6 +92,7 @@ export async function gitRenames(cwd: string): Promise<GitRenames> {
       "log",
       "-M",
       "--name-status",
+      "-z",
       "--diff-filter=R",
       "--relative",
       "--format=",

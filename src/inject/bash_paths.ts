@@ -11,7 +11,7 @@
 
 import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { dirnameOf, joinPath, MAX_PATH_LENGTH } from "../core/paths.ts";
+import { dirnameOf, joinPath, MAX_PATH_LENGTH, normalizePath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import { type ShellTouch, touchesOfCommand } from "../shell/bash_touches.ts";
 
@@ -40,6 +40,8 @@ const MAX_MATCHES = 64;
 
 /** Paths never worth a look-up: devices, process and kernel files. */
 const SYSTEM_PATH = /^\/(dev|proc|sys)(\/|$)/;
+/** A `..` step in a path. */
+const PARENT_STEP = /(^|[\\/])\.\.([\\/]|$)/;
 
 class Prober {
   probes = 0;
@@ -60,6 +62,28 @@ class Prober {
     try {
       const stat = Deno.statSync(path);
       return stat.isDirectory ? "folder" : stat.isFile ? "file" : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Where the kernel finds an absolute `path` that has `..` steps: each `..` goes up from where
+   * the name before it leads (a link's target), not back over the name as `cd` goes. The part up
+   * to the last `..` is looked up (one real-path look-up); null when it does not exist (the
+   * kernel would not find the file either) or the budget is spent. On Windows `..` is taken
+   * back over the name before the file system is asked, so the path's normal form is it.
+   */
+  physical(path: string): string | null {
+    if (!PARENT_STEP.test(path)) return path;
+    if (Deno.build.os === "windows") return normalizePath(path);
+    const segments = path.replaceAll("\\", "/").split("/");
+    const last = segments.lastIndexOf("..");
+    const head = segments.slice(0, last + 1).join("/");
+    if (SYSTEM_PATH.test(normalizePath(head)) || !this.spend()) return null;
+    try {
+      const real = normalizePath(Deno.realPathSync(head));
+      return normalizePath(joinPath(real, ...segments.slice(last + 1)));
     } catch {
       return null;
     }
@@ -191,7 +215,10 @@ export function projectTouchesOf(
   const libraries = new Map<string, Library | null>();
   const out: ProjectTouch[] = [];
   const placed = new Map<string, ProjectTouch>();
-  const consider = (path: string, touch: ShellTouch) => {
+  const consider = (named: string, touch: ShellTouch) => {
+    // `..` after a link goes up from its target: the path the kernel reads, not the lexical one
+    const path = prober.physical(named);
+    if (path === null) return;
     if (seen.has(path) || path.length > MAX_PATH_LENGTH) {
       // a path read first and written later (`cat x > x`) is written
       const earlier = placed.get(path);
@@ -216,10 +243,10 @@ export function projectTouchesOf(
     out.push(found);
   };
   for (const touch of named) {
-    if (touch.glob === undefined) consider(touch.path, touch);
+    if (touch.glob === undefined) consider(touch.spelled ?? touch.path, touch);
     else {
       const matches = prober.expand(touch.glob);
-      if (matches.length === 0) consider(touch.path, touch); // no match: Bash keeps the word
+      if (matches.length === 0) consider(touch.spelled ?? touch.path, touch); // Bash keeps the word
       for (const match of matches) consider(match, touch);
     }
   }

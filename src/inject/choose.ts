@@ -22,6 +22,7 @@ import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
 import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
+import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import type { StaleView } from "./stale_view.ts";
 
@@ -50,6 +51,7 @@ export type Choice =
 /** The fingerprint of an entry that leads outside the library (never read). */
 export const OUTSIDE_FINGERPRINT = "-:-:outside";
 const UNREADABLE = "unreadable";
+const NOT_OWNED = "not-owned";
 /** At most this many outside entries are named one by one. */
 const MAX_OUTSIDE_NAMED = 5;
 
@@ -90,7 +92,7 @@ function readingOrder(files: readonly LibraryFile[]): number[] {
 
 function isProblemFingerprint(fingerprint: string): boolean {
   const hash = hashOf(fingerprint);
-  return hash === UNREADABLE || hash === "outside";
+  return hash === UNREADABLE || hash === "outside" || hash === NOT_OWNED;
 }
 
 /**
@@ -134,6 +136,11 @@ export interface ChooseOptions {
   reserved?: number;
   /** Marks (or leaves out) stale learnings in a file's text before it is cut to the budget. */
   stale?: StaleView;
+  /**
+   * Whose library files are served (`trustsOwnersOf` the library; by default the user's and
+   * root's): another user's file is named once as not served, never read.
+   */
+  trusts?: OwnerCheck;
 }
 
 /** Chooses and renders what of `files` (most specific first) the context window still needs. *
@@ -156,6 +163,7 @@ export interface ChooseOptions {
  */
 export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
   const sent = options.alreadySent;
+  const trusts = options.trusts ?? trustedByThisProcess;
   // by file index, so the sections keep the files' order whatever order they are read in
   const sectionAt: (ContextSection | undefined)[] = [];
   const skipAt: (ContextSkip | undefined)[] = [];
@@ -191,6 +199,14 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     if ("error" in stat) {
       const fingerprint = makeFingerprint("-:-", UNREADABLE);
       if (previous !== fingerprint) skip(i, file, `unreadable: ${stat.error}`, fingerprint);
+      continue;
+    }
+    if (!trusts(stat.uid)) {
+      // another user's file in the user's library: never read, named once (lint tells the fix)
+      const fingerprint = makeFingerprint(stat.stamp, NOT_OWNED);
+      if (previous !== fingerprint) {
+        skip(i, file, `not served: owned by another user (uid ${stat.uid}), not you`, fingerprint);
+      }
       continue;
     }
     if (

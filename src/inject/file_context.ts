@@ -17,6 +17,7 @@ import {
   lookUpLibraryForFile,
   placeFileResolved,
   type RefusedLibrary,
+  trustsOwnersOf,
 } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
@@ -204,6 +205,7 @@ export function decideFileContext(
     alreadySent,
     ...extra,
     ...(location.stale ? { stale: location.stale } : {}),
+    trusts: trustsOwnersOf(library),
     header: (hits) => contextHeader(relPath, hits),
   });
   if (choice.kind === "none") {

@@ -20,6 +20,7 @@ import {
   lookUpLibraryForSession,
   refusalWarning,
   scratchPathOf,
+  trustsOwnersOf,
 } from "../core/discover.ts";
 import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
@@ -81,6 +82,7 @@ function rootContext(
     budget,
     alreadySent: ledger.files,
     header: () => named.length > 0 ? compactionHeader(named) : ROOT_HEADER,
+    trusts: trustsOwnersOf(library),
     ...optionalStale(staleView(library, env)),
   });
   if (choice.kind === "none") return { text: "", files: choice.refreshed, sent: "" };

@@ -22,6 +22,12 @@ export interface ShellTouch {
   role: TouchRole;
   /** For a glob word: the absolute pattern, literal special characters `\`-escaped. */
   glob?: string;
+  /**
+   * The absolute path as written, its `..` steps kept, when the word has one. `path` takes each
+   * `..` back over the name before it, as `cd` does; the kernel goes up from where that name
+   * leads when it is a link, which only a look-up can tell (`inject/bash_paths.ts`).
+   */
+  spelled?: string;
 }
 
 /** What a command line names. */
@@ -36,6 +42,9 @@ export interface ShellContext {
   /** `$HOME`, when known. */
   home?: string | undefined;
 }
+
+/** A `..` step in a path. */
+const PARENT_STEP = /(^|[\\/])\.\.([\\/]|$)/;
 
 /** At most this many paths are collected from one command line. */
 export const MAX_TOUCHES = 512;
@@ -88,9 +97,15 @@ class Collector {
 
   /** The absolute path of a word in folder `cwd`, or null when either is unknown. */
   resolve(word: ShellWord, cwd: string | null): string | null {
+    const joined = this.joined(word, cwd);
+    return joined === null ? null : normalizePath(joined);
+  }
+
+  /** A word's path joined to folder `cwd` as it is written (`..` kept), or null when unknown. */
+  joined(word: ShellWord, cwd: string | null): string | null {
     if (word.value === null || word.value === "" || word.value.includes("\0")) return null;
-    if (isAbsolutePath(word.value)) return normalizePath(word.value);
-    return cwd === null ? null : normalizePath(joinPath(cwd, word.value));
+    if (isAbsolutePath(word.value)) return word.value;
+    return cwd === null ? null : joinPath(cwd, word.value);
   }
 
   add(word: ShellWord, role: TouchRole, cwd: string | null): void {
@@ -98,16 +113,18 @@ class Collector {
       this.truncated = true;
       return;
     }
-    const path = this.resolve(word, cwd);
-    if (path === null) return;
-    if (word.glob === undefined) this.touches.push({ path, role });
+    const joined = this.joined(word, cwd);
+    if (joined === null) return;
+    const path = normalizePath(joined);
+    const spelled = PARENT_STEP.test(joined) ? { spelled: joined } : {};
+    if (word.glob === undefined) this.touches.push({ path, role, ...spelled });
     else {
       const glob = isAbsolutePath(word.value!)
         ? word.glob
         : cwd === null
         ? null
         : `${escapeGlob(cwd)}/${word.glob}`;
-      if (glob !== null) this.touches.push({ path, role, glob });
+      if (glob !== null) this.touches.push({ path, role, glob, ...spelled });
     }
   }
 

@@ -15,6 +15,7 @@ import { shinglesOf, similarPairs } from "../../format/similarity.ts";
 /** The kinds of findings, in the order they are reported. */
 export const FINDING_KINDS = [
   "outside-library",
+  "not-owned",
   "stale-folder",
   "source-deleted",
   "source-renamed",

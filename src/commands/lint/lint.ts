@@ -7,7 +7,14 @@
 import { nativeDoublings } from "../import/project_sources.ts";
 import { describeDoubling } from "../import/native.ts";
 import { VERSION } from "../../version.ts";
-import { type Library, SCRATCH_FILE_NAME } from "../../core/discover.ts";
+import {
+  type Library,
+  type OwnerCheck,
+  SCRATCH_FILE_NAME,
+  trustsOwnersOf,
+} from "../../core/discover.ts";
+import { CONFIG_FILE_NAME } from "../../export/config.ts";
+import { shSingleQuote } from "../setup/hook_command.ts";
 import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
 import { basenameOf, joinPath } from "../../core/paths.ts";
 import { decodeLibraryBytes } from "../../core/read_text.ts";
@@ -16,7 +23,7 @@ import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { plural } from "../../core/words.ts";
 import { gitRenames } from "../../git/renames.ts";
-import { scanLibrary, type ScannedFolder } from "../../core/library_scan.ts";
+import { scanLibrary, type ScannedFile, type ScannedFolder } from "../../core/library_scan.ts";
 import { applyFolderMoves, type FolderMove } from "./fix.ts";
 import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
 import { refreshStaleRecord } from "../../git/stale_refresh.ts";
@@ -73,6 +80,11 @@ export const SPEC: CommandSpec = {
   positionals: [],
 };
 
+/** A path as one shell word: as it is when plain, else single-quoted. */
+function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : shSingleQuote(path);
+}
+
 async function codeKind(path: string): Promise<"folder" | "file" | "missing"> {
   try {
     return (await Deno.stat(path)).isDirectory ? "folder" : "file";
@@ -120,7 +132,7 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
       fix: movedTo
         ? (await isDirectory(joinPath(library.root, movedTo))
           ? `move its files into ${libName}/${movedTo}/ (which exists), then delete the folder`
-          : `git mv ${libName}/${relDir} ${libName}/${movedTo}`)
+          : `git mv ${shellWord(`${libName}/${relDir}`)} ${shellWord(`${libName}/${movedTo}`)}`)
         : "move it to the code's new home, fold its learnings into an ancestor folder, or delete it",
     };
     if (movedTo) finding.movedTo = movedTo;
@@ -156,18 +168,57 @@ function nestedScratchFindings(library: Library): Finding[] {
   });
 }
 
+/**
+ * A library file the hooks act on (served, scratch, settings) that is owned by someone other than
+ * the user or root (`trusts`): the hooks neither serve it, file into it nor read it as settings.
+ *
+ * @example Usage
+ * ```ts
+ * import { notOwnedFinding } from "./lint.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const file = { relPath: "src/a.md", name: "a.md", absPath: "/p/l/src/a.md", size: 1, served: true, uid: 7 };
+ * assert.equal(notOwnedFinding(file, (uid) => uid !== 7)?.check, "not-owned");
+ * assert.equal(notOwnedFinding(file, () => true), null);
+ * assert.equal(notOwnedFinding({ ...file, name: "notes.txt", served: false }, () => false), null);
+ * ```
+ */
+export function notOwnedFinding(file: ScannedFile, trusts: OwnerCheck): Finding | null {
+  const actedOn = file.served || file.name === SCRATCH_FILE_NAME || file.name === CONFIG_FILE_NAME;
+  if (!actedOn || trusts(file.uid)) return null;
+  const what = file.name === SCRATCH_FILE_NAME
+    ? "so its learnings are never filed"
+    : file.name === CONFIG_FILE_NAME
+    ? "so its settings are not used"
+    : "so it is never sent and nothing is filed into it";
+  return {
+    check: "not-owned",
+    path: file.relPath,
+    message: `is owned by another user (uid ${file.uid}), not you or root, ${what}`,
+    fix: `if it is yours, take it: chown "$(id -u)" ${shSingleQuote(file.absPath)} ` +
+      "(with sudo); else remove it",
+  };
+}
+
 /** Checks of each file's content: encoding, size, conflict markers, duplicates, scratch. */
 async function contentFindings(
   folders: ScannedFolder[],
   budget: number,
   texts: LibraryText[],
   similarity: number,
+  trusts: OwnerCheck,
 ) {
   const findings: Finding[] = [];
   const bulletFiles: BulletFile[] = [];
   const learningFiles: LearningFile[] = [];
   for (const folder of folders) {
     for (const file of folder.files) {
+      // another user's file is not read: named, with the fix
+      const notOwned = notOwnedFinding(file, trusts);
+      if (notOwned !== null) {
+        findings.push(notOwned);
+        continue;
+      }
       const isScratch = folder.relDir === "" && file.name === SCRATCH_FILE_NAME;
       if (!file.served && !isScratch) continue;
       let bytes: Uint8Array;
@@ -281,7 +332,13 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     }
     const texts: LibraryText[] = [];
     const similarity = intOption(parsed, "similarity", DEFAULT_SIMILARITY * 100, 0, 100) / 100;
-    const content = await contentFindings(folders, budget, texts, similarity);
+    const content = await contentFindings(
+      folders,
+      budget,
+      texts,
+      similarity,
+      trustsOwnersOf(library),
+    );
     const learnings = await staleLearningFindings(library, texts, { changeRatio });
     // what the inject hook marks as stale is what lint finds (at the default threshold)
     await refreshStaleRecord(library, env, { force: true });
