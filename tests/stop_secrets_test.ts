@@ -35,6 +35,13 @@ const POSITIVES: ReadonlyArray<[kind: string, text: string]> = [
   ["secret assignment", j("api_key = ", alnum(32))],
   ["secret assignment", j("token: ", alnum(20))],
   ["secret assignment", j("CLIENT_SECRET=", alnum(30))],
+  // issue 31
+  ["AWS secret key", j("- the secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCY", "EXAMPLEKEY")],
+  ["Twilio account SID", j("- account A", "C", "9e107d9d372bb6826bd81d3542a419d6")],
+  ["Twilio API key", j("- key S", "K", "9e107d9d372bb6826bd81d3542a419d6")],
+  ["secret in prose", "- the auth token is 9e107d9d372bb6826bd81d3542a419d6"],
+  ["secret in prose", "- md5 9e107d9d372bb6826bd81d3542a419d6 is the Twilio auth token"],
+  ["secret in prose", j("- its secret: ", alnum(32))],
 ];
 
 const NEGATIVES: readonly string[] = [
@@ -52,6 +59,13 @@ const NEGATIVES: readonly string[] = [
   "- use postgres://localhost:5432/app for local runs",
   "- token: required",
   "- run `deno task build` before publishing",
+  // issue 31: a checksum or a hash with no credential word near it, a name after one
+  "- the release's md5 checksum is 9e107d9d372bb6826bd81d3542a419d6; compare before unpacking",
+  "- ETag: 9e107d9d372bb6826bd81d3542a419d6 is the md5 of the body",
+  "- the token fix landed in 3f9a1c7e2b8d6035e1a9c4f7b2d8e6031a5c9f4e",
+  "- tokens are stored as sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+  "- the refresh token is kept by OAuth2TokenStoreAdapter",
+  "- a Twilio account SID starts with AC; API key SIDs start with SK",
 ];
 
 Deno.test("each kind of likely credential is found and named", () => {

@@ -2,9 +2,10 @@
  * Likely-credential detection (pure), so secrets never reach a committed library file.
  *
  * Finds the shapes in `secret_patterns.ts` (private-key headers; AWS, GitHub, GitLab, Slack,
- * Stripe, Google, OpenAI, Anthropic, npm, PyPI, SendGrid, Vault, Shopify, Telegram and Azure
- * keys; JWTs; bearer and basic auth headers; passwords in URLs, on `mysql`/`curl` command lines and
- * in `.netrc`), and assignments of a secret-named key (`DB_PASSWORD=…`, `PGPASSWORD='…'`,
+ * Stripe, Google, OpenAI, Anthropic, npm, PyPI, SendGrid, Vault, Shopify, Telegram, Twilio and
+ * Azure keys; JWTs; bearer and basic auth headers; passwords in URLs, on `mysql`/`curl` command
+ * lines and in `.netrc`; a token-like value right beside a credential word, as in "the auth token
+ * is …"), and assignments of a secret-named key (`DB_PASSWORD=…`, `PGPASSWORD='…'`,
  * `SECRET_KEY = '…'`, `JWT_SECRET_KEY=…`, `"apiKey": "…"`) whose value looks real. A finding names
  * the kind and the line, never the secret.
  *
