@@ -106,10 +106,23 @@ function assignedValue(match: RegExpMatchArray): string | null {
   return quoted;
 }
 
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/**
+ * The 1-based line of an index in `text`: the line starts are found once, each look-up is a binary
+ * search (a text with thousands of findings is not rescanned from its start for each).
+ */
+function lineFinder(text: string): (index: number) => number {
+  const breaks: number[] = [];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) breaks.push(i);
+  return (index) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (breaks[mid]! < index) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
 }
 
 /** One match of a credential shape: its kind and where it starts and ends in the text. */
@@ -192,9 +205,10 @@ const KEY_END =
  */
 export function findSecretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
+  const lineOf = lineFinder(text);
   for (const match of secretMatches(text, () => false)) {
-    const line = lineOf(text, match.index);
-    let endLine = lineOf(text, Math.max(match.index, match.end - 1));
+    const line = lineOf(match.index);
+    let endLine = lineOf(Math.max(match.index, match.end - 1));
     if (match.kind === "private key") endLine = keyBodyEnd(text.split("\n"), endLine);
     spans.push({ kind: match.kind, line, endLine });
   }
@@ -265,9 +279,10 @@ export function findSecrets(text: string): SecretFinding[] {
   for (const match of secretMatches(text, (kind) => found.has(kind))) {
     if (!found.has(match.kind)) found.set(match.kind, match.index);
   }
+  const lineOf = lineFinder(text);
   return [...found.entries()]
     .sort((a, b) => a[1] - b[1])
-    .map(([kind, index]) => ({ kind, line: lineOf(text, index) }));
+    .map(([kind, index]) => ({ kind, line: lineOf(index) }));
 }
 
 /**
