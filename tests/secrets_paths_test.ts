@@ -221,3 +221,28 @@ Deno.test("export: only each shape's learning is left out of the generated file,
     /skipped +\(root\) \(agents-md\): tech\.md lines 4, 6, .* left out: likely/,
   );
 });
+
+Deno.test("import: a Twilio auth token is held inside fenced code too, where a password guess is not (issue 31)", async () => {
+  await using dir = await tempDir();
+  const fence = "```";
+  await writeTree(dir.path, {
+    "_memory_library/.scratch.md": "",
+    "bank/setup.md": [
+      "# Setup",
+      "- SMS goes through Twilio",
+      `${fence}sh`,
+      `export TWILIO_AUTH_TOKEN=${HEX32}`,
+      "const password = 'Zx9#q!rT2' // test fixture",
+      fence,
+      "",
+    ].join("\n"),
+  });
+  const result = await runLibrarian(["import", "bank", "--json", "--yes"], { cwd: dir.path });
+  assert.equal(result.code, 1, result.stderr);
+  const report = JSON.parse(result.stdout) as { entries: { source: string; reason?: string }[] };
+  assert.equal(report.entries[0]!.reason, "line 4 (likely secret in prose)");
+  const library = await allText(join(dir.path, "_memory_library"));
+  assert.ok(!library.includes(HEX32), "never imported");
+  assert.match(library, /- SMS goes through Twilio\n/);
+  assert.match(library, /const password = 'Zx9#q!rT2' \/\/ test fixture/);
+});

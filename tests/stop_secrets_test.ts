@@ -42,6 +42,9 @@ const POSITIVES: ReadonlyArray<[kind: string, text: string]> = [
   ["secret in prose", "- the auth token is 9e107d9d372bb6826bd81d3542a419d6"],
   ["secret in prose", "- md5 9e107d9d372bb6826bd81d3542a419d6 is the Twilio auth token"],
   ["secret in prose", j("- its secret: ", alnum(32))],
+  ["AWS secret key", j("- the secret key is wJalrXUtnFEMI/K7MDENG/bPxRfiCY", "EXAMPLEKEY")],
+  ["secret in prose", "- Twilio creds: 9e107d9d372bb6826bd81d3542a419d6"],
+  ["secret in prose", "TWILIO_AUTH_TOKEN=9e107d9d372bb6826bd81d3542a419d6"],
 ];
 
 const NEGATIVES: readonly string[] = [
@@ -66,6 +69,8 @@ const NEGATIVES: readonly string[] = [
   "- tokens are stored as sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
   "- the refresh token is kept by OAuth2TokenStoreAdapter",
   "- a Twilio account SID starts with AC; API key SIDs start with SK",
+  "- the secret key lives in 1Password; commit 3f9a1c7e2b8d6035e1a9c4f7b2d8e6031a5c9f4e moved it",
+  "- Twilio sends the md5 of the body in a header; we log it, never the auth token",
 ];
 
 Deno.test("each kind of likely credential is found and named", () => {

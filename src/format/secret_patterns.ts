@@ -81,17 +81,17 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "AWS secret key",
-    // In prose: "the AWS secret access key is …", "AWS Secret Access Key : …", or a 40-character
-    // key with both cases and a digit close after the word AWS. A git hash has no capitals.
-    // AWS's documentation key (…EXAMPLEKEY) is held too: written as a learning's key it reads as
-    // one, and the not-a-secret marker lets it through.
+    // In prose: "the AWS secret access key is …", "AWS Secret Access Key : …", "the secret key
+    // is …", or a 40-character key with both cases and a digit close after the word AWS. A git
+    // hash has no capitals. AWS's documentation key (…EXAMPLEKEY) is held too: written as a
+    // learning's key it reads as one, and the not-a-secret marker lets it through.
     pattern:
-      /\b(?:aws\b|secret[\s_-]{0,3}access[\s_-]{0,3}key\b)[^\n]{0,60}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
+      /\b(?:aws\b|secret[\s_-]{0,3}(?:access[\s_-]{0,3})?key\b)[^\n]{0,60}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
     accept: (m) => {
       const key = m[1]!;
       return hasDigit(key) && /[A-Z]/.test(key) && /[a-z]/.test(key);
     },
-    hints: ["aws", "access"],
+    hints: ["aws", "secret"],
   },
   {
     kind: "Twilio account SID",
@@ -109,22 +109,22 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "secret in prose",
-    // A credential word, then within a few words a value of 32 hex digits (a Twilio auth token)
+    // A credential word (in a name too: TWILIO_AUTH_TOKEN=), then within a few words a value of 32 hex digits (a Twilio auth token)
     // or of 20 to 64 letters and digits in both cases with digits in two places or more (an API
     // key's secret, not a name such as OAuth2TokenStore): "the auth token is …", "its secret …".
     // Without the word, a 32-hex checksum is not held; a git hash (40 hex, no capitals) never is.
     pattern:
-      /\b(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?)(?![A-Za-z])[^\n]{0,40}?(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])/i,
+      /(?<![A-Za-z0-9])(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?|creds?|twilio)(?![A-Za-z])[^\n]{0,40}?(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])/i,
     accept: (m) => secretInProse(m[1]!),
-    hints: ["token", "secret", "password", "passphrase", "credential"],
+    hints: ["token", "secret", "password", "passphrase", "cred", "twilio"],
   },
   {
     kind: "secret in prose",
     // The same value with the word after it: "… 9f3b…1c8d is the Twilio auth token".
     pattern:
-      /(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])[^\n]{0,30}?\b(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?)(?![A-Za-z])/i,
+      /(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])[^\n]{0,30}?\b(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?|creds?|twilio)(?![A-Za-z])/i,
     accept: (m) => secretInProse(m[1]!),
-    hints: ["token", "secret", "password", "passphrase", "credential"],
+    hints: ["token", "secret", "password", "passphrase", "cred", "twilio"],
   },
   { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, hints: ["gh"] },
   { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/, hints: ["github_pat_"] },
