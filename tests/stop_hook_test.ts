@@ -372,7 +372,7 @@ async function memoryDir(p: Project): Promise<string> {
   return dir;
 }
 
-Deno.test("auto memory: one whose front matter nests 50,000 '[' is named in the log; the good one is filed (issue 31)", async () => {
+Deno.test("auto memory: one whose front matter nests 50,000 '[' is named once; the good one is filed (issue 31)", async () => {
   await using dir = await tempDir();
   const p = await makeProject(dir.path);
   const mem = await memoryDir(p);
@@ -389,7 +389,11 @@ Deno.test("auto memory: one whose front matter nests 50,000 '[' is named in the 
   const log = join(dir.path, "log");
   const result = await stop(p, { env: { LIBRARIAN_LOG: log } });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(messageOf(result), "Librarian: 1 auto memory synced; 1 learning → patterns.md");
+  assert.equal(
+    messageOf(result),
+    "Librarian: 1 auto memory synced; 2 auto memories not synced (front matter not read or file " +
+      "too large): feedback_deep.md, feedback_huge.md; 1 learning → patterns.md",
+  );
   assert.match(await read(join(p.lib, "patterns.md")), /- good: Use pnpm\n$/);
   assert.match(
     await read(log),
@@ -418,7 +422,9 @@ Deno.test("auto memory: both front-matter forms sync, 'user' and MEMORY.md never
   const message = messageOf(await stop(p, { env: { LIBRARIAN_LOG: log } }));
   assert.equal(
     message,
-    "Librarian: 3 auto memories synced; 3 learnings → patterns.md, product.md, tech.md",
+    "Librarian: 3 auto memories synced; auto memory broken.md not synced: its front matter is " +
+      "not read (a flow collection never closed at line 1); 3 learnings → patterns.md, " +
+      "product.md, tech.md",
   );
   assert.match(
     await read(join(p.lib, "patterns.md")),
