@@ -267,3 +267,46 @@ Deno.test("each turn syncs a bounded number of changed memories, says how many w
   const text = await Deno.readTextFile(scratch);
   assert.equal(text.match(/^- m\d+: memory \d+$/gm)?.length, 7);
 });
+
+Deno.test("a memory whose front matter nests 50,000 '[' is skipped and named once; the others sync (issue 31)", async () => {
+  await using dir = await tempDir();
+  const { library, memory, scratch, env } = await setup(dir.path);
+  const deep = 50_000;
+  await writeTree(memory, {
+    "feedback_a.md": FEEDBACK_A,
+    "feedback_deep.md": `---\nname: deep\ndescription: ${"[".repeat(deep)}${
+      "]".repeat(deep)
+    }\ntype: feedback\n---\n`,
+    "feedback_nest.md": `---\nname: nest\ntype: feedback\nx: ${"[".repeat(20_000)}${
+      "]".repeat(20_000)
+    }\n---\n`,
+    "feedback_open.md": `---\nname: open\ntype: feedback\nx: ${"[\n".repeat(deep)}---\nbody\n`,
+    "project_b.md": "---\nname: b\ndescription: second\ntype: project\n---\n",
+  });
+  const report = await syncAutoMemory(library, env, scanAutoMemory(library, env));
+  assert.deepEqual(report.synced.map((s) => s.name), ["a", "b"]);
+  assert.deepEqual(report.skipped, [
+    {
+      file: "feedback_deep.md",
+      why: "malformed",
+      detail: "the front matter is longer than 65536 characters",
+    },
+    {
+      file: "feedback_nest.md",
+      why: "malformed",
+      detail: "collections nested more than 64 deep at line 3",
+    },
+    {
+      file: "feedback_open.md",
+      why: "malformed",
+      detail: "the front matter is longer than 65536 characters",
+    },
+  ]);
+  assert.equal(report.error, undefined);
+  const synced = stripProvenance(await Deno.readTextFile(scratch));
+  assert.match(synced, /- a: first\n/);
+  assert.match(synced, /- b: second\n/);
+  assert.ok(!synced.includes("[[["), "the bad entry is not filed");
+  // named once: the next turn does not read or name it again
+  assert.deepEqual(scanAutoMemory(library, env).changed, []);
+});

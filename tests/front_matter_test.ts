@@ -153,3 +153,49 @@ Deno.test("property: memory-like front matter reads as the yaml package reads it
     { numRuns: 500 },
   );
 });
+
+// Issue 31: one memory whose front matter nests 50,000 `[` stopped every sync of the project (the
+// reader recursed until the stack overflowed, and the error abandoned the whole sync).
+
+Deno.test("front matter nested past the depth bound is refused with the reason, never thrown", () => {
+  const deep = 50_000;
+  const shapes = [
+    `type: feedback\nname: x\ndescription: ${"[".repeat(deep)}${"]".repeat(deep)}\n`,
+    `type: feedback\nx: ${"{a: ".repeat(deep)}1${"}".repeat(deep)}\n`,
+    `type: feedback\nx: ${"[".repeat(deep)}\n`,
+  ];
+  for (const yaml of shapes) {
+    const read = readFrontMatter(yaml);
+    assert.equal(read.kind, "malformed", yaml.slice(0, 40));
+  }
+  assert.deepEqual(
+    readFrontMatter(`type: feedback\nx: ${"[".repeat(65)}${"]".repeat(65)}\n`),
+    { kind: "malformed", detail: "collections nested more than 64 deep at line 2" },
+  );
+  // as deep as the bound is still read
+  const ok = readFrontMatter(`type: feedback\nx: ${"[".repeat(64)}${"]".repeat(64)}\n`);
+  assert.equal(ok.kind, "mapping");
+  // nesting by indentation is bounded the same way
+  const indented = Array.from({ length: 70 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n");
+  assert.deepEqual(readFrontMatter(indented), {
+    kind: "malformed",
+    detail: "collections nested more than 64 deep at line 66",
+  });
+});
+
+Deno.test("front matter over the size bound is refused at once; a long unclosed flow is read in linear time", () => {
+  const big = `type: feedback\ndescription: ${"a".repeat(70 * 1024)}\n`;
+  assert.deepEqual(readFrontMatter(big), {
+    kind: "malformed",
+    detail: "the front matter is longer than 65536 characters",
+  });
+  // an unclosed flow collection of 16,000 lines (the size bound's worth): each line is scanned
+  // once, not once per line
+  const lines = `type: feedback\nx: [\n${" a,\n".repeat(15_000)}${" [\n".repeat(15_000)}`;
+  const started = performance.now();
+  const read = readFrontMatter(lines.slice(0, 64 * 1024));
+  assert.equal(read.kind, "malformed");
+  // measured on this 2-core machine: 10 s when every line rescanned the lines before it, 0.2 s
+  // now; the bound leaves room for a loaded machine
+  assert.ok(performance.now() - started < 3_000, `${performance.now() - started} ms`);
+});

@@ -48,6 +48,15 @@ Deno.test("src/ imports downwards only, never a sibling layer, with no cycle", a
   assert.deepEqual(withoutComputed(layerViolations(graph, LAYERS)), []);
 });
 
+Deno.test("src/ imports no npm package: every module it reaches outside src/ is a node: built-in", async () => {
+  // In source mode an npm package is a download the first time it is loaded (issue 31: `import`
+  // fetched `yaml` and failed offline). A bare name ("yaml") is an npm package by deno.json.
+  const graph = await readImportGraph(SRC);
+  const outside = graph.edges.filter((edge) => !edge.local && !edge.to.startsWith("node:"));
+  assert.deepEqual(outside.map((edge) => `${edge.from} → ${edge.to} (${edge.kind})`), []);
+  assert.ok(graph.edges.some((edge) => edge.to === "node:util"), "outside edges are read");
+});
+
 Deno.test("every edge a module writes is read: imports, re-exports, import(), typeof import(), loadLater()", () => {
   const text = [
     "/** @example",

@@ -1,7 +1,8 @@
 /**
  * Source mode works offline: a fresh checkout (no bundles, an empty Deno cache) whose npm registry
- * cannot be reached runs both hooks, an auto memory's first sync included, and Deno fetches no npm
- * package (neither `yaml` nor the suite's `fast-check`).
+ * cannot be reached runs both hooks, an auto memory's first sync included, and `librarian import`
+ * of a rule with front matter, and Deno fetches no npm package (neither the suite's `yaml` nor its
+ * `fast-check`).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -99,6 +100,48 @@ Deno.test({
     assert.equal(inject.code, 0, inject.stderr);
     assert.match(JSON.stringify(parseHookStdout(inject.stdout)), /the app starts in app\.ts/);
 
+    const fetched = await folderNames(join(cache, "npm"));
+    assert.ok(!fetched.includes("yaml") && !fetched.includes("fast-check"), fetched.join(" "));
+  },
+});
+
+Deno.test({
+  name:
+    "offline: a fresh clone with an empty Deno cache imports a Cursor rule, its front matter read",
+  ignore: skipOnWindows("needs git"),
+  sanitizeResources: false,
+  fn: async () => {
+    // issue 31: import read a rule's front matter with the npm `yaml` package, a download
+    await using dir = await tempDir();
+    const launcher = await freshClone(join(dir.path, "clone"));
+    const cache = join(dir.path, "deno-cache");
+    await Deno.mkdir(cache);
+    const root = join(dir.path, "proj");
+    await writeTree(root, {
+      "_memory_library/.scratch.md": "",
+      "src/api/handler.ts": "",
+      ".cursor/rules/api-style.mdc":
+        "---\ndescription: API style\nglobs: src/api/**/*.ts\nalwaysApply: false\n---\n- return problem+json errors\n",
+    });
+    const env = {
+      DENO_DIR: cache,
+      NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+      DENO_NO_UPDATE_CHECK: "1",
+    };
+    const result = await runLibrarian(["import", ".", "--yes", "--json"], {
+      launcher,
+      mode: "source",
+      home: join(dir.path, "home"),
+      cwd: root,
+      env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const targets = JSON.parse(result.stdout).entries.map((e: { target: string }) => e.target);
+    assert.deepEqual(targets, ["src/api/api-style.md"]);
+    assert.match(
+      await Deno.readTextFile(join(root, "_memory_library", "src", "api", "api-style.md")),
+      /Cursor rule; description: API style; globs: src\/api\/\*\*\/\*\.ts/,
+    );
     const fetched = await folderNames(join(cache, "npm"));
     assert.ok(!fetched.includes("yaml") && !fetched.includes("fast-check"), fetched.join(" "));
   },

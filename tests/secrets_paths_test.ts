@@ -14,6 +14,12 @@ import { listFiles, makeProject, stopEvent } from "./stop_fixtures.ts";
 
 const j = (...parts: string[]) => parts.join("");
 const KEY40 = "Zq8vK2mN4pL7xR9tW3yB6cD1fG5hJ0sA/E+uI2oP";
+/** AWS's documentation key: held like any other, wherever it is written. */
+const DOC_KEY = j("wJalrXUtnFEMI/K7MDENG/bPxRfiCY", "EXAMPLEKEY");
+const HEX32 = "9f3b2c7d1e8a4f6b0c5d2e9a7b3f1c8d";
+const TWILIO_SID = j("A", "C", HEX32);
+const TWILIO_KEY_SID = j("S", "K", "4e7a1c9f2b8d6e3a5c0f7b1d9e2a8c4f");
+const TWILIO_KEY_SECRET = "Qm7vX2kP9rL4tW8zN3bC6yF1hJ5dG0sA";
 
 /** One learning per shape: [shape, the lines of a learning that holds it, the value]. */
 const SHAPES: ReadonlyArray<[shape: string, learning: string, value: string]> = [
@@ -62,6 +68,24 @@ const SHAPES: ReadonlyArray<[shape: string, learning: string, value: string]> = 
     "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz0aB",
   ],
   ["docker login -p", "- `docker login registry.internal -u ci -p Vb7nM2xQ9kL4`", "Vb7nM2xQ9kL4"],
+  // issue 31
+  ["AWS secret key in prose, no 'AWS'", `- the secret access key is ${DOC_KEY}`, DOC_KEY],
+  ["aws_secret_access_key = (spaced)", `- aws_secret_access_key = ${DOC_KEY}`, DOC_KEY],
+  ["AWS Secret Access Key : (spaced)", `- AWS Secret Access Key : ${DOC_KEY}`, DOC_KEY],
+  ["Twilio account SID in prose", `- the Twilio account SID is ${TWILIO_SID}`, TWILIO_SID],
+  ["Twilio auth token in prose", `- Twilio's auth token is ${HEX32} (prod)`, HEX32],
+  [
+    "Twilio SID and auth token together",
+    `- Twilio: account ${TWILIO_SID} with auth token ${HEX32}`,
+    HEX32,
+  ],
+  ["Twilio API key SID", `- the Twilio API key is ${TWILIO_KEY_SID}`, TWILIO_KEY_SID],
+  [
+    "Twilio API key with its secret",
+    `- Twilio API key ${TWILIO_KEY_SID}, its secret ${TWILIO_KEY_SECRET}`,
+    TWILIO_KEY_SECRET,
+  ],
+  ["an API key's secret in prose", `- the key's secret is ${TWILIO_KEY_SECRET}`, TWILIO_KEY_SECRET],
 ];
 
 /** Every file under `dir`, read, in one string. */
@@ -196,4 +220,29 @@ Deno.test("export: only each shape's learning is left out of the generated file,
     result.stdout,
     /skipped +\(root\) \(agents-md\): tech\.md lines 4, 6, .* left out: likely/,
   );
+});
+
+Deno.test("import: a Twilio auth token is held inside fenced code too, where a password guess is not (issue 31)", async () => {
+  await using dir = await tempDir();
+  const fence = "```";
+  await writeTree(dir.path, {
+    "_memory_library/.scratch.md": "",
+    "bank/setup.md": [
+      "# Setup",
+      "- SMS goes through Twilio",
+      `${fence}sh`,
+      `export TWILIO_AUTH_TOKEN=${HEX32}`,
+      "const password = 'Zx9#q!rT2' // test fixture",
+      fence,
+      "",
+    ].join("\n"),
+  });
+  const result = await runLibrarian(["import", "bank", "--json", "--yes"], { cwd: dir.path });
+  assert.equal(result.code, 1, result.stderr);
+  const report = JSON.parse(result.stdout) as { entries: { source: string; reason?: string }[] };
+  assert.equal(report.entries[0]!.reason, "line 4 (likely secret in prose)");
+  const library = await allText(join(dir.path, "_memory_library"));
+  assert.ok(!library.includes(HEX32), "never imported");
+  assert.match(library, /- SMS goes through Twilio\n/);
+  assert.match(library, /const password = 'Zx9#q!rT2' \/\/ test fixture/);
 });

@@ -10,7 +10,8 @@ import { type MemoryScan, scanLogFields } from "./scan.ts";
 
 /**
  * The parts of the user's one-line message about a sync (none when there is nothing to say):
- * entries synced or waiting for review, damaged records set aside, why nothing was synced.
+ * entries synced or waiting for review, memories that could not be read, damaged records set
+ * aside, why nothing was synced.
  *
  * @example Usage
  * ```ts
@@ -20,6 +21,11 @@ import { type MemoryScan, scanLogFields } from "./scan.ts";
  * const synced = [{ file: "a.md", name: "a", type: "feedback", mapped: "patterns" }];
  * assert.deepEqual(syncMessages({ synced, skipped: [], unchanged: 0 }), ["1 auto memory synced"]);
  * assert.deepEqual(syncMessages({ synced: [], skipped: [], unchanged: 0 }), []);
+ * const skipped = [{ file: "b.md", why: "malformed" as const, detail: "a tab as indentation at line 2" }];
+ * assert.deepEqual(syncMessages({ synced, skipped, unchanged: 0 }), [
+ *   "1 auto memory synced",
+ *   "auto memory b.md not synced: its front matter is not read (a tab as indentation at line 2)",
+ * ]);
  * ```
  */
 export function syncMessages(sync: SyncReport | undefined): string[] {
@@ -36,6 +42,7 @@ export function syncMessages(sync: SyncReport | undefined): string[] {
     const where = damaged.setAside ? `; set aside as ${damaged.setAside}` : "";
     parts.push(`auto-memory sync record was damaged (${damaged.reason})${where}; rebuilt`);
   }
+  parts.push(...unreadable(sync.skipped));
   if (sync.warning && (n > 0 || sync.error)) parts.push(`${sync.warning}; using sync`);
   if (sync.error) parts.push(`auto memory not synced: ${sync.error}`);
   else if (sync.waiting) {
@@ -46,6 +53,26 @@ export function syncMessages(sync: SyncReport | undefined): string[] {
     );
   }
   return parts;
+}
+
+/**
+ * The memories that could not be read (malformed front matter, a file too large), named once:
+ * the sync records them, so they are named again only when they change.
+ */
+function unreadable(skipped: SyncReport["skipped"]): string[] {
+  const bad = skipped.filter((s) => s.why === "malformed" || s.why === "too-large");
+  const first = bad[0];
+  if (!first) return [];
+  if (bad.length > 1) {
+    const names = bad.map((s) => s.file).join(", ");
+    return [
+      `${bad.length} auto memories not synced (front matter not read or file too large): ${names}`,
+    ];
+  }
+  const why = first.why === "too-large"
+    ? "the file is too large"
+    : `its front matter is not read (${first.detail ?? "malformed"})`;
+  return [`auto memory ${first.file} not synced: ${why}`];
 }
 
 /**

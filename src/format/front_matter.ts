@@ -12,6 +12,11 @@
  * reserved character, an unclosed flow collection). Anchors, aliases, tags, complex keys and
  * sequences of collections are not read: such front matter is refused, with the reason.
  *
+ * It is bounded, so that one hostile or broken file costs its own entry and nothing else: front
+ * matter longer than {@link MAX_FRONT_MATTER_CHARS} characters, or collections nested more than
+ * {@link MAX_FRONT_MATTER_DEPTH} deep (by indentation or by brackets), are refused with the reason,
+ * and every line is scanned a bounded number of times.
+ *
  * @module
  */
 
@@ -33,8 +38,20 @@ interface Line {
   raw: string;
 }
 
+/** The longest front matter read (characters); a memory's is a few hundred. */
+export const MAX_FRONT_MATTER_CHARS = 64 * 1024;
+/** The deepest nesting of collections read; a memory's front matter nests one or two deep. */
+export const MAX_FRONT_MATTER_DEPTH = 64;
+
 /** Why front matter is refused; caught in {@link readFrontMatter}, never thrown out of it. */
 class FrontMatterError extends LibrarianError {}
+
+/** Fails at `line` when `depth` is past {@link MAX_FRONT_MATTER_DEPTH}. */
+function checkDepth(line: Line, depth: number): void {
+  if (depth > MAX_FRONT_MATTER_DEPTH) {
+    fail(line, `collections nested more than ${MAX_FRONT_MATTER_DEPTH} deep`);
+  }
+}
 
 function fail(line: Line | undefined, why: string): never {
   throw new FrontMatterError(line ? `${why} at line ${line.number}` : why);
@@ -61,6 +78,12 @@ const isBlank = (line: Line): boolean => /^[ \t]*(?:#.*)?$/.test(line.text);
  * ```
  */
 export function readFrontMatter(yaml: string): FrontMatterRead {
+  if (yaml.length > MAX_FRONT_MATTER_CHARS) {
+    return {
+      kind: "malformed",
+      detail: `the front matter is longer than ${MAX_FRONT_MATTER_CHARS} characters`,
+    };
+  }
   const lines: Line[] = yaml.replaceAll("\r\n", "\n").replace(/\n$/, "").split("\n")
     .map((raw, i) => {
       const indent = raw.length - raw.replace(/^ +/, "").length;
@@ -83,7 +106,20 @@ export function readFrontMatter(yaml: string): FrontMatterRead {
 
 /** A position in the front matter's lines. */
 class Cursor {
+  /** How many collections the one being read is nested in. */
+  private depth = 0;
+
   constructor(private readonly lines: readonly Line[], private at: number) {}
+
+  /** `read` one level deeper, refused past the depth bound. */
+  private deeper<T>(line: Line, read: () => T): T {
+    checkDepth(line, ++this.depth);
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
 
   /** The next line that is not blank or a comment (not consumed). */
   next(): Line | undefined {
@@ -124,9 +160,11 @@ class Cursor {
   private nested(line: Line): unknown {
     const next = this.next();
     if (next && /^-(?:[ \t]|$)/.test(next.text) && next.indent >= line.indent) {
-      return this.sequence(next.indent);
+      return this.deeper(next, () => this.sequence(next.indent));
     }
-    if (next && next.indent > line.indent) return this.mapping(next.indent);
+    if (next && next.indent > line.indent) {
+      return this.deeper(next, () => this.mapping(next.indent));
+    }
     return null;
   }
 
@@ -298,7 +336,9 @@ class Cursor {
   /** A flow collection (`[...]`, `{...}`), over as many lines as it takes. */
   private flow(line: Line, text: string): unknown {
     const sources = [text];
-    while (!flowClosed(sources.join("\n"))) {
+    const scan = new FlowScan();
+    // each line is scanned once, whatever the number of lines
+    while (!scan.closes(sources.length === 1 ? text : `\n${sources.at(-1)}`)) {
       const next = this.lines[this.at];
       if (!next || (next.text !== "" && next.indent <= line.indent)) {
         fail(line, "a flow collection never closed");
@@ -306,39 +346,59 @@ class Cursor {
       this.at++;
       sources.push(next.text);
     }
-    const flow = new FlowReader(sources.join("\n"), line);
+    const flow = new FlowReader(sources.join("\n"), line, this.depth);
     const value = flow.value();
     flow.end();
     return value;
   }
 }
 
-/** Whether the brackets of the flow collection `text` starts with have closed. */
-function flowClosed(text: string): boolean {
-  let depth = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quote) {
-      if (quote === '"' && char === "\\") i++;
-      else if (char === quote) quote = "";
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === "[" || char === "{") depth++;
-    else if (char === "]" || char === "}") {
-      if (--depth === 0) return true;
-    } else if (char === "#" && /\s/.test(text[i - 1] ?? "")) {
-      const end = text.indexOf("\n", i);
-      if (end < 0) return false;
-      i = end;
+/**
+ * Whether the brackets of a flow collection have closed, its text fed piece by piece (each piece
+ * read once): quotes, escapes and comments are followed across pieces.
+ */
+class FlowScan {
+  private depth = 0;
+  private quote = "";
+  private escaped = false;
+  private comment = false;
+  private previous = "";
+
+  /** Reads `piece`, the text after what was fed before; true once the brackets have closed. */
+  closes(piece: string): boolean {
+    for (const char of piece) {
+      const previous = this.previous;
+      this.previous = char;
+      if (this.escaped) this.escaped = false;
+      else if (this.comment) this.comment = char !== "\n";
+      else if (this.quote) {
+        if (this.quote === '"' && char === "\\") this.escaped = true;
+        else if (char === this.quote) this.quote = "";
+      } else if (char === '"' || char === "'") this.quote = char;
+      else if (char === "[" || char === "{") this.depth++;
+      else if (char === "]" || char === "}") {
+        if (--this.depth === 0) return true;
+      } else if (char === "#" && /\s/.test(previous)) this.comment = true;
     }
+    return false;
   }
-  return false;
 }
+
+/** A plain scalar in a flow collection, read from `lastIndex` (sticky). */
+const FLOW_PLAIN = /(?:[^,[\]{}:#\s]|:(?=[^\s,[\]{}])|\s+(?=[^\s#,[\]{}:])|(?<=\S)#)+/y;
 
 /** A flow collection's text, read into values (nested collections, quoted and plain scalars). */
 class FlowReader {
   private at = 0;
-  constructor(private readonly text: string, private readonly line: Line) {}
+  /**
+   * `depth`: how many collections the flow collection stands in (its own brackets count on
+   * from there).
+   */
+  constructor(
+    private readonly text: string,
+    private readonly line: Line,
+    private depth: number,
+  ) {}
 
   private space(): void {
     while (this.at < this.text.length) {
@@ -365,8 +425,8 @@ class FlowReader {
     if (char === undefined || "&*!@`%|>".includes(char)) {
       fail(this.line, "a flow value not read");
     }
-    const plain = /^(?:[^,[\]{}:#\s]|:(?=[^\s,[\]{}])|\s+(?=[^\s#,[\]{}:])|(?<=\S)#)+/
-      .exec(this.text.slice(this.at));
+    FLOW_PLAIN.lastIndex = this.at;
+    const plain = FLOW_PLAIN.exec(this.text);
     if (!plain) fail(this.line, "a flow value not read");
     this.at += plain[0].length;
     return resolvePlain(plain[0].replace(/\s*\n\s*/g, " ").trim());
@@ -395,6 +455,15 @@ class FlowReader {
   }
 
   private collection(close: "]" | "}"): unknown {
+    checkDepth(this.line, ++this.depth);
+    try {
+      return this.items(close);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private items(close: "]" | "}"): unknown {
     this.at++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};

@@ -46,6 +46,17 @@ export const hasDigit = (s: string): boolean => /\d/.test(s);
 
 const realValue = (group: number) => (m: RegExpExecArray) => !isPlaceholder(m[group]!);
 
+/**
+ * Whether a value near a credential word is one: 32 hex digits (a Twilio auth token), or 20 to 64
+ * letters and digits in both cases with digits in two places or more (an API key's secret, not a
+ * name such as OAuth2TokenStore).
+ */
+function secretInProse(value: string): boolean {
+  if (/^[0-9a-f]{32}$/i.test(value)) return hasDigit(value) && /[a-f]/i.test(value);
+  const digitRuns = value.match(/\d+/g)?.length ?? 0;
+  return digitRuns >= 2 && /[A-Z]/.test(value) && /[a-z]/.test(value);
+}
+
 /** Every recognisable shape, checked in this order. */
 export const DETECTORS: readonly Detector[] = [
   {
@@ -70,16 +81,50 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "AWS secret key",
-    // In prose: "the AWS secret access key is …", "aws secret access key: …", or a 40-character
-    // key with both cases and a digit close after the word AWS. AWS's documentation key ends in
-    // EXAMPLEKEY; a git hash has no capitals.
+    // In prose: "the AWS secret access key is …", "AWS Secret Access Key : …", "the secret key
+    // is …", or a 40-character key with both cases and a digit close after the word AWS. A git
+    // hash has no capitals. AWS's documentation key (…EXAMPLEKEY) is held too: written as a
+    // learning's key it reads as one, and the not-a-secret marker lets it through.
     pattern:
-      /\b(?:aws\b|secret[\s_-]{0,3}access[\s_-]{0,3}key\b)[^\n]{0,60}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
+      /\b(?:aws\b|secret[\s_-]{0,3}(?:access[\s_-]{0,3})?key\b)[^\n]{0,60}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
     accept: (m) => {
       const key = m[1]!;
-      return hasDigit(key) && /[A-Z]/.test(key) && /[a-z]/.test(key) && !/EXAMPLEKEY$/.test(key);
+      return hasDigit(key) && /[A-Z]/.test(key) && /[a-z]/.test(key);
     },
-    hints: ["aws", "access"],
+    hints: ["aws", "secret"],
+  },
+  {
+    kind: "Twilio account SID",
+    // `AC` and 32 hex digits: with the auth token beside it, the account's login.
+    pattern: /\bAC[0-9a-f]{32}(?![A-Za-z0-9])/,
+    accept: (m) => hasDigit(m[0].slice(2)),
+    hints: ["ac"],
+  },
+  {
+    kind: "Twilio API key",
+    // `SK` and 32 hex digits: an API key's SID, whose secret is usually written beside it.
+    pattern: /\bSK[0-9a-f]{32}(?![A-Za-z0-9])/,
+    accept: (m) => hasDigit(m[0].slice(2)),
+    hints: ["sk"],
+  },
+  {
+    kind: "secret in prose",
+    // A credential word (in a name too: TWILIO_AUTH_TOKEN=), then within a few words a value of 32 hex digits (a Twilio auth token)
+    // or of 20 to 64 letters and digits in both cases with digits in two places or more (an API
+    // key's secret, not a name such as OAuth2TokenStore): "the auth token is …", "its secret …".
+    // Without the word, a 32-hex checksum is not held; a git hash (40 hex, no capitals) never is.
+    pattern:
+      /(?<![A-Za-z0-9])(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?|creds?|twilio)(?![A-Za-z])[^\n]{0,40}?(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])/i,
+    accept: (m) => secretInProse(m[1]!),
+    hints: ["token", "secret", "password", "passphrase", "cred", "twilio"],
+  },
+  {
+    kind: "secret in prose",
+    // The same value with the word after it: "… 9f3b…1c8d is the Twilio auth token".
+    pattern:
+      /(?<![A-Za-z0-9/+_-])([A-Za-z0-9]{20,64})(?![A-Za-z0-9/+_-])[^\n]{0,30}?\b(?:auth[\s_-]{0,2}token|access[\s_-]{0,2}token|api[\s_-]{0,2}secret|secret|token|password|passphrase|credentials?|creds?|twilio)(?![A-Za-z])/i,
+    accept: (m) => secretInProse(m[1]!),
+    hints: ["token", "secret", "password", "passphrase", "cred", "twilio"],
   },
   { kind: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, hints: ["gh"] },
   { kind: "GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/, hints: ["github_pat_"] },

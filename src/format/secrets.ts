@@ -2,9 +2,10 @@
  * Likely-credential detection (pure), so secrets never reach a committed library file.
  *
  * Finds the shapes in `secret_patterns.ts` (private-key headers; AWS, GitHub, GitLab, Slack,
- * Stripe, Google, OpenAI, Anthropic, npm, PyPI, SendGrid, Vault, Shopify, Telegram and Azure
- * keys; JWTs; bearer and basic auth headers; passwords in URLs, on `mysql`/`curl` command lines and
- * in `.netrc`), and assignments of a secret-named key (`DB_PASSWORD=…`, `PGPASSWORD='…'`,
+ * Stripe, Google, OpenAI, Anthropic, npm, PyPI, SendGrid, Vault, Shopify, Telegram, Twilio and
+ * Azure keys; JWTs; bearer and basic auth headers; passwords in URLs, on `mysql`/`curl` command
+ * lines and in `.netrc`; a token-like value right beside a credential word, as in "the auth token
+ * is …"), and assignments of a secret-named key (`DB_PASSWORD=…`, `PGPASSWORD='…'`,
  * `SECRET_KEY = '…'`, `JWT_SECRET_KEY=…`, `"apiKey": "…"`) whose value looks real. A finding names
  * the kind and the line, never the secret.
  *
@@ -105,10 +106,23 @@ function assignedValue(match: RegExpMatchArray): string | null {
   return quoted;
 }
 
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/**
+ * The 1-based line of an index in `text`: the line starts are found once, each look-up is a binary
+ * search (a text with thousands of findings is not rescanned from its start for each).
+ */
+function lineFinder(text: string): (index: number) => number {
+  const breaks: number[] = [];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) breaks.push(i);
+  return (index) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (breaks[mid]! < index) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
 }
 
 /** One match of a credential shape: its kind and where it starts and ends in the text. */
@@ -191,9 +205,10 @@ const KEY_END =
  */
 export function findSecretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
+  const lineOf = lineFinder(text);
   for (const match of secretMatches(text, () => false)) {
-    const line = lineOf(text, match.index);
-    let endLine = lineOf(text, Math.max(match.index, match.end - 1));
+    const line = lineOf(match.index);
+    let endLine = lineOf(Math.max(match.index, match.end - 1));
     if (match.kind === "private key") endLine = keyBodyEnd(text.split("\n"), endLine);
     spans.push({ kind: match.kind, line, endLine });
   }
@@ -264,9 +279,10 @@ export function findSecrets(text: string): SecretFinding[] {
   for (const match of secretMatches(text, (kind) => found.has(kind))) {
     if (!found.has(match.kind)) found.set(match.kind, match.index);
   }
+  const lineOf = lineFinder(text);
   return [...found.entries()]
     .sort((a, b) => a[1] - b[1])
-    .map(([kind, index]) => ({ kind, line: lineOf(text, index) }));
+    .map(([kind, index]) => ({ kind, line: lineOf(index) }));
 }
 
 /**

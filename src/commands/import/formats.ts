@@ -9,8 +9,7 @@
  * @module
  */
 
-import { parse as parseYaml } from "yaml";
-import { isObject } from "../../core/json.ts";
+import { readFrontMatter } from "../../format/front_matter.ts";
 import { globsFolder } from "./sources.ts";
 
 /** Which agent's file it is. */
@@ -144,11 +143,11 @@ function splitFrontMatter(
   for (let block = 0; block < 3; block++) {
     const match = FRONT_MATTER.exec(body);
     if (!match || block > 0 && !RULE_KEYS.test(match[1]!)) break;
-    try {
-      const value = parseYaml(match[1]!);
-      if (isObject(value)) meta = { ...meta, ...value };
-    } catch {
-      // Cursor writes `globs: *.ts` unquoted, which YAML reads as an alias: read by hand
+    // read without an npm package (source mode runs offline); front matter the reader refuses
+    // (Cursor writes `globs: *.ts` unquoted, which YAML reads as an alias) is read by hand
+    const read = readFrontMatter(match[1]!);
+    if (read.kind === "mapping") meta = { ...meta, ...read.fields };
+    else {
       for (const line of match[1]!.split(/\r?\n/)) {
         const kv = /^(\w+)\s*:\s*(.*)$/.exec(line);
         if (kv) meta[kv[1]!] = kv[2] === "true" ? true : kv[2] === "false" ? false : kv[2];
