@@ -81,7 +81,7 @@ export function doubledText(
  *
  * const d = describeDoubling({ rel: "CLAUDE.md", chars: 1200, libraryFiles: ["claude.md"] });
  * assert.match(d.message, /1,200 characters/);
- * assert.match(d.fix, /librarian import CLAUDE\.md --yes/);
+ * assert.match(d.fix, /librarian import CLAUDE\.md --hand-over --yes/);
  * ```
  */
 export function describeDoubling(d: Doubling): { message: string; fix: string } {
@@ -89,7 +89,7 @@ export function describeDoubling(d: Doubling): { message: string; fix: string } 
     message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters Claude Code loads by ` +
       `itself are also in the library (${d.libraryFiles.join(", ")}): sent twice per session, ` +
       "once natively and once on the first touch of that folder",
-    fix: `'librarian import ${d.rel} --yes' hands it over (a short stub naming the library), or ` +
-      "delete the copied lines from one of the two",
+    fix: `delete the copied lines from the library (${d.rel} is read where it lies), or ` +
+      `'librarian import ${d.rel} --hand-over --yes' hands it over (a short stub naming the library)`,
   };
 }
