@@ -190,3 +190,49 @@ Deno.test("a linked nested CLAUDE.md is never followed", async () => {
   assert.doesNotMatch(sent, /SECRET/);
   assert.match(sent, /DB-AGENTS/);
 });
+
+Deno.test("what the client reports loading (InstructionsLoaded) is in the window: a later Bash touch does not send it again; nothing is printed for the event", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const loaded = JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "InstructionsLoaded",
+    file_path: `${root}/internal-packages/database/CLAUDE.md`,
+    memory_type: "Project",
+    load_reason: "nested_traversal",
+    trigger_file_path: `${root}/internal-packages/database/schema.prisma`,
+    cwd: root,
+  });
+  const result = await runLibrarian(["inject"], {
+    cwd: root,
+    stdin: loaded,
+    env: { LIBRARIAN_LOG: log },
+    home: `${root}/home`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim(), "");
+  const [line] = await logLines(log);
+  assert.equal(line?.fields.result, "recorded");
+  assert.equal(line?.fields.reason, "nested_traversal");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.doesNotMatch(bash, /DB-CLAUDE/, "the client sent it");
+  assert.match(bash, /DB-RULE/, "the client did not report the rule: it is sent");
+});
+
+Deno.test("a Write records nothing as loaded by the client (2.1.197 loads nothing on a Write; 2.1.332 reports what it loads)", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const file = `${root}/internal-packages/database/new.prisma`;
+  await inject(root, log, event(root, "Write", { file_path: file, content: "x" }, "t1"));
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.match(bash, /DB-CLAUDE/);
+  assert.match(bash, /DB-RULE/);
+});

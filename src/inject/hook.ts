@@ -44,6 +44,7 @@ import type { Ledger } from "./ledger_format.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 import { canHold } from "../core/agent_event.ts";
 import { fingerprintsOf } from "./native_sources.ts";
+import { onInstructionsLoaded } from "./instructions_loaded.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -52,6 +53,9 @@ export { taggingReminder } from "./reminder.ts";
 function loadStart(): Promise<typeof import("./start.ts")> {
   return loadLater("inject/start.ts");
 }
+
+/** The file tools after which every Claude Code version loads a folder's CLAUDE.md and rules. */
+const CLIENT_LOADS_ON = new Set(["Read", "Edit", "MultiEdit"]);
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -160,7 +164,11 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   if (location.kind === "none" && !target && !location.clientLoaded) {
     return { ...base, result: location.reason };
   }
-  const clientLoaded = location.clientLoaded ? fingerprintsOf(location.clientLoaded) : {};
+  // a Read (and an Edit, which needs one) loads them on every client version; a Write only on
+  // some, which report it (InstructionsLoaded)
+  const clientLoaded = location.clientLoaded && CLIENT_LOADS_ON.has(tool)
+    ? fingerprintsOf(location.clientLoaded)
+    : {};
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
@@ -338,6 +346,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         break;
       case "SubagentStart":
         outcome = (await loadStart()).onSubagentStart(event, env);
+        break;
+      case "InstructionsLoaded": // what the client loaded by itself: never sent again
+        outcome = onInstructionsLoaded(event, env);
         break;
       default:
         outcome = { result: "event-not-served" };
