@@ -506,16 +506,20 @@ function libraryTexts(libraryRoot: string): { relPath: string; text: string }[] 
   return texts;
 }
 
+/** The kinds of memory file that reach the model where they lie (the client's or the Librarian's). */
+const NATIVE_KINDS = new Set<SourceKind>(["claude", "agents", "claude-rule"]);
+
 /**
- * The files Claude Code loads by itself in the project (every `CLAUDE.md` not yet handed over,
- * and the project files they `@`-import) whose lines are also in the library.
+ * The memory files that reach the model where they lie (every `CLAUDE.md` not yet handed over and
+ * the project files they `@`-import, `AGENTS.md`, Claude Code's `.claude/rules/*.md`) whose lines
+ * are also in the library.
  */
 export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
   const boundary = new Boundary(projectRoot, "project");
   const natives: NativeFile[] = [];
   const seen = new Set<string>();
   const queue = walk(projectRoot, projectRoot, libraryRoot)
-    .filter((rel) => classify(rel)?.kind === "claude")
+    .filter((rel) => NATIVE_KINDS.has(classify(rel)?.kind as SourceKind))
     .map((rel) => ({ rel, depth: 0 }));
   while (queue.length > 0) {
     const { rel, depth } = queue.shift()!;
