@@ -101,3 +101,21 @@ Deno.test("the text plan says 'Read in place' for each, and --hand-over is the e
     "a Claude Code rule stays where it lies even then",
   );
 });
+
+Deno.test("--hand-over never turns a CLAUDE.md the client loads whole into an excerpt: one longer than a touch's budget stays, with why", async () => {
+  await using dir = await tempDir();
+  const big = "# Big\n" +
+    Array.from({ length: 300 }, (_, i) => `- BIG-LINE ${i}: ${"x".repeat(40)}`).join("\n") + "\n";
+  await writeTree(dir.path, { ...PROJECT, "packages/api/CLAUDE.md": big });
+  const result = await runLibrarian(["import", "--yes", "--json", "--hand-over"], {
+    cwd: dir.path,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(Deno.readTextFileSync(join(dir.path, "packages/api/CLAUDE.md")), big);
+  assert.doesNotMatch(libraryText(dir.path), /BIG-LINE/);
+  const why = report.inPlace.find((p: { name: string }) => p.name === "packages/api/CLAUDE.md")
+    ?.why;
+  assert.match(why ?? "", /loads its 1[\d,]+ characters whole.*excerpt \(budget 9,000\)/);
+  assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/, "a small one is");
+});

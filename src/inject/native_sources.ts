@@ -278,6 +278,7 @@ function folderOfTouch(touched: string): string {
  * assert.deepEqual(nativeSources(p, ["src/api/x.ts"], "file-tool").map((f) => f.relPath), [
  *   "src/api/AGENTS.md",
  * ]);
+ * assert.deepEqual(nativeSources(p, ["src/CLAUDE.md"], "command"), [], "named by the command");
  * ```
  */
 export function nativeSources(
@@ -286,7 +287,8 @@ export function nativeSources(
   kind: TouchKind,
 ): NativeSource[] {
   const names = kind === "command" ? NATIVE_FOLDER_FILES : ["AGENTS.md"];
-  const seen = new Set<string>();
+  // a memory file the command itself names (`cat src/CLAUDE.md`) reaches the model through it
+  const seen = new Set<string>(touched.map((t) => joinPath(projectRoot, t)));
   const byDepth: { file: NativeSource; depth: number; order: number }[] = [];
   const add = (file: NativeSource, depth: number) => {
     if (seen.has(file.absPath)) return;
@@ -301,7 +303,7 @@ export function nativeSources(
   const sorted = byDepth.sort((a, b) => b.depth - a.depth || a.order - b.order).map((e) => e.file);
   if (kind !== "command") return sorted;
   const rules = scopedRules(projectRoot).filter((rule) =>
-    touched.some((t) => globsCover(rule.globs, t))
+    !seen.has(rule.absPath) && touched.some((t) => globsCover(rule.globs, t))
   );
   return [
     ...sorted,

@@ -232,6 +232,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         ? findProjectSources(source, library.projectRoot, library.root, {
           handOver: handOver || keepOriginals,
           agentsExport: formats.includes("agents-md"),
+          budget: readBudget(env).budget,
         })
         : bankSources(source, library.projectRoot);
       // A folder of notes inside the project that is not a known kind: a memory bank.

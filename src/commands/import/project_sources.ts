@@ -195,6 +195,11 @@ export interface SourceChoices {
   handOver?: boolean;
   /** `AGENTS.md` becomes the agents-md export: it is imported (its text is the library's then). */
   agentsExport?: boolean;
+  /**
+   * The context budget of one touch: a `CLAUDE.md` longer than this is never handed over (the
+   * client loads it whole; from the library it would arrive as an excerpt).
+   */
+  budget?: number;
 }
 
 /** Why a file clients read by path is read where it lies, not imported. */
@@ -285,6 +290,18 @@ export function findProjectSources(
       result.inPlace.push({
         name: rel,
         why: whyInPlace(classified.kind, classified.base, got.text),
+      });
+      continue;
+    }
+    const budget = choices.budget ?? Infinity;
+    if (classified.kind === "claude" && got.text.length > budget) {
+      const chars = got.text.length.toLocaleString("en-US");
+      result.inPlace.push({
+        name: rel,
+        why: `read in place, not handed over: Claude Code loads its ${chars} characters whole, ` +
+          `and from the library a touch would bring an excerpt (budget ${
+            budget.toLocaleString("en-US")
+          }); move its sections into folder files by hand to shrink it first`,
       });
       continue;
     }
