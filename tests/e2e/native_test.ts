@@ -10,9 +10,10 @@
  */
 
 import assert from "node:assert/strict";
+import { runLibrarian } from "../helpers.ts";
 import type { ClaudeRun, E2EProject } from "./harness.ts";
 import { text, toolUse } from "./model_server.ts";
-import { contextSections, type HookContext, textsOf, toolSteps } from "./requests.ts";
+import { contextSections, type HookContext, systemText, textsOf, toolSteps } from "./requests.ts";
 import { scenario } from "./scenario.ts";
 
 const PROJECT: Record<string, string> = {
@@ -105,4 +106,47 @@ scenario(
     assert.ok(recorded.includes("internal-packages/database/CLAUDE.md"), recorded.join(", "));
     assert.ok(recorded.includes(".claude/rules/database.md"), recorded.join(", "));
   },
+);
+
+const MONOREPO: Record<string, string> = {
+  "CLAUDE.md": "# Monorepo\n- ROOT-GUIDE: use pnpm workspaces.\n",
+  "packages/api/CLAUDE.md": "# API\n- API-GUIDE: handlers validate with zod.\n",
+  "packages/api/src/handler.ts": "export const handler = 1;\n",
+};
+
+/** `librarian init && librarian import --yes <flags>`, then a session without the plugin. */
+async function teammateSees(open: Parameters<Parameters<typeof scenario>[1]>[0], flags: string[]) {
+  const project = await open(MONOREPO);
+  await new Deno.Command("git", { args: ["init", "-q", project.root] }).output();
+  const shell = { cwd: project.root, home: project.home };
+  assert.equal((await runLibrarian(["init"], shell)).code, 0);
+  const imported = await runLibrarian(["import", "--yes", ...flags], shell);
+  assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+  const run = await project.run("Look at the handler.", [
+    [toolUse("Read", { file_path: project.path("packages/api/src/handler.ts") })],
+    [text("Done.")],
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const last = run.turns.at(-1)!.body;
+  return [systemText(last), ...textsOf(last)].join("\n");
+}
+
+scenario(
+  "after init && import --yes a teammate without the plugin still gets every CLAUDE.md: nothing was moved",
+  async (open) => {
+    const seen = await teammateSees(open, []);
+    assert.match(seen, /ROOT-GUIDE/);
+    assert.match(seen, /API-GUIDE/);
+  },
+  { pluginDir: null },
+);
+
+scenario(
+  "with --hand-over (the explicit choice) a teammate without the plugin gets only the stubs (the control)",
+  async (open) => {
+    const seen = await teammateSees(open, ["--hand-over"]);
+    assert.doesNotMatch(seen, /ROOT-GUIDE|API-GUIDE/);
+    assert.match(seen, /The guidance that was here lives in the memory library/);
+  },
+  { pluginDir: null },
 );
