@@ -236,3 +236,22 @@ Deno.test("a Write records nothing as loaded by the client (2.1.197 loads nothin
   assert.match(bash, /DB-CLAUDE/);
   assert.match(bash, /DB-RULE/);
 });
+
+Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's load: its later shell touch still gets the nested CLAUDE.md and the rule", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const codex = (tool: string, input: Record<string, unknown>, id: string) =>
+    JSON.stringify({ ...JSON.parse(event(root, tool, input, id)), turn_id: "turn-1" });
+  const file = `${root}/internal-packages/database/schema.prisma`;
+  await inject(root, log, codex("Read", { file_path: file }, "t1"));
+  const [line] = await logLines(log);
+  assert.equal(line?.fields.client, "codex");
+  assert.equal(line?.fields.client_loaded, undefined);
+  const shell = await inject(
+    root,
+    log,
+    codex("Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.match(shell, /DB-CLAUDE/);
+  assert.match(shell, /DB-RULE/);
+});

@@ -166,7 +166,8 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   }
   // a Read (and an Edit, which needs one) loads them on every client version; a Write only on
   // some, which report it (InstructionsLoaded)
-  const clientLoaded = location.clientLoaded && CLIENT_LOADS_ON.has(tool)
+  const byClaude = event.agent === undefined || event.agent === "claude"; // others load none
+  const clientLoaded = location.clientLoaded && byClaude && CLIENT_LOADS_ON.has(tool)
     ? fingerprintsOf(location.clientLoaded)
     : {};
   const state = windowStateDir(env);
