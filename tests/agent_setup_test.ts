@@ -21,6 +21,7 @@ Deno.test("codex check: its hook keys are exactly the plugin's hooks/hooks.json 
   const hooks = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/hooks/hooks.json`)).hooks;
   const keys: string[] = [];
   for (const [event, groups] of Object.entries(hooks) as [string, { hooks: unknown[] }[]][]) {
+    if (event === "InstructionsLoaded") continue; // Claude Code's own report: Codex has no such event
     groups.forEach((group, g) =>
       group.hooks.forEach((_, h) => keys.push(`${SNAKE[event]}:${g}:${h}`))
     );

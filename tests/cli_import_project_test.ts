@@ -100,7 +100,7 @@ Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE
 }, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, MONOREPO);
-  const result = await runLibrarian(["import", "--yes"], options);
+  const result = await runLibrarian(["import", "--yes", "--hand-over"], options);
   assert.equal(result.code, 0, result.stderr + result.stdout);
   assertLands(dir.path, "CLAUDE.md", MONOREPO["CLAUDE.md"]!, "");
   assertLands(dir.path, "docs/conventions.md", MONOREPO["docs/conventions.md"]!, "");
@@ -145,7 +145,7 @@ Deno.test("a nested CLAUDE.md monorepo moves in: every line at its level, CLAUDE
     [],
     "lint reads the template and the imported-by lines as import does",
   );
-  const again = await runLibrarian(["import", "--yes", "--json"], options);
+  const again = await runLibrarian(["import", "--yes", "--json", "--hand-over"], options);
   assert.equal(again.code, 1, "nothing left to import is a message");
   assert.match(JSON.parse(again.stdout).error, /handed over already/);
 });
@@ -158,7 +158,7 @@ Deno.test(
   async () => {
     await using dir = await tempDir();
     const options = await project(dir.path, AGENTS_AND_RULES);
-    const result = await runLibrarian(["import", "--yes"], options);
+    const result = await runLibrarian(["import", "--yes", "--hand-over"], options);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assertLands(dir.path, "AGENTS.md", AGENTS_AND_RULES["AGENTS.md"]!, "");
     assertLands(
@@ -202,7 +202,7 @@ Deno.test("Gemini, Cline, Copilot and Windsurf files are imported at their level
 }, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, OTHER_AGENTS);
-  const result = await runLibrarian(["import", "--yes", "--json"], options);
+  const result = await runLibrarian(["import", "--yes", "--json", "--hand-over"], options);
   assert.equal(result.code, 0, result.stderr + result.stdout);
   for (const file of ["GEMINI.md", ".clinerules/testing.md", ".github/copilot-instructions.md"]) {
     assertLands(dir.path, file, OTHER_AGENTS[file]!, "");
@@ -259,7 +259,7 @@ Deno.test(
     assert.match(twice[0].fix, /librarian import .* --yes/);
     const doctor = await runLibrarian(["doctor"], options);
     assert.match(doctor.stdout, /characters are sent twice/);
-    const handOver = await runLibrarian(["import", "--yes"], options);
+    const handOver = await runLibrarian(["import", "--yes", "--hand-over"], options);
     assert.equal(handOver.code, 0, handOver.stderr);
     const after = await runLibrarian(["lint", "--json"], options);
     assert.ok(
@@ -274,10 +274,16 @@ Deno.test("a single file and a folder of rules import on their own", {
 }, async () => {
   await using dir = await tempDir();
   const options = await project(dir.path, AGENTS_AND_RULES);
-  const one = await runLibrarian(["import", "AGENTS.md", "--yes", "--json"], options);
+  const one = await runLibrarian(
+    ["import", "AGENTS.md", "--yes", "--json", "--hand-over"],
+    options,
+  );
   assert.equal(one.code, 0, one.stderr);
   assert.deepEqual(JSON.parse(one.stdout).written, ["agents.md"]);
-  const rules = await runLibrarian(["import", ".cursor/rules", "--yes", "--json"], options);
+  const rules = await runLibrarian(
+    ["import", ".cursor/rules", "--yes", "--json", "--hand-over"],
+    options,
+  );
   assert.equal(rules.code, 0, rules.stderr);
   const written = JSON.parse(rules.stdout).written as string[];
   assert.ok(written.includes("src/billing/billing.md"), written.join(", "));
@@ -298,7 +304,7 @@ Deno.test(
         `# Ops\n- deploy with make\n- CI token ${token}\n- staging password: Xk9;mQ2#vL8@pR4zz\n` +
         "<!-- librarian: not-a-secret -->\n- example: DB_PASSWORD=Tr0ub4dor&3x\n",
     });
-    const result = await runLibrarian(["import", "--yes"], options);
+    const result = await runLibrarian(["import", "--yes", "--hand-over"], options);
     assert.equal(result.code, 1, "held lines are a problem to fix");
     assert.match(
       result.stdout,
@@ -334,7 +340,7 @@ Deno.test(
   async () => {
     await using dir = await tempDir();
     const options = await project(dir.path, FLAT_BANK);
-    assert.equal((await runLibrarian(["import", "--yes"], options)).code, 0);
+    assert.equal((await runLibrarian(["import", "--yes", "--hand-over"], options)).code, 0);
     const suggest = await runLibrarian(["import", "--suggest", "--json"], options);
     const proposals = JSON.parse(suggest.stdout).suggestions.map((s: { folder: string }) =>
       s.folder

@@ -17,7 +17,9 @@ Deno.test("import of a project maps nested CLAUDE.md and AGENTS.md to their fold
     "src/web/AGENTS.md": "- components are function components\n",
     "node_modules/pkg/CLAUDE.md": "- never read\n",
   });
-  const result = await runLibrarian(["import", ".", "--yes", "--json"], { cwd: dir.path });
+  const result = await runLibrarian(["import", ".", "--yes", "--json", "--hand-over"], {
+    cwd: dir.path,
+  });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   assert.deepEqual(
@@ -32,11 +34,11 @@ Deno.test("import of a project maps nested CLAUDE.md and AGENTS.md to their fold
   const lib = join(dir.path, "_memory_library");
   assert.match(Deno.readTextFileSync(join(lib, "src/api/claude.md")), /handlers validate input/);
   assert.throws(() => Deno.statSync(join(lib, "readme.md")));
-  const text = await runLibrarian(["import", ".", "--dry-run"], { cwd: dir.path });
+  const text = await runLibrarian(["import", ".", "--dry-run", "--hand-over"], { cwd: dir.path });
   assert.doesNotMatch(text.stdout, /README/, "what is not memory is not listed");
 });
 
-Deno.test("import maps a Cursor rule naming one folder there, others to the root, alwaysApply noted", async () => {
+Deno.test("import maps a Cursor rule naming one folder there, one for every file to its base (alwaysApply noted), and leaves one whose globs name no one folder where it lies: its scope is never widened", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, {
     "_memory_library/.scratch.md": "",
@@ -48,8 +50,11 @@ Deno.test("import maps a Cursor rule naming one folder there, others to the root
   });
   const result = await runLibrarian(["import", ".", "--yes", "--json"], { cwd: dir.path });
   assert.equal(result.code, 0, result.stderr);
-  const targets = JSON.parse(result.stdout).entries.map((e: { target: string }) => e.target);
-  assert.deepEqual(targets, ["src/api/api-style.md", "general.md", "mixed.md"]);
+  const report = JSON.parse(result.stdout);
+  const targets = report.entries.map((e: { target: string }) => e.target);
+  assert.deepEqual(targets, ["src/api/api-style.md", "general.md"]);
+  const mixed = report.left.find((l: { name: string }) => l.name === ".cursor/rules/mixed.mdc");
+  assert.match(mixed?.why ?? "", /globs \(src\/a\/\*\*, lib\/\*\*\) name no one folder/);
   const lib = join(dir.path, "_memory_library");
   const api = Deno.readTextFileSync(join(lib, "src/api/api-style.md"));
   assert.match(api, /Cursor rule; description: API style; globs: src\/api\/\*\*\/\*\.ts/);

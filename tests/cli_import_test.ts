@@ -169,6 +169,7 @@ Deno.test("import --json has a stable shape", async () => {
     "onDemand",
     "ignored",
     "left",
+    "inPlace",
     "handedOver",
     "exportFormats",
     "exports",

@@ -41,7 +41,7 @@ Deno.test(
       "proj/src/api/AGENTS.md": "- the api's own rule\n",
     });
     await Deno.symlink(join(dir.path, "private/notes.md"), join(cwd, "src/api/CLAUDE.md"));
-    const result = await runLibrarian(["import", ".", "--yes"], { cwd });
+    const result = await runLibrarian(["import", ".", "--yes", "--hand-over"], { cwd });
     assert.doesNotMatch(await libraryText(join(cwd, "_memory_library")), /PRIVATE-DIARY/);
     assert.match(await libraryText(join(cwd, "_memory_library")), /the api's own rule/);
     assert.match(result.stdout, /src\/api\/CLAUDE\.md.*outside/);
@@ -54,7 +54,10 @@ Deno.test("import never opens a FIFO named CLAUDE.md: it finishes and names it",
   await using dir = await tempDir();
   const cwd = await project(dir.path, { "proj/src/api/AGENTS.md": "- kept\n" });
   await new Deno.Command("mkfifo", { args: [join(cwd, "src/api/CLAUDE.md")] }).output();
-  const result = await runLibrarian(["import", ".", "--yes"], { cwd, deadlineMs: 30_000 });
+  const result = await runLibrarian(["import", ".", "--yes", "--hand-over"], {
+    cwd,
+    deadlineMs: 30_000,
+  });
   assert.equal(result.killed, false, "import blocked on the FIFO");
   assert.match(result.stdout, /src\/api\/CLAUDE\.md.*not a regular file/);
   assert.match(await libraryText(join(cwd, "_memory_library")), /- kept/);
@@ -65,7 +68,9 @@ Deno.test("import does not copy a bank file past the size limit whole (the 48 MB
   const cwd = await project(dir.path);
   const huge = "- a line of the bank, repeated\n".repeat(100_000); // about 3 MB
   await writeTree(dir.path, { "bank/techContext.md": huge, "bank/projectbrief.md": "- brief\n" });
-  const result = await runLibrarian(["import", join(dir.path, "bank"), "--yes"], { cwd });
+  const result = await runLibrarian(["import", join(dir.path, "bank"), "--yes", "--hand-over"], {
+    cwd,
+  });
   const tech = await Deno.readTextFile(join(cwd, "_memory_library/tech.md"));
   assert.ok(tech.length < 100_000, `tech.md is ${tech.length} characters`);
   assert.match(result.stdout, /techContext\.md.*bytes, more than/);
@@ -78,7 +83,7 @@ Deno.test("a folder named AGENTS.md does not abort the import", async () => {
     "proj/src/api/AGENTS.md/readme.txt": "a folder, not a file\n",
     "proj/src/api/CLAUDE.md": "- the api's rule\n",
   });
-  const result = await runLibrarian(["import", ".", "--yes"], { cwd });
+  const result = await runLibrarian(["import", ".", "--yes", "--hand-over"], { cwd });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(await libraryText(join(cwd, "_memory_library")), /the api's rule/);
 });
@@ -91,7 +96,9 @@ Deno.test("import writes through a library file the person links to, and the lin
   await Deno.remove(join(cwd, "_memory_library/tech.md"));
   await writeTree(cwd, { "_memory_library/shared/tech.md": "# tech\n" });
   await Deno.symlink("shared/tech.md", join(cwd, "_memory_library/tech.md"));
-  const result = await runLibrarian(["import", join(dir.path, "bank"), "--yes"], { cwd });
+  const result = await runLibrarian(["import", join(dir.path, "bank"), "--yes", "--hand-over"], {
+    cwd,
+  });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.ok((await Deno.lstat(join(cwd, "_memory_library/tech.md"))).isSymlink);
   assert.match(await Deno.readTextFile(join(cwd, "_memory_library/shared/tech.md")), /Deno 2/);

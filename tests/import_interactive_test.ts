@@ -28,7 +28,7 @@ if (NO_PTY !== null && Deno.build.os !== "windows") {
 /** Runs `librarian import` in a pseudo-terminal in `cwd`, typing `answer` and Enter. */
 async function importAtTerminal(cwd: string, home: string, answer: string) {
   const child = new Deno.Command("script", {
-    args: ["-qec", `sh '${LAUNCHER}' import`, "/dev/null"],
+    args: ["-qec", `sh '${LAUNCHER}' import --hand-over`, "/dev/null"],
     cwd,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",

@@ -68,6 +68,7 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "InstructionsLoaded",
     "Stop",
   ]);
   assert.deepEqual(events.SubagentStart!.map((g) => g.matcher), [undefined], "every agent type");

@@ -229,8 +229,12 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     }
     if (text.kind === "text") {
       fingerprints[file.absPath] = fingerprint;
-      const keep = options.keepProvenance === true;
-      const source = options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
+      // a project's own memory file (native_sources.ts) is shown as it lies: no library marks
+      const native = "native" in file;
+      const keep = options.keepProvenance === true || native;
+      const source = native
+        ? text.text
+        : options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
       const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;
       const section: ContextSection = {
@@ -241,7 +245,7 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
         source,
       };
       if (keep) section.keepMetadata = true;
-      if (priorityOf(text.text) === "always") section.always = true;
+      if (!native && priorityOf(text.text) === "always") section.always = true;
       sectionAt[i] = section;
     } else {
       const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";

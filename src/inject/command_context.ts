@@ -21,6 +21,7 @@ import {
   projectTouchesOf,
   projectTouchesOfCommand,
 } from "./bash_paths.ts";
+import { nativeSources } from "./native_sources.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -110,7 +111,11 @@ export function locateTouches(touches: ProjectTouch[], truncated: boolean): Comm
   const library = touches[0]!.library;
   const own = touches.filter((t) => t.library.root === library.root);
   const touched = own.map((t) => t.folder ? `${t.relPath}/` : t.relPath);
-  const files = mergedLibraryFiles(library, own);
+  // the project's own nested memory files and path rules: the client loads none on a command
+  const files = [
+    ...mergedLibraryFiles(library, own),
+    ...nativeSources(library.projectRoot, touched, "command"),
+  ];
   const written = [
     ...new Set(
       own.filter((t) => t.written).map((t) => t.folder ? t.relPath : dirnameOf(t.relPath)),

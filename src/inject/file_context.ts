@@ -23,6 +23,7 @@ import type { EnvReader } from "../core/env.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
+import { clientLoadedSources, nativeSources } from "./native_sources.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -131,12 +132,16 @@ export type FileLocation =
     relPath?: string;
     /** The library folder that was found but not used (`library-refused`), and why. */
     refused?: RefusedLibrary;
+    /** The project's memory files the client loads by itself on this touch (native_sources.ts). */
+    clientLoaded?: LibraryFile[];
   }
   | {
     kind: "located";
     library: Library;
     relPath: string;
     files: LibraryFile[];
+    /** The project's memory files the client loads by itself on this touch (native_sources.ts). */
+    clientLoaded?: LibraryFile[];
     /** The stale marks for its files (the record is read only when a file is read). */
     stale?: StaleView;
   };
@@ -173,10 +178,18 @@ export function locateFileContext(
   if (placement.kind === "outside") return { kind: "none", reason: "outside-project", library };
   if (placement.kind === "in-library") return { kind: "none", reason: "in-library", library };
   const relPath = placement.relPath;
-  const files = collectLibraryFiles(library.root, dirnameOf(relPath));
-  if (files.length === 0) return { kind: "none", reason: "no-library-files", library, relPath };
+  // the project's own nested memory files the client does not load on a file tool's touch
+  const files = [
+    ...collectLibraryFiles(library.root, dirnameOf(relPath)),
+    ...nativeSources(library.projectRoot, [relPath], "file-tool"),
+  ];
+  const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
+  const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
+  if (files.length === 0) {
+    return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };
+  }
   const stale = staleView(library, options.env);
-  return { kind: "located", library, relPath, files, ...(stale ? { stale } : {}) };
+  return { kind: "located", library, relPath, files, ...(stale ? { stale } : {}), ...loaded };
 }
 
 /** Chooses and renders a located file's context against what the context window already has. *

@@ -43,6 +43,8 @@ import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 import { canHold } from "../core/agent_event.ts";
+import { fingerprintsOf } from "./native_sources.ts";
+import { onInstructionsLoaded } from "./instructions_loaded.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -51,6 +53,9 @@ export { taggingReminder } from "./reminder.ts";
 function loadStart(): Promise<typeof import("./start.ts")> {
   return loadLater("inject/start.ts");
 }
+
+/** The file tools after which every Claude Code version loads a folder's CLAUDE.md and rules. */
+const CLIENT_LOADS_ON = new Set(["Read", "Edit", "MultiEdit"]);
 
 /** The tools whose target file gets library context, and the input key that names the file. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -104,7 +109,9 @@ async function locate(
     // A folder without library files still gets an edit's tagging hint (hint.ts).
     const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&
       location.reason === "no-library-files";
-    return location.kind === "none" && !hintable
+    // the client loads a folder's CLAUDE.md or rule by itself: recorded (native_sources.ts)
+    const loaded = location.kind === "none" && location.clientLoaded !== undefined;
+    return location.kind === "none" && !hintable && !loaded
       ? { none: { ...base, result: location.reason, refused: location.refused?.refused } }
       : { location, base };
   }
@@ -154,7 +161,15 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   // An edit's first touch of a folder in a context window gets the tagging hint (hint.ts).
   const tool = event.tool_name ?? "";
   const target = hintTarget(tool, location, env);
-  if (location.kind === "none" && !target) return { ...base, result: location.reason };
+  if (location.kind === "none" && !target && !location.clientLoaded) {
+    return { ...base, result: location.reason };
+  }
+  // a Read (and an Edit, which needs one) loads them on every client version; a Write only on
+  // some, which report it (InstructionsLoaded)
+  const byClaude = event.agent === undefined || event.agent === "claude"; // others load none
+  const clientLoaded = location.clientLoaded && byClaude && CLIENT_LOADS_ON.has(tool)
+    ? fingerprintsOf(location.clientLoaded)
+    : {};
   const state = windowStateDir(env);
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
@@ -234,7 +249,10 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     state,
     ledgerKey,
     (ledger, recorded) =>
-      withRecent(decideTouch(ledger, recorded), touchedRecently(ledger.recent, recentFolders)),
+      withClientLoaded(
+        withRecent(decideTouch(ledger, recorded), touchedRecently(ledger.recent, recentFolders)),
+        newIn(ledger, clientLoaded),
+      ),
   );
   return { ...base, ...outcome };
 }
@@ -257,6 +275,28 @@ function recentFoldersOf(location: FileLocation): string[] {
 function withRecent(decision: Decision, recent: string[] | undefined): Decision {
   if (recent === undefined) return decision;
   const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
+  return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+}
+
+/** The fingerprints of `files` the ledger does not hold as they are. */
+function newIn(ledger: Ledger, files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(files).filter(([path, fp]) => ledger.files[path] !== fp),
+  );
+}
+
+/**
+ * A decision that also records the project's memory files the client loaded by itself on this
+ * touch, so a later command's touch does not send them again (`native_sources.ts`).
+ */
+function withClientLoaded(decision: Decision, loaded: Record<string, string>): Decision {
+  const count = Object.keys(loaded).length;
+  if (count === 0) return decision;
+  const note = (d: Decision): Decision => ({
+    ...d,
+    outcome: { ...d.outcome, client_loaded: count },
+    record: { ...d.record, files: { ...d.record?.files, ...loaded } },
+  });
   return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
 }
 
@@ -307,6 +347,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         break;
       case "SubagentStart":
         outcome = (await loadStart()).onSubagentStart(event, env);
+        break;
+      case "InstructionsLoaded": // what the client loaded by itself: never sent again
+        outcome = onInstructionsLoaded(event, env);
         break;
       default:
         outcome = { result: "event-not-served" };

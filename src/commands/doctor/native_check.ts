@@ -1,6 +1,6 @@
 /**
- * `doctor`'s check for text sent twice: library text that Claude Code also loads by itself from a
- * `CLAUDE.md` (any level) or a file it `@`-imports.
+ * `doctor`'s check for text sent twice: library text that also reaches the model from where it
+ * lies: a `CLAUDE.md` (any level) or a file it `@`-imports, an `AGENTS.md`, a `.claude/rules` rule.
  *
  * @module
  */
@@ -26,12 +26,18 @@ import { type Check, ok, warn } from "./check.ts";
  * const check = loadedTwiceCheck(library);
  * assert.equal(check.status, "warn");
  * assert.match(check.message, /CLAUDE\.md: 21 characters/);
+ * Deno.writeTextFileSync(`${root}/AGENTS.md`, "- money is integer cents\n");
+ * Deno.writeTextFileSync(`${root}/_memory_library/agents.md`, "- money is integer cents\n");
+ * assert.match(loadedTwiceCheck(library).message, /AGENTS\.md: 24 characters/);
  * ```
  */
 export function loadedTwiceCheck(library: Library): Check {
   const doublings = nativeDoublings(library.projectRoot, library.root);
   if (doublings.length === 0) {
-    return ok("loaded-twice", "no library text is also loaded natively from a CLAUDE.md");
+    return ok(
+      "loaded-twice",
+      "no library text is also in a CLAUDE.md, AGENTS.md or .claude/rules file (read where they lie)",
+    );
   }
   const total = doublings.reduce((n, d) => n + d.chars, 0);
   const described = doublings.map(describeDoubling);
@@ -39,6 +45,9 @@ export function loadedTwiceCheck(library: Library): Check {
     "loaded-twice",
     `${total.toLocaleString("en-US")} characters are sent twice: ` +
       described.map((d) => d.message).join("; "),
-    described.length === 1 ? described[0]!.fix : "'librarian import --yes' hands them all over",
+    described.length === 1
+      ? described[0]!.fix
+      : "delete the copied lines from the library (those files are read where they lie), or " +
+        "'librarian import --hand-over --yes' hands them all over",
   );
 }

@@ -16,6 +16,7 @@ import { globsFolder } from "./sources.ts";
 export type SourceKind =
   | "claude"
   | "claude-local"
+  | "claude-rule"
   | "agents"
   | "gemini"
   | "cursor"
@@ -54,6 +55,8 @@ function baseBefore(rel: string, marker: string): string | null {
  * assert.deepEqual(classify(".claude/CLAUDE.md"), { kind: "claude", base: "", rule: false });
  * assert.deepEqual(classify("web/.cursor/rules/ui/forms.mdc"), { kind: "cursor", base: "web", rule: true });
  * assert.deepEqual(classify("memory-bank/techContext.md"), { kind: "memory-bank", base: "", rule: false });
+ * assert.deepEqual(classify(".claude/rules/db.md"), { kind: "claude-rule", base: "", rule: true });
+ * assert.equal(classify("skills/review/agents.md"), null, "a skill's document, not agent memory");
  * assert.equal(classify("docs/guide.md"), null);
  * ```
  */
@@ -63,6 +66,10 @@ export function classify(rel: string): Classified | null {
   const lower = name.toLowerCase();
   const plain = (kind: SourceKind, base = dir): Classified => ({ kind, base, rule: false });
   let base: string | null;
+  if ((base = baseBefore(rel, ".claude/rules")) !== null) {
+    // read where it lies, never imported: named in the plan with why
+    return /\.md$/i.test(name) ? { kind: "claude-rule", base, rule: true } : null;
+  }
   if ((base = baseBefore(rel, ".cursor/rules")) !== null) {
     return /\.(mdc|md)$/i.test(name) ? { kind: "cursor", base, rule: true } : null;
   }
@@ -91,7 +98,8 @@ export function classify(rel: string): Classified | null {
   }
   if (dir.split("/").some((s) => s.startsWith(".") && s !== ".github")) return null;
   if (lower === "claude.local.md") return plain("claude-local");
-  if (lower === "agents.md") return plain("agents");
+  // AGENTS.md exactly, as the agents that read it name it: a skill's `agents.md` is a document
+  if (name === "AGENTS.md") return plain("agents");
   if (lower === "gemini.md") return plain("gemini");
   if (name === ".cursorrules") return plain("cursor");
   if (name === ".clinerules" || name === ".windsurfrules") {
@@ -119,6 +127,11 @@ export interface ParsedRule {
   skippedLines: number;
   /** How it applied, in words, for the provenance line (`globs: src/api/**`). */
   note: string | null;
+  /**
+   * Set when its globs name no one existing folder (`**\/trigger/**`): placed at its base, it
+   * would apply to more than its globs do. The globs, in words.
+   */
+  widened?: string;
 }
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -223,10 +236,15 @@ export function parseRule(
     };
   }
   const folder = globsFolder(globs);
-  const target = folder !== null && folderExists(joinFolder(base, folder))
-    ? joinFolder(base, folder)
-    : base;
-  return { placement: { kind: "folder", folder: target }, body, skippedLines: skipped, note };
+  const scoped = folder !== null && folderExists(joinFolder(base, folder));
+  const target = scoped ? joinFolder(base, folder) : base;
+  return {
+    placement: { kind: "folder", folder: target },
+    body,
+    skippedLines: skipped,
+    note,
+    ...(scoped ? {} : { widened: globs.join(", ") }),
+  };
 }
 
 /** The line a stub opens with; a file that holds it was handed over already. */

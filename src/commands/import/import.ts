@@ -50,7 +50,8 @@ import { becomeExports, type ExportStep } from "./export_step.ts";
 /** The command line of `librarian import`. */
 export const SPEC: CommandSpec = {
   name: "import",
-  synopsis: "[<folder> | <file>] [--yes] [--dry-run] [--export <formats>] [--keep-originals] " +
+  synopsis: "[<folder> | <file>] [--yes] [--dry-run] [--export <formats>] [--hand-over] " +
+    "[--keep-originals] " +
     "[--include-transient] [--verbose] [--json] | --suggest | --apply [--only <n,...>]",
   summary: "move a project's agent memory (CLAUDE.md, AGENTS.md, Cursor, Cline, Copilot, " +
     "Windsurf rules, memory banks) into the library without doubling",
@@ -62,9 +63,13 @@ export const SPEC: CommandSpec = {
     "folder, that folder; a rule for every file, its base folder. A manual or agent-requested rule",
     "(no globs, not always applied) is kept on demand in <folder>/.on-demand/ and named with its",
     "description in that folder's on-demand-rules.md: never sent on every touch.",
-    "The plan is printed; --yes applies it (an interactive run asks once). Handed over: a CLAUDE.md",
-    "becomes a short stub naming the library (Claude Code would load it again); --keep-originals",
-    "keeps it and the double loading is reported. Other agents' files are kept, or, with --export",
+    "CLAUDE.md (any level), AGENTS.md and .claude/rules/*.md are read where they lie, not imported:",
+    "Claude Code loads them by path, and the Librarian sends them where it does not (shell commands,",
+    "a nested AGENTS.md); a teammate without the plugin keeps them. The plan names each, with why.",
+    "The plan is printed; --yes applies it (an interactive run asks once). --hand-over is the",
+    "explicit choice to import them: a CLAUDE.md then becomes a short stub naming the library",
+    "(Claude Code would load it again); --keep-originals imports them and keeps every original, and",
+    "the double loading is reported. Other agents' files are kept, or, with --export",
     "<formats> (or formats recorded by 'librarian init --export'), become that export: AGENTS.md",
     "(agents-md), .cursor/rules/** and .cursorrules (cursor), Copilot's files (copilot) are then",
     "replaced by the marked file export regenerates from the library, so they never drift apart.",
@@ -84,6 +89,11 @@ export const SPEC: CommandSpec = {
   options: {
     yes: { type: "boolean", short: "y", description: "apply the plan without asking" },
     "dry-run": { type: "boolean", short: "n", description: "print the plan, write nothing" },
+    "hand-over": {
+      type: "boolean",
+      description:
+        "import CLAUDE.md (leaving a stub) and AGENTS.md too, instead of reading them in place",
+    },
     "keep-originals": {
       type: "boolean",
       description: "keep every original as it is (Claude Code then loads CLAUDE.md text twice)",
@@ -165,6 +175,7 @@ function bankSources(folder: string, projectRoot: string): ProjectSources {
     files: listing.files,
     originals: [],
     left: listing.ignored.map((name) => ({ name, why: whyIgnored(name) })),
+    inPlace: [],
     onDemand: [],
   };
 }
@@ -176,6 +187,10 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     const dryRun = flag(parsed, "dry-run");
     const yes = flag(parsed, "yes");
     const keepOriginals = flag(parsed, "keep-originals");
+    const handOver = flag(parsed, "hand-over");
+    if (handOver && keepOriginals) {
+      throw new UsageError("--hand-over and --keep-originals exclude each other");
+    }
     const includeTransient = flag(parsed, "include-transient");
     const cwd = normalizePath(Deno.cwd());
     const suggest = flag(parsed, "suggest");
@@ -214,7 +229,11 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       Deno.statSync(source);
       if (!inProject && !isDirectory(source)) throw new Error("not a folder");
       found = inProject
-        ? findProjectSources(source, library.projectRoot, library.root)
+        ? findProjectSources(source, library.projectRoot, library.root, {
+          handOver: handOver || keepOriginals,
+          agentsExport: formats.includes("agents-md"),
+          budget: readBudget(env).budget,
+        })
         : bankSources(source, library.projectRoot);
       // A folder of notes inside the project that is not a known kind: a memory bank.
       if (
@@ -227,7 +246,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
     } catch {
       throw new LibrarianError(`${source} is not a folder or file that can be read`);
     }
-    if (found.files.length === 0 && found.originals.length === 0) {
+    if (found.files.length === 0 && found.originals.length === 0 && found.inPlace.length === 0) {
       const why = found.left.length
         ? `: ${found.left.map((l) => `${l.name} (${l.why})`).join("; ")}`
         : "";
@@ -279,6 +298,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       entries: planned.entries,
       originals: found.originals,
       left: found.left,
+      inPlace: found.inPlace,
       onDemand: found.onDemand,
       rootChars: rootChars(libraryBoundary, library.root, planned.writes),
       budget,
@@ -374,6 +394,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         onDemand: found.onDemand,
         ignored: found.left.map((l) => l.name),
         left: found.left,
+        inPlace: found.inPlace,
         handedOver,
         exportFormats: formats,
         exports: becoming,

@@ -1,7 +1,8 @@
 /**
- * Library text Claude Code also loads by itself (pure): a `CLAUDE.md` (any level) or a file it
- * `@`-imports holds lines that are in the library too, so a session gets them twice: once
- * natively, once from the Librarian on the first touch of that folder. `doctor` and `lint` report
+ * Library text that also reaches the model from where it lies (pure): a `CLAUDE.md` (any level) or
+ * a file it `@`-imports, an `AGENTS.md`, a `.claude/rules/*.md` rule holds lines that are in the
+ * library too, so a session gets them twice: once from the file, once from the library on the
+ * first touch of that folder. `doctor` and `lint` report
  * it with the characters it costs and the fix.
  *
  * @module
@@ -80,16 +81,25 @@ export function doubledText(
  * import assert from "node:assert/strict";
  *
  * const d = describeDoubling({ rel: "CLAUDE.md", chars: 1200, libraryFiles: ["claude.md"] });
- * assert.match(d.message, /1,200 characters/);
- * assert.match(d.fix, /librarian import CLAUDE\.md --yes/);
+ * assert.match(d.message, /1,200 characters Claude Code loads by itself/);
+ * const a = describeDoubling({ rel: "AGENTS.md", chars: 90, libraryFiles: ["agents.md"] });
+ * assert.match(a.message, /AGENTS\.md: 90 characters agents load by themselves/);
+ * assert.match(d.fix, /librarian import CLAUDE\.md --hand-over --yes/);
  * ```
  */
 export function describeDoubling(d: Doubling): { message: string; fix: string } {
+  const name = d.rel.slice(d.rel.lastIndexOf("/") + 1);
+  const nested = d.rel.includes("/") && !d.rel.startsWith(".claude/");
+  const how = name === "AGENTS.md"
+    ? nested
+      ? "the Librarian sends from where it lies"
+      : "agents load by themselves (Codex; Claude Code 2.1.277+ without a CLAUDE.md)"
+    : "Claude Code loads by itself";
   return {
-    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters Claude Code loads by ` +
-      `itself are also in the library (${d.libraryFiles.join(", ")}): sent twice per session, ` +
-      "once natively and once on the first touch of that folder",
-    fix: `'librarian import ${d.rel} --yes' hands it over (a short stub naming the library), or ` +
-      "delete the copied lines from one of the two",
+    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters ${how} ` +
+      `are also in the library (${d.libraryFiles.join(", ")}): sent twice per session, ` +
+      "once from there and once on the first touch of that folder",
+    fix: `delete the copied lines from the library (${d.rel} is read where it lies), or ` +
+      `'librarian import ${d.rel} --hand-over --yes' hands it over (a short stub naming the library)`,
   };
 }

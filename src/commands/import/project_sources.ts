@@ -70,6 +70,11 @@ export interface ProjectSources {
   files: SourceFile[];
   originals: Original[];
   left: { name: string; why: string }[];
+  /**
+   * Memory files read where they lie (not imported): a client loads them by path and the inject
+   * hook sends them where it does not (`inject/native_sources.ts`), with why.
+   */
+  inPlace: { name: string; why: string }[];
   /** Rules kept on demand: their library file, level and description. */
   onDemand: { source: string; target: string; level: string; description: string | null }[];
 }
@@ -181,17 +186,72 @@ function commonLevel(levels: readonly string[]): string {
   return first.slice(0, n).join("/");
 }
 
+/** What `import` takes from the files clients read by path. */
+export interface SourceChoices {
+  /**
+   * Hand over `CLAUDE.md` (imported, the original becomes a stub) and import `AGENTS.md`: the
+   * explicit choice (`--hand-over`). Without it both are read where they lie.
+   */
+  handOver?: boolean;
+  /** `AGENTS.md` becomes the agents-md export: it is imported (its text is the library's then). */
+  agentsExport?: boolean;
+  /**
+   * The context budget of one touch: a `CLAUDE.md` longer than this is never handed over (the
+   * client loads it whole; from the library it would arrive as an excerpt).
+   */
+  budget?: number;
+}
+
+/** Why a file clients read by path is read where it lies, not imported. */
+export function whyInPlace(kind: SourceKind, base: string, text: string): string {
+  const at = base === "" ? "the root" : `${base}/`;
+  if (kind === "claude") {
+    return base === ""
+      ? "read in place: Claude Code loads it whole at every session start; " +
+        "--hand-over imports it and leaves a stub"
+      : `read in place: Claude Code loads it on a Read or Write in ${at}, the Librarian sends it ` +
+        "on shell commands there; --hand-over imports it and leaves a stub";
+  }
+  if (kind === "agents") {
+    return base === ""
+      ? "read in place: Codex and Claude Code (2.1.277+, without a CLAUDE.md) load it at start; " +
+        "--hand-over imports it"
+      : `read in place: the Librarian sends it on every touch of ${at}; --hand-over imports it`;
+  }
+  const globs = pathsOfRuleText(text);
+  return globs === null
+    ? "read in place: a Claude Code rule without paths:, loaded at every session start"
+    : `read in place: a Claude Code rule for ${globs}, loaded on a Read or Write of a matching ` +
+      "file; the Librarian sends it on shell commands that touch one";
+}
+
+/** A Claude Code rule's `paths:` line value, for words, or null. */
+function pathsOfRuleText(text: string): string | null {
+  const head = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!head) return null;
+  const lines = head[1]!.split(/\r?\n/);
+  const at = lines.findIndex((l) => /^paths\s*:/.test(l));
+  if (at < 0) return null;
+  const inline = lines[at]!.replace(/^paths\s*:/, "").trim();
+  const items = inline !== "" ? [inline] : lines.slice(at + 1)
+    .map((l) => /^\s+-\s+(.*)$/.exec(l)?.[1])
+    .filter((g): g is string => g !== undefined);
+  return items.length > 0 ? items.join(", ") : null;
+}
+
 /**
  * Finds and reads the agent memory at or below `start` (a folder or one file) of the project at
- * `projectRoot`; `libraryRoot` is never searched.
+ * `projectRoot`; `libraryRoot` is never searched. `CLAUDE.md`, `AGENTS.md` and Claude Code's
+ * rules are read where they lie unless `choices` says otherwise.
  */
 export function findProjectSources(
   start: string,
   projectRoot: string,
   libraryRoot: string,
+  choices: SourceChoices = {},
 ): ProjectSources {
   const boundary = new Boundary(projectRoot, "project");
-  const result: ProjectSources = { files: [], originals: [], left: [], onDemand: [] };
+  const result: ProjectSources = { files: [], originals: [], left: [], inPlace: [], onDemand: [] };
   const startRel = relativeInside(start, projectRoot) ?? "";
   const rels = isDirectory(start) ? walk(start, projectRoot, libraryRoot) : [startRel];
   const texts = new Map<string, string>();
@@ -221,6 +281,28 @@ export function findProjectSources(
     }
     if (got.text.includes(HANDED_OVER)) {
       result.left.push({ name: rel, why: "handed over already: a stub naming the library" });
+      continue;
+    }
+    const inPlace = classified.kind === "claude-rule" ||
+      classified.kind === "claude" && !choices.handOver ||
+      classified.kind === "agents" && !choices.handOver && !choices.agentsExport;
+    if (inPlace) {
+      result.inPlace.push({
+        name: rel,
+        why: whyInPlace(classified.kind, classified.base, got.text),
+      });
+      continue;
+    }
+    const budget = choices.budget ?? Infinity;
+    if (classified.kind === "claude" && got.text.length > budget) {
+      const chars = got.text.length.toLocaleString("en-US");
+      result.inPlace.push({
+        name: rel,
+        why: `read in place, not handed over: Claude Code loads its ${chars} characters whole, ` +
+          `and from the library a touch would bring an excerpt (budget ${
+            budget.toLocaleString("en-US")
+          }); move its sections into folder files by hand to shrink it first`,
+      });
       continue;
     }
     if (classified.kind === "claude-local") {
@@ -333,6 +415,16 @@ export function findProjectSources(
     const label = RULE_LABEL[c.kind] ?? c.kind;
     const rule = { ...parsed, note: parsed.note ? `${label}; ${parsed.note}` : label };
     const firstLine = rule.skippedLines + 1;
+    if (rule.widened !== undefined) {
+      // placed at its base it would apply to more than its globs: never widened, left
+      result.originals.pop();
+      result.left.push({
+        name: rel,
+        why: `its globs (${rule.widened}) name no one folder of the project: imported it would ` +
+          `apply to all of ${levelLabel(c.base)}; left where it lies (its agent still reads it)`,
+      });
+      continue;
+    }
     original.level = rule.placement.folder;
     if (rule.placement.kind === "folder") {
       original.targets.push(
@@ -431,16 +523,20 @@ function libraryTexts(libraryRoot: string): { relPath: string; text: string }[] 
   return texts;
 }
 
+/** The kinds of memory file that reach the model where they lie (the client's or the Librarian's). */
+const NATIVE_KINDS = new Set<SourceKind>(["claude", "agents", "claude-rule"]);
+
 /**
- * The files Claude Code loads by itself in the project (every `CLAUDE.md` not yet handed over,
- * and the project files they `@`-import) whose lines are also in the library.
+ * The memory files that reach the model where they lie (every `CLAUDE.md` not yet handed over and
+ * the project files they `@`-import, `AGENTS.md`, Claude Code's `.claude/rules/*.md`) whose lines
+ * are also in the library.
  */
 export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
   const boundary = new Boundary(projectRoot, "project");
   const natives: NativeFile[] = [];
   const seen = new Set<string>();
   const queue = walk(projectRoot, projectRoot, libraryRoot)
-    .filter((rel) => classify(rel)?.kind === "claude")
+    .filter((rel) => NATIVE_KINDS.has(classify(rel)?.kind as SourceKind))
     .map((rel) => ({ rel, depth: 0 }));
   while (queue.length > 0) {
     const { rel, depth } = queue.shift()!;

@@ -21,6 +21,8 @@ export interface ImportReport {
   entries: readonly ImportEntry[];
   originals: readonly Original[];
   left: readonly { name: string; why: string }[];
+  /** Memory files read where they lie, with why (absent: none). */
+  inPlace?: readonly { name: string; why: string }[];
   onDemand: readonly { source: string; target: string }[];
   /** Characters of the library root's files after the import, and the budget. */
   rootChars: number;
@@ -144,6 +146,7 @@ export function reportLines(r: ImportReport, verbose: boolean): string[] {
       }`,
     );
   }
+  for (const p of r.inPlace ?? []) out.push(`Read in place (not imported): ${p.name}: ${p.why}`);
   const becoming = r.becoming ?? [];
   const formats = [...new Set(becoming.filter((b) => b.becomes).map((b) => b.format))];
   for (const format of formats) {

@@ -1,0 +1,59 @@
+/**
+ * `doctor` reports real double loading (issue 33): library text that also reaches the model from
+ * a memory file read where it lies (a `CLAUDE.md`, an `AGENTS.md`, a `.claude/rules` rule), with
+ * its characters and the fix; never "nothing is loaded twice" while an imported `AGENTS.md` is.
+ */
+import assert from "node:assert/strict";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+interface CheckJson {
+  id: string;
+  status: "ok" | "warn" | "fail";
+  message: string;
+  fix?: string;
+}
+
+async function loadedTwice(tree: Record<string, string>): Promise<CheckJson> {
+  await using dir = await tempDir();
+  await writeTree(dir.path, tree);
+  const result = await runLibrarian(["doctor", "--json"], {
+    cwd: dir.path,
+    home: `${dir.path}/home`,
+    env: { LIBRARIAN_LOG: `${dir.path}/home/librarian.log` },
+  });
+  const checks: CheckJson[] = JSON.parse(result.stdout).checks;
+  const check = checks.find((c) => c.id === "loaded-twice");
+  assert.ok(check, result.stdout);
+  return check;
+}
+
+const AGENTS = "# Agents\n- money is integer cents, never floats\n- never log tokens or keys\n";
+
+Deno.test("doctor names an AGENTS.md whose text is also in the library (an earlier import), with its characters and the fix", async () => {
+  const check = await loadedTwice({
+    "AGENTS.md": AGENTS,
+    "_memory_library/agents.md":
+      `<!-- imported by 'librarian import' from AGENTS.md -->\n${AGENTS}`,
+  });
+  assert.equal(check.status, "warn");
+  assert.match(check.message, /^\d[\d,]* characters are sent twice: AGENTS\.md: 64 characters/);
+  assert.match(check.fix ?? "", /delete the copied lines from the library|--hand-over/);
+});
+
+Deno.test("doctor names a .claude/rules rule whose text is also in the library", async () => {
+  const check = await loadedTwice({
+    ".claude/rules/db.md": "---\npaths:\n  - db/**\n---\n- migrations are forward only\n",
+    "_memory_library/db/rules.md": "- migrations are forward only\n",
+  });
+  assert.equal(check.status, "warn");
+  assert.match(check.message, /\.claude\/rules\/db\.md: 29 characters Claude Code loads by itself/);
+});
+
+Deno.test("doctor says nothing is doubled only when no CLAUDE.md, AGENTS.md or rule repeats the library", async () => {
+  const check = await loadedTwice({
+    "AGENTS.md": AGENTS,
+    "_memory_library/tech.md": "- builds run on Deno 2 everywhere\n",
+  });
+  assert.equal(check.status, "ok");
+  assert.match(check.message, /CLAUDE\.md, AGENTS\.md or \.claude\/rules/);
+});

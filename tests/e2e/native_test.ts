@@ -1,0 +1,152 @@
+/**
+ * End-to-end scenarios for the project's own memory read where it lies (issue 33): a nested
+ * `CLAUDE.md` and a `.claude/rules/*.md` rule with `paths:` reach the model on a Bash touch (the
+ * client loads neither there), and never twice: after a Read, Claude Code loads them itself and
+ * says so (InstructionsLoaded), and the Bash touch that follows sends neither. The root `CLAUDE.md`
+ * is the client's, at session start. Runs with `LIBRARIAN_E2E=1` (`deno task e2e`); observed on
+ * 2.1.197 (the harness reads contexts the 2.1.197 way).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { runLibrarian } from "../helpers.ts";
+import type { ClaudeRun, E2EProject } from "./harness.ts";
+import { text, toolUse } from "./model_server.ts";
+import { contextSections, type HookContext, systemText, textsOf, toolSteps } from "./requests.ts";
+import { scenario } from "./scenario.ts";
+
+const PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "CLAUDE.md": "# Root\n- ROOT-CLAUDE: use pnpm workspaces.\n",
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  "internal-packages/database/CLAUDE.md": "# Database\n- DB-CLAUDE: migrations are forward only.\n",
+  "internal-packages/database/schema.prisma": "model Invoice { id Int @id }\n",
+  ".claude/rules/database.md":
+    "---\npaths:\n  - internal-packages/database/**\n---\n# Database rule\n- DB-RULE: run prisma format.\n",
+  ".claude/rules/api.md": "---\npaths:\n  - internal-packages/api/**\n---\n- API-RULE: zod.\n",
+  "internal-packages/api/x.ts": "export {};\n",
+};
+
+const CAT = "cat internal-packages/database/schema.prisma";
+
+/** The PreToolUse:Bash contexts delivered with the run's Bash steps, in order. */
+function bashContexts(run: ClaudeRun): HookContext[] {
+  const last = run.turns.at(-1);
+  assert.ok(last, `the model was never called; stderr: ${run.stderr}`);
+  return toolSteps(last.body).filter((s) => s.name === "Bash").flatMap((s) =>
+    s.contexts.filter((c) => c.event === "PreToolUse" && c.tool === "Bash")
+  );
+}
+
+/** How many times `marker` reached the model in the run's last request (every message). */
+function timesSent(run: ClaudeRun, marker: string): number {
+  return textsOf(run.turns.at(-1)?.body ?? null).join("\n").split(marker).length - 1;
+}
+
+async function runSteps(project: E2EProject, steps: Record<string, unknown>[][]) {
+  const run = await project.run("Work on the database package.", [
+    ...steps.map((blocks) =>
+      blocks.map((b) => toolUse(String(b.tool), b.input as Record<string, unknown>))
+    ),
+    [text("Done.")],
+  ]);
+  assert.equal(run.code, 0, `claude exited ${run.code}; stderr: ${run.stderr}`);
+  assert.equal(run.result?.is_error, false, run.stdout);
+  return run;
+}
+
+scenario(
+  "a Bash `cat` brings the folder's nested CLAUDE.md and the paths: rule that covers it, each labelled with its path, once; never the root CLAUDE.md or a rule for elsewhere",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{ tool: "Bash", input: { command: CAT, description: "show the schema" } }],
+    ]);
+    const [context] = bashContexts(run);
+    assert.ok(context, "the Bash step carried the Librarian's context");
+    const labels = contextSections(context.text).map((s) => s.label);
+    assert.ok(
+      labels.some((l) => l.startsWith("internal-packages/database/CLAUDE.md (the project's own")),
+      labels.join(" | "),
+    );
+    assert.ok(
+      labels.some((l) => l.startsWith(".claude/rules/database.md (the project's rule for")),
+      labels.join(" | "),
+    );
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1, "the client loads nothing on a Bash touch");
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+    assert.equal(
+      timesSent(run, "ROOT-CLAUDE"),
+      1,
+      "the root CLAUDE.md only as the client loads it",
+    );
+    assert.equal(timesSent(run, "API-RULE"), 0, "a rule keeps its scope on Bash");
+  },
+);
+
+scenario(
+  "after a Read the client loads the nested CLAUDE.md and the rule itself and reports it (InstructionsLoaded): the Bash touch that follows sends neither again",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Read",
+        input: { file_path: project.path("internal-packages/database/schema.prisma") },
+      }],
+      [{ tool: "Bash", input: { command: CAT, description: "show the schema" } }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1, "once: the client's own load");
+    assert.equal(timesSent(run, "DB-RULE"), 1, "once: the client's own load");
+    // the Read's own PreToolUse may have recorded them first (a Read loads them on every version)
+    const recorded = (await project.log()).filter((r) =>
+      r.command === "inject" && r.fields.event === "InstructionsLoaded" &&
+      (r.fields.result === "recorded" || r.fields.result === "already-recorded")
+    ).map((r) => r.fields.file);
+    assert.ok(recorded.includes("internal-packages/database/CLAUDE.md"), recorded.join(", "));
+    assert.ok(recorded.includes(".claude/rules/database.md"), recorded.join(", "));
+  },
+);
+
+const MONOREPO: Record<string, string> = {
+  "CLAUDE.md": "# Monorepo\n- ROOT-GUIDE: use pnpm workspaces.\n",
+  "packages/api/CLAUDE.md": "# API\n- API-GUIDE: handlers validate with zod.\n",
+  "packages/api/src/handler.ts": "export const handler = 1;\n",
+};
+
+/** `librarian init && librarian import --yes <flags>`, then a session without the plugin. */
+async function teammateSees(open: Parameters<Parameters<typeof scenario>[1]>[0], flags: string[]) {
+  const project = await open(MONOREPO);
+  await new Deno.Command("git", { args: ["init", "-q", project.root] }).output();
+  const shell = { cwd: project.root, home: project.home };
+  assert.equal((await runLibrarian(["init"], shell)).code, 0);
+  const imported = await runLibrarian(["import", "--yes", ...flags], shell);
+  assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+  const run = await project.run("Look at the handler.", [
+    [toolUse("Read", { file_path: project.path("packages/api/src/handler.ts") })],
+    [text("Done.")],
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const last = run.turns.at(-1)!.body;
+  return [systemText(last), ...textsOf(last)].join("\n");
+}
+
+scenario(
+  "after init && import --yes a teammate without the plugin still gets every CLAUDE.md: nothing was moved",
+  async (open) => {
+    const seen = await teammateSees(open, []);
+    assert.match(seen, /ROOT-GUIDE/);
+    assert.match(seen, /API-GUIDE/);
+  },
+  { pluginDir: null },
+);
+
+scenario(
+  "with --hand-over (the explicit choice) a teammate without the plugin gets only the stubs (the control)",
+  async (open) => {
+    const seen = await teammateSees(open, ["--hand-over"]);
+    assert.doesNotMatch(seen, /ROOT-GUIDE|API-GUIDE/);
+    assert.match(seen, /The guidance that was here lives in the memory library/);
+  },
+  { pluginDir: null },
+);

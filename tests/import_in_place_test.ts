@@ -1,0 +1,121 @@
+/**
+ * `librarian import` composes with the client (issue 33): `CLAUDE.md` (any level), `AGENTS.md`
+ * and `.claude/rules/*.md` are read where they lie, never moved or imported by default, and the
+ * plan names each with why; hand-over is the explicit `--hand-over`. A skill's `agents.md` is not
+ * agent memory. What no client reads by path (a memory bank) is still imported.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+
+const PROJECT: Record<string, string> = {
+  "_memory_library/.scratch.md": "",
+  "CLAUDE.md": "# Root\n- ROOT-CLAUDE-LINE use pnpm workspaces\n",
+  "AGENTS.md": "# Agents\n- ROOT-AGENTS-LINE money is integer cents\n",
+  "packages/api/CLAUDE.md": "# Api\n- API-CLAUDE-LINE handlers validate with zod\n",
+  "packages/api/AGENTS.md": "# Api agents\n- API-AGENTS-LINE never log tokens\n",
+  ".claude/rules/database.md":
+    "---\npaths:\n  - internal-packages/database/**\n---\n- DB-RULE-LINE migrate first\n",
+  ".claude/rules/style.md": "- STYLE-RULE-LINE be brief\n",
+  "skills/review/agents.md": "# Agents of the review skill\n- SKILL-DOC-LINE\n",
+  "memory-bank/techContext.md": "# Tech\n- BANK-LINE deno 2\n",
+};
+
+async function imported(args: string[]) {
+  const dir = await tempDir();
+  await writeTree(dir.path, PROJECT);
+  const result = await runLibrarian(["import", "--yes", "--json", ...args], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  return { dir, report: JSON.parse(result.stdout) };
+}
+
+function libraryText(root: string): string {
+  let text = "";
+  const visit = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) visit(path);
+      else if (entry.name.endsWith(".md")) text += Deno.readTextFileSync(path);
+    }
+  };
+  visit(join(root, "_memory_library"));
+  return text;
+}
+
+Deno.test("import's default reads CLAUDE.md, AGENTS.md and .claude/rules where they lie: nothing moved, nothing imported twice, each named with why", async () => {
+  const { dir, report } = await imported([]);
+  await using _ = dir;
+  for (const [rel, text] of Object.entries(PROJECT)) {
+    if (/CLAUDE\.md$|AGENTS\.md$|\.claude\/rules/.test(rel)) {
+      assert.equal(Deno.readTextFileSync(join(dir.path, rel)), text, `${rel} unchanged`);
+    }
+  }
+  const library = libraryText(dir.path);
+  assert.doesNotMatch(library, /CLAUDE-LINE|AGENTS-LINE|RULE-LINE/, "none is in the library");
+  assert.match(library, /BANK-LINE/, "a memory bank no client reads by path is imported");
+  const inPlace = new Map<string, string>(
+    report.inPlace.map((p: { name: string; why: string }) => [p.name, p.why]),
+  );
+  assert.deepEqual([...inPlace.keys()].sort(), [
+    ".claude/rules/database.md",
+    ".claude/rules/style.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "packages/api/AGENTS.md",
+    "packages/api/CLAUDE.md",
+  ]);
+  assert.match(inPlace.get("CLAUDE.md")!, /loads it whole at every session start.*--hand-over/);
+  assert.match(inPlace.get("packages/api/CLAUDE.md")!, /on a Read or Write in packages\/api\//);
+  assert.match(inPlace.get("packages/api/AGENTS.md")!, /sends it on every touch of packages\/api/);
+  assert.match(inPlace.get(".claude/rules/database.md")!, /rule for internal-packages\/database/);
+  assert.match(inPlace.get(".claude/rules/style.md")!, /without paths:.*every session start/);
+  assert.deepEqual(report.handedOver, []);
+});
+
+Deno.test("a skill's document named agents.md is not agent memory: neither imported nor named", async () => {
+  const { dir, report } = await imported([]);
+  await using _ = dir;
+  const named = [
+    ...report.entries.map((e: { source: string }) => e.source),
+    ...report.inPlace.map((p: { name: string }) => p.name),
+    ...report.left.map((l: { name: string }) => l.name),
+  ];
+  assert.ok(!named.includes("skills/review/agents.md"), named.join(", "));
+  assert.doesNotMatch(libraryText(dir.path), /SKILL-DOC-LINE/);
+});
+
+Deno.test("the text plan says 'Read in place' for each, and --hand-over is the explicit choice that stubs CLAUDE.md", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, PROJECT);
+  const plan = await runLibrarian(["import", "--dry-run"], { cwd: dir.path });
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.match(plan.stdout, /^Read in place \(not imported\): packages\/api\/CLAUDE\.md: /m);
+  assert.match(plan.stdout, /^Read in place \(not imported\): \.claude\/rules\/database\.md: /m);
+  const handOver = await runLibrarian(["import", "--yes", "--hand-over"], { cwd: dir.path });
+  assert.equal(handOver.code, 0, handOver.stderr);
+  assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/);
+  assert.match(libraryText(dir.path), /API-CLAUDE-LINE/);
+  assert.equal(
+    Deno.readTextFileSync(join(dir.path, ".claude/rules/database.md")),
+    PROJECT[".claude/rules/database.md"],
+    "a Claude Code rule stays where it lies even then",
+  );
+});
+
+Deno.test("--hand-over never turns a CLAUDE.md the client loads whole into an excerpt: one longer than a touch's budget stays, with why", async () => {
+  await using dir = await tempDir();
+  const big = "# Big\n" +
+    Array.from({ length: 300 }, (_, i) => `- BIG-LINE ${i}: ${"x".repeat(40)}`).join("\n") + "\n";
+  await writeTree(dir.path, { ...PROJECT, "packages/api/CLAUDE.md": big });
+  const result = await runLibrarian(["import", "--yes", "--json", "--hand-over"], {
+    cwd: dir.path,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(Deno.readTextFileSync(join(dir.path, "packages/api/CLAUDE.md")), big);
+  assert.doesNotMatch(libraryText(dir.path), /BIG-LINE/);
+  const why = report.inPlace.find((p: { name: string }) => p.name === "packages/api/CLAUDE.md")
+    ?.why;
+  assert.match(why ?? "", /loads its 1[\d,]+ characters whole.*excerpt \(budget 9,000\)/);
+  assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/, "a small one is");
+});

@@ -1,0 +1,257 @@
+/**
+ * The project's own memory files, read where they lie (issue 33): a nested `CLAUDE.md` or
+ * `AGENTS.md` and a `.claude/rules/*.md` rule with `paths:` reach the model on a Bash touch (the
+ * client loads none there), labelled with their path, once per context window; never on a file
+ * tool's touch where the client loads them itself, and never the root files the client loads at
+ * session start. A rule keeps its scope on Bash too.
+ */
+import assert from "node:assert/strict";
+import { parseLogLine } from "../src/core/log.ts";
+import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
+
+const DB_RULE = "---\npaths:\n  - internal-packages/database/**\n---\n# Database\n- DB-RULE\n";
+
+const PROJECT = {
+  "_memory_library/tech.md": "# Tech\n- GLOBAL",
+  "CLAUDE.md": "# Root\n- ROOT-CLAUDE",
+  "AGENTS.md": "# Root agents\n- ROOT-AGENTS",
+  "internal-packages/database/CLAUDE.md": "# Db\n- DB-CLAUDE",
+  "internal-packages/database/AGENTS.md": "# Db agents\n- DB-AGENTS",
+  "internal-packages/database/schema.prisma": "model A {}",
+  "internal-packages/api/x.ts": "export {};",
+  ".claude/rules/database.md": DB_RULE,
+  ".claude/rules/api.md": "---\npaths: internal-packages/api/**\n---\n- API-RULE\n",
+  ".claude/rules/everywhere.md": "# All\n- UNSCOPED-RULE\n",
+};
+
+async function project(extra: Record<string, string> = {}) {
+  const dir = await tempDir();
+  const root = dir.path;
+  await writeTree(root, { ...PROJECT, ...extra });
+  return { dir, root, log: `${root}/.librarian.log` };
+}
+
+function event(root: string, tool: string, input: Record<string, unknown>, id: string) {
+  return JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_use_id: id,
+    tool_input: input,
+    cwd: root,
+  });
+}
+
+/** The context sent: `additionalContext`, or a held call's reason. */
+function contextOf(result: RunResult): string {
+  const out = parseHookStdout(result.stdout);
+  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
+  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
+}
+
+async function inject(
+  root: string,
+  log: string,
+  stdin: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  const result = await runLibrarian(["inject"], {
+    cwd: root,
+    stdin,
+    env: { LIBRARIAN_LOG: log, ...env },
+    home: `${root}/home`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stdout, /"(allow|ask|defer)"|updatedInput/);
+  return contextOf(result);
+}
+
+async function logLines(log: string) {
+  const text = await Deno.readTextFile(log).catch(() => "");
+  return text.split("\n").filter((l) => l !== "").map((l) => parseLogLine(l)!);
+}
+
+Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md and the rules whose paths: cover it, labelled with their paths; never the root files the client loads at start", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.match(sent, /DB-CLAUDE/);
+  assert.match(sent, /DB-AGENTS/);
+  assert.match(sent, /DB-RULE/);
+  assert.match(sent, /--- \[internal-packages\/database\/CLAUDE\.md \(the project's own memory/);
+  assert.match(
+    sent,
+    /--- \[\.claude\/rules\/database\.md \(the project's rule for internal-packages\/database\/\*\*/,
+  );
+  assert.match(sent, /GLOBAL/, "the library's own files as before");
+  assert.doesNotMatch(sent, /ROOT-CLAUDE|ROOT-AGENTS/, "the client loads the root files itself");
+  assert.doesNotMatch(sent, /API-RULE/, "a rule keeps its scope on Bash");
+  assert.doesNotMatch(sent, /UNSCOPED-RULE/, "a rule without paths: is loaded at start");
+});
+
+Deno.test("a rule's globs decide on Bash: a sed -i under the rule's folder gets it, a touch elsewhere does not", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const api = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "sed -n 1p internal-packages/api/x.ts" }, "t1"),
+  );
+  assert.match(api, /API-RULE/);
+  assert.doesNotMatch(api, /DB-RULE|DB-CLAUDE/);
+  const db = await inject(
+    root,
+    log,
+    event(
+      root,
+      "Bash",
+      { command: "sed -i 's/A/B/' internal-packages/database/schema.prisma" },
+      "t2",
+    ),
+  );
+  assert.match(db, /DB-RULE/);
+  assert.doesNotMatch(db, /API-RULE/, "already in the window, and out of scope");
+});
+
+Deno.test("a native source reaches a context window once: the second Bash touch sends nothing again", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const first = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.match(first, /DB-CLAUDE/);
+  const second = await inject(root, log, event(root, "Bash", { command }, "t2"));
+  assert.equal(second, "");
+  await Deno.writeTextFile(`${root}/internal-packages/database/CLAUDE.md`, "# Db\n- DB-CHANGED");
+  const third = await inject(root, log, event(root, "Bash", { command }, "t3"));
+  assert.match(third, /DB-CHANGED/, "a changed file is sent again");
+  assert.doesNotMatch(third, /DB-RULE|DB-AGENTS/);
+});
+
+Deno.test("a Read leaves the nested CLAUDE.md and matching rules to the client (recorded as in the window), and sends the nested AGENTS.md the client never loads", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const file = `${root}/internal-packages/database/schema.prisma`;
+  const read = await inject(root, log, event(root, "Read", { file_path: file }, "t1"));
+  assert.match(read, /DB-AGENTS/);
+  assert.doesNotMatch(read, /DB-CLAUDE|DB-RULE/, "the client loads these on a Read itself");
+  const [line] = await logLines(log);
+  assert.equal(line?.fields.client_loaded, "2");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.doesNotMatch(bash, /DB-CLAUDE|DB-RULE|DB-AGENTS/, "never twice in one window");
+});
+
+Deno.test("a Read into a folder whose only memory is the client's own records it, and sends nothing", async () => {
+  const { dir, root, log } = await project({
+    "internal-packages/database/AGENTS.md": "",
+    "_memory_library/tech.md": "",
+  });
+  await using _ = dir;
+  await Deno.remove(`${root}/internal-packages/database/AGENTS.md`);
+  await Deno.remove(`${root}/_memory_library/tech.md`);
+  const file = `${root}/internal-packages/database/schema.prisma`;
+  assert.equal(await inject(root, log, event(root, "Read", { file_path: file }, "t1")), "");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.equal(bash, "", "the client already sent the CLAUDE.md and the rule");
+});
+
+Deno.test("a native file too large for the budget is cut, and the closing line says where to read it", async () => {
+  const big = "# Db\n" + Array.from({ length: 400 }, (_, i) => `- DB-LINE ${i} ${"x".repeat(40)}`)
+    .join("\n");
+  const { dir, root, log } = await project({ "internal-packages/database/CLAUDE.md": big });
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.ok(sent.length <= 9000);
+  assert.match(sent, /DB-LINE 0 /);
+  assert.match(
+    sent,
+    new RegExp(`Not shown in full[^\\n]*${root}/internal-packages/database/CLAUDE\\.md \\(cut\\)`),
+  );
+});
+
+Deno.test("a linked nested CLAUDE.md is never followed", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  await Deno.writeTextFile(`${root}/secret.md`, "- SECRET");
+  await Deno.remove(`${root}/internal-packages/database/CLAUDE.md`);
+  await Deno.symlink(`${root}/secret.md`, `${root}/internal-packages/database/CLAUDE.md`);
+  const command = "cat internal-packages/database/schema.prisma";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.doesNotMatch(sent, /SECRET/);
+  assert.match(sent, /DB-AGENTS/);
+});
+
+Deno.test("what the client reports loading (InstructionsLoaded) is in the window: a later Bash touch does not send it again; nothing is printed for the event", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const loaded = JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "InstructionsLoaded",
+    file_path: `${root}/internal-packages/database/CLAUDE.md`,
+    memory_type: "Project",
+    load_reason: "nested_traversal",
+    trigger_file_path: `${root}/internal-packages/database/schema.prisma`,
+    cwd: root,
+  });
+  const result = await runLibrarian(["inject"], {
+    cwd: root,
+    stdin: loaded,
+    env: { LIBRARIAN_LOG: log },
+    home: `${root}/home`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim(), "");
+  const [line] = await logLines(log);
+  assert.equal(line?.fields.result, "recorded");
+  assert.equal(line?.fields.reason, "nested_traversal");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.doesNotMatch(bash, /DB-CLAUDE/, "the client sent it");
+  assert.match(bash, /DB-RULE/, "the client did not report the rule: it is sent");
+});
+
+Deno.test("a Write records nothing as loaded by the client (2.1.197 loads nothing on a Write; 2.1.332 reports what it loads)", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const file = `${root}/internal-packages/database/new.prisma`;
+  await inject(root, log, event(root, "Write", { file_path: file, content: "x" }, "t1"));
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.match(bash, /DB-CLAUDE/);
+  assert.match(bash, /DB-RULE/);
+});
+
+Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's load: its later shell touch still gets the nested CLAUDE.md and the rule", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const codex = (tool: string, input: Record<string, unknown>, id: string) =>
+    JSON.stringify({ ...JSON.parse(event(root, tool, input, id)), turn_id: "turn-1" });
+  const file = `${root}/internal-packages/database/schema.prisma`;
+  await inject(root, log, codex("Read", { file_path: file }, "t1"));
+  const [line] = await logLines(log);
+  assert.equal(line?.fields.client, "codex");
+  assert.equal(line?.fields.client_loaded, undefined);
+  const shell = await inject(
+    root,
+    log,
+    codex("Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.match(shell, /DB-CLAUDE/);
+  assert.match(shell, /DB-RULE/);
+});
