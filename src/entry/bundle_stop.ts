@@ -16,7 +16,7 @@
  * @module
  */
 
-import { run } from "../filing/hook.ts";
+import { run } from "../stop/hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 /** The modules the stop hook loads later that its bundle carries: none (see the module doc). */
