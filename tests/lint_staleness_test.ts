@@ -131,6 +131,35 @@ Deno.test("renames are followed, then uncommitted changes; a deleted then re-add
   ]);
 });
 
+Deno.test("a file created after the learning's commit (in the turn that filed it) counts from its creation, not as rewritten", () => {
+  // 1 (learning: the turn created new.ts, uncommitted then) ← 2 adds new.ts ← 3 edits 2 lines
+  const history: HistoryCommit[] = [
+    { hash: h(3), parents: [h(2)], changes: [{ status: "M", path: "new.ts", lines: 2 }] },
+    { hash: h(2), parents: [h(1)], changes: [{ status: "A", path: "new.ts", lines: 120 }] },
+    { hash: h(1), parents: [], changes: [] },
+  ];
+  const fresh = input({ history, lineCount: () => 120, learnings: [learning(h(1), "new.ts")] });
+  assert.deepEqual(staleLearnings(fresh), [], "its creation is what the learning saw");
+  assert.deepEqual(
+    staleLearnings({
+      ...fresh,
+      history: [],
+      uncommitted: [{ status: "A", path: "new.ts", lines: 120 }],
+    }),
+    [],
+    "added, not committed yet",
+  );
+  const rewritten: HistoryCommit[] = [
+    { hash: h(4), parents: [h(3)], changes: [{ status: "M", path: "new.ts", lines: 100 }] },
+    ...history,
+  ];
+  assert.deepEqual(
+    staleLearnings({ ...fresh, history: rewritten })[0]?.fates,
+    [{ kind: "changed", source: "new.ts", lines: 102, of: 120 }],
+    "what changed after its creation still counts",
+  );
+});
+
 Deno.test("a side branch merged after the learning counts; commits before it on another branch do not", () => {
   // 1 ← 2 (learning) ← 4 (merge of 3) ; 1 ← 3 (side, renames s.ts)
   const history: HistoryCommit[] = [

@@ -7,7 +7,8 @@
  * first, topological); a learning from commit C is judged on the commits reachable from `HEAD`
  * but not from C (exactly `git log C..HEAD`, computed here from the parent links, once per
  * distinct commit), then on the uncommitted changes. A file is followed through renames; a file
- * deleted and added again counts as changed, not deleted.
+ * deleted and added again counts as changed, not deleted; a file first added after the commit
+ * (created in the turn that filed the learning) counts from its creation: the learning saw it.
  *
  * @module
  */
@@ -130,6 +131,7 @@ function fateOf(
   let lines = 0;
   let deleted = false;
   let after = Infinity; // only events older-to-newer than the last rename followed
+  let seenEvent = false; // an event of the source's own path was met
   for (let hops = 0; hops < 64; hops++) {
     let renamedTo: string | undefined;
     let renameAt = 0;
@@ -144,8 +146,16 @@ function fateOf(
         break;
       }
       if (change.path !== path) continue;
+      const created = change.status === "A" || change.status.startsWith("C");
+      // a file that did not exist at the learning's commit was created by the turn that filed
+      // it (or later, seen then): its creation is what the learning saw, not a rewrite
+      if (created && hops === 0 && !seenEvent) {
+        seenEvent = true;
+        continue;
+      }
+      seenEvent = true;
       // a file deleted and added again was rewritten: both count as changed lines
-      deleted = change.status === "D" ? true : change.status === "A" ? false : deleted;
+      deleted = change.status === "D" ? true : created ? false : deleted;
       lines += change.lines;
     }
     if (renamedTo === undefined) break;
