@@ -12,7 +12,7 @@ import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
 import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
 import { envFrom } from "../src/core/env.ts";
-import { tempDir, writeTree } from "./helpers.ts";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -229,5 +229,52 @@ Deno.test({
       text,
       /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten \(1\d\d of 60 lines\)/,
     );
+  },
+});
+
+/** Runs the inject hook process on one event in project `root`; its context (or reason). */
+async function injectEvent(
+  root: string,
+  state: string,
+  event: Record<string, unknown>,
+): Promise<string> {
+  const result = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({ session_id: "fresh-clone", cwd: root, ...event }),
+    cwd: root,
+    env: { LIBRARIAN_STATE_DIR: state, LIBRARIAN_HINT: "off", LIBRARIAN_SESSION_START: "on" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  if (result.stdout.trim() === "") return "";
+  const specific = JSON.parse(result.stdout).hookSpecificOutput;
+  return specific.additionalContext ?? specific.permissionDecisionReason ?? "";
+}
+
+Deno.test({
+  name:
+    "a fresh state folder (a teammate's clone, a new machine) marks stale learnings from the first touch: the session start makes the record",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const fresh = join(p.dir.path, "fresh-state");
+    assert.equal(readStaleRecord(staleRecordPath(fresh, p.library.root)), null, "no record yet");
+    await injectEvent(p.root, fresh, { hook_event_name: "SessionStart", source: "startup" });
+    assert.notEqual(readStaleRecord(staleRecordPath(fresh, p.library.root)), null);
+    const first = await injectEvent(p.root, fresh, {
+      hook_event_name: "PreToolUse",
+      tool_use_id: "toolu_1",
+      tool_name: "Read",
+      tool_input: { file_path: join(p.root, "src/api/handler.ts") },
+    });
+    assert.match(first, /- Tax is rounded per line\. \(stale: src\/api\/tax\.ts deleted since/);
+    assert.match(first, /- Handlers return early\.(\n|$)/);
+    // HEAD moved (a pull): the next session start remakes the record
+    await Deno.remove(join(p.root, "src/api/handler.ts"));
+    await commitAll(p.root, "handler goes");
+    const before = Deno.readTextFileSync(staleRecordPath(fresh, p.library.root));
+    await injectEvent(p.root, fresh, { hook_event_name: "SessionStart", source: "startup" });
+    const after = readStaleRecord(staleRecordPath(fresh, p.library.root))!;
+    assert.notEqual(JSON.stringify(after), before.trim());
+    assert.match(JSON.stringify(after), /handler\.ts deleted/);
   },
 });
