@@ -316,3 +316,16 @@ Deno.test("at the minimum budget a blind first write is held with its folder's n
   assert.equal(api.kind, "held", "another folder's first write is its own hold");
   assert.match(api.text, /API-PATTERNS/);
 });
+
+Deno.test("a blind first write is held for the root's notes alone when the window never had them (no session start)", async () => {
+  const p = await tempProject({
+    "proj/_memory_library/tech.md": "# Tech\n- GLOBAL-TECH: deno 2\n",
+    "proj/src/lib/util.ts": "export {};\n",
+  });
+  await using _ = p.dir;
+  const first = await hook(p, write(p, "src/lib/new.ts"));
+  assert.equal(first.kind, "held", "the root's notes apply to every folder");
+  assert.match(first.text, /GLOBAL-TECH/);
+  assert.deepEqual(await hook(p, write(p, "src/lib/new.ts")), { kind: "none", text: "" });
+  assert.deepEqual(await hook(p, write(p, "src/other.ts")), { kind: "none", text: "" }, "sent");
+});
