@@ -278,3 +278,39 @@ Deno.test({
     assert.match(JSON.stringify(after), /handler\.ts deleted/);
   },
 });
+
+Deno.test({
+  name:
+    "a mark on a learning citing several files is dropped once one of them is restored (unknown, no git)",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    await writeTree(p.root, { "src/api/rate.ts": "export const rate = 1;\n" });
+    await commitAll(p.root, "rate");
+    const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${head} src/api/rate.ts src/api/handler.ts -->\n- Rate and handler agree.\n`,
+      { append: true },
+    );
+    await gitOk(p.root, "rm", "-q", "src/api/rate.ts", "src/api/handler.ts");
+    await commitAll(p.root, "both go");
+    await refreshStaleRecord(p.library, p.env);
+    const read = () => {
+      const context = buildFileContext(join(p.root, "src/api/other.ts"), {
+        env: p.env,
+        budget: 9000,
+      });
+      return context.kind === "context" ? context.rendered.text : "";
+    };
+    await writeTree(p.root, { "src/api/other.ts": "export {};\n" });
+    assert.match(
+      read(),
+      /- Rate and handler agree\. \(stale: src\/api\/rate\.ts deleted; src\/api\/handler\.ts deleted/,
+    );
+    await Deno.writeTextFile(join(p.root, "src/api/rate.ts"), "export const rate = 1;\n");
+    assert.match(read(), /- Rate and handler agree\.(\n|$)/, "one is back: the mark may be wrong");
+  },
+});
