@@ -229,6 +229,15 @@ Deno.test({
       text,
       /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten \(1\d\d of 60 lines\)/,
     );
+    // committed as the turn left it, then a line edited: judged from what the learning saw
+    await commitAll(p.root, "the turn's rewrite");
+    const path = join(p.root, "src/api/big.ts");
+    await Deno.writeTextFile(path, (await Deno.readTextFile(path)).replace("v1 = 2;", "v1 = 3;"));
+    await commitAll(p.root, "one line");
+    await refreshStaleRecord(p.library, p.env, { force: true });
+    const later = touch(p.root, p.env);
+    assert.match(later, /- Big is generated\.\n/, "two lines since what it saw: not stale");
+    assert.match(later, /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten/);
   },
 });
 
