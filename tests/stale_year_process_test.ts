@@ -2,14 +2,14 @@
  * A year of turns, through the real hooks (`bin/librarian stop` and `inject`, as Claude Code runs
  * them) in a git repository whose clock is fixed (commit dates, `LIBRARIAN_NOW`): each turn
  * creates a code file and files a learning about it in the same turn (uncommitted then); some
- * turns also edit an older file a little; files are committed in batches, some deleted, some
+ * turns also edit an older file a little or rewrite one whole; files are committed in batches, some deleted, some
  * renamed, some edited by hand a line at a time. Afterwards every learning is sent on a first
  * touch of its folder, in the same machine's next session (the record made by the Stop hook, then
  * `HEAD` moved), in a fresh state folder, and in a teammate's fresh clone: a learning is marked
- * stale exactly when one of its cited files was deleted or renamed since (0 false marks, 0
- * unmarked stale learnings).
+ * stale exactly when one of its cited files was deleted, renamed or rewritten whole by a later
+ * turn (0 false marks, 0 unmarked stale learnings).
  *
- * 36 turns, one every ten days (scaled down from 400 to keep the run short on a loaded machine).
+ * 28 turns, one every thirteen days (scaled down from 400 to keep the run short on a loaded machine).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import { parseProvenance } from "../src/format/provenance.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
-const TURNS = 36;
+const TURNS = 28;
 const FOLDERS = ["src/api", "src/ui", "lib/core", "tools"];
 const DAY = 24 * 3600_000;
 const START = Date.UTC(2026, 0, 5);
@@ -77,7 +77,7 @@ const code = (name: string, lines = 40) =>
 
 Deno.test({
   name:
-    "a year of turns: a learning is marked stale exactly when a cited file was deleted or renamed, in the same machine's sessions and a fresh clone's",
+    "a year of turns: a learning is marked stale exactly when a cited file was deleted, renamed or rewritten since, in the same machine's sessions and a fresh clone's",
   ignore: skipOnWindows("needs git"),
   fn: async () => {
     await using dir = await tempDir();
@@ -102,11 +102,13 @@ Deno.test({
     const transcriptPath = join(dir.path, "transcript.jsonl");
     /** Project-relative code file → what became of it. */
     const fate = new Map<string, "here" | "deleted" | "renamed">();
+    const rewritten: string[] = []; // rewritten whole in a turn, not edited by hand since
+    const rewrites = new Map<string, number[]>(); // file → the turns that rewrote it whole
     const alive = (folder: string) =>
       [...fate].filter(([f, s]) => s === "here" && f.startsWith(`${folder}/`)).map(([f]) => f);
 
     for (let turn = 0; turn < TURNS; turn++) {
-      clock = START + turn * 10 * DAY;
+      clock = START + turn * 13 * DAY;
       const folder = FOLDERS[turn % FOLDERS.length]!;
       const file = `${folder}/m${turn}.ts`;
       await Deno.mkdir(join(root, folder), { recursive: true });
@@ -114,7 +116,14 @@ Deno.test({
       fate.set(file, "here");
       const written = [file];
       const older = alive(folder).filter((f) => f !== file);
-      if (turn % 3 === 2 && older.length > 0) {
+      if (turn % 6 === 5 && older.length > 0) {
+        // the turn rewrites an older file whole: the learning saw the new version
+        const other = older[0]!;
+        await Deno.writeTextFile(join(root, other), code(`r${turn}`, 50));
+        written.push(other);
+        rewritten.push(other);
+        rewrites.set(other, [...rewrites.get(other) ?? [], turn]);
+      } else if (turn % 3 === 2 && older.length > 0) {
         // the turn also edits an older file a little: the learning cites both
         const other = older[(turn * 7) % older.length]!;
         await Deno.writeTextFile(join(root, other), `// touched in turn ${turn}\n`, {
@@ -151,15 +160,18 @@ Deno.test({
       if (turn % 5 === 4) {
         // a hand edit of one line in a file filed about a while ago (not a rewrite)
         const older = alive(FOLDERS[(turn + 1) % FOLDERS.length]!);
-        const target = older[turn % Math.max(1, older.length)];
+        const again = rewritten.filter((f) => fate.get(f) === "here").at(-1);
+        const target = again ?? older[turn % Math.max(1, older.length)];
         if (target) {
+          await commit(`work to ${turn}`); // the turn's version is in git, then a line changes
           const path = join(root, target);
           const text = await Deno.readTextFile(path);
-          await Deno.writeTextFile(path, text.replace(/ = 1;/, " = 100;"));
+          await Deno.writeTextFile(path, text.replace(/ = 1;\n/, " = 100;\n"));
+          rewritten.splice(0, rewritten.length);
           await commit(`tweak ${target}`);
         }
       }
-      if (turn % 9 === 8) {
+      if (turn % 7 === 6) {
         const older = alive(FOLDERS[turn % FOLDERS.length]!).slice(0, -1);
         const gone = older[0];
         if (gone) {
@@ -168,7 +180,7 @@ Deno.test({
           fate.set(gone, "deleted");
         }
       }
-      if (turn % 13 === 12) {
+      if (turn % 11 === 10) {
         const older = alive(FOLDERS[(turn + 2) % FOLDERS.length]!).slice(0, -1);
         const moved = older[older.length - 1];
         if (moved) {
@@ -224,7 +236,10 @@ Deno.test({
         for (const unit of learningsOf(text)) {
           const cited = parseProvenance(unit.provenance?.text ?? "")?.files ?? [];
           if (cited.length === 0) continue;
-          const expected = cited.some((c) => fate.get(c) !== "here");
+          const filed = Number(/Module m(\d+) /.exec(unit.lines[0]!)![1]);
+          const rewrittenSince = (file: string) =>
+            (rewrites.get(file) ?? []).some((turn) => turn > filed);
+          const expected = cited.some((c) => fate.get(c) !== "here" || rewrittenSince(c));
           const first = unit.lines[0]!;
           const at = sent.indexOf(first);
           assert.ok(at >= 0, `${label}: ${folder}: '${first}' is sent`);
@@ -234,14 +249,16 @@ Deno.test({
           if (expected) stale++;
           else fresh++;
           if (mark < 0 && expected) wrong.push(`${label}: unmarked: ${shown} [${cited.join(" ")}]`);
-          // no file is rewritten here: a mark names only what was deleted or renamed
+          // each reason true: deleted, renamed, or rewritten whole by a later turn
           const reasons = mark < 0 ? [] : shown.slice(mark + 9).split(/; | since /);
           for (const reason of reasons) {
             const [path, what] = reason.split(" ");
             if (what === undefined) continue;
-            if (fate.get(path!) === "here" || what === "rewritten") {
-              wrong.push(`${label}: false mark: ${shown} [${cited.join(" ")}]`);
-            }
+            const fileFate = fate.get(path!);
+            const right = what === "rewritten"
+              ? fileFate === "here" && rewrittenSince(path!)
+              : what === fileFate;
+            if (!right) wrong.push(`${label}: false mark: ${shown} [${cited.join(" ")}]`);
           }
         }
       }
