@@ -33,6 +33,8 @@ import { compactionFiles, compactionHeader } from "./recent.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
+import { formatStaleRecord } from "../git/stale_record.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
 import { staleModeFrom } from "../format/stale_marks.ts";
 import { loadLater } from "../core/load_later.ts";
 import { messageOf } from "../core/errors.ts";
@@ -145,11 +147,13 @@ async function keepStaleRecord(library: Library, env: EnvReader): Promise<Outcom
   try {
     const need = staleRecordNeed(library, env, false);
     if (need === null) return {};
-    const { remakeStaleRecord } = await loadLater<typeof import("../git/stale_refresh.ts")>(
-      "git/stale_refresh.ts",
+    // loaded from src/ (the bundle does not carry it): it computes; the writing is done here
+    const { makeStaleRecord } = await loadLater<typeof import("../git/stale_make.ts")>(
+      "git/stale_make.ts",
     );
-    const made = await remakeStaleRecord(library, need);
-    return { stale_record: made.kind === "written" ? `written:${made.stale}` : made.kind };
+    const made = await makeStaleRecord(library, need.head);
+    writeTextAtomicSync(need.path, formatStaleRecord(made.record));
+    return { stale_record: `written:${made.stale}` };
   } catch (error) {
     return { stale_record: `skipped:${messageOf(error)}` };
   }
