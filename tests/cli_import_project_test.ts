@@ -367,3 +367,30 @@ Deno.test(
     assert.equal(Deno.readTextFileSync(join(dir.path, "_memory_library/.scratch.md")), "");
   },
 );
+
+Deno.test(
+  "a CLAUDE.md that is not UTF-8 text is never replaced by a stub: its bytes stay as they were",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, MONOREPO);
+    // Latin-1: "café" and "naïve", not UTF-8
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode("# Monorepo\n- caf"),
+      0xe9,
+      ...new TextEncoder().encode(" is served at noon\n- na"),
+      0xef,
+      ...new TextEncoder().encode("ve rules stay\n"),
+    ]);
+    await Deno.writeFile(join(dir.path, "CLAUDE.md"), latin1);
+    const result = await runLibrarian(["import", "--yes", "--json"], options);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(await Deno.readFile(join(dir.path, "CLAUDE.md")), latin1, "its text is kept");
+    const report = JSON.parse(result.stdout);
+    assert.ok(!(report.handedOver as string[]).includes("CLAUDE.md"), report.handedOver.join(", "));
+    assert.ok((report.handedOver as string[]).includes("packages/web/CLAUDE.md"), "the others are");
+    assert.match(JSON.stringify(report.entries), /"CLAUDE\.md"[^}]*skip-not-text/);
+  },
+);

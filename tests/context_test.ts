@@ -129,3 +129,19 @@ Deno.test("renderContext() names a section that was never read as left out", () 
   assert.deepEqual(r.left, ["global/unread.md"]);
   assert.ok(r.text.includes("/lib/global/unread.md (left out)"));
 });
+
+Deno.test("renderContext() counts the files instead of naming them when naming them would leave no file a slice", () => {
+  const deep = "/home/someone/projects/a-long-project-name/_memory_library/packages/service/src";
+  const sections = [1, 2, 3, 4].map((n) => ({
+    ...section(`packages/service/src/level-${n}.md`, 2000),
+    readPath: `${deep}/level-${n}/notes-about-this-level.md`,
+  }));
+  const r = renderContext(HEADER, sections, [], 1000, "", 330);
+  assert.ok(r.text.length <= 1000 - 330, `${r.text.length}`);
+  assert.deepEqual(
+    [...r.shown, ...r.cut],
+    ["packages/service/src/level-1.md"],
+    "the most specific",
+  );
+  assert.match(r.text, /4 library files\.$/);
+});

@@ -17,7 +17,10 @@ import {
   CARRIED as INJECT_CARRIED,
   LOADED_FROM_SOURCE as INJECT_FROM_SOURCE,
 } from "../src/entry/bundle_inject.ts";
-import { CARRIED as INJECT_SHELL_CARRIED } from "../src/entry/bundle_inject_shell.ts";
+import {
+  CARRIED as INJECT_SHELL_CARRIED,
+  LOADED_FROM_SOURCE as INJECT_SHELL_FROM_SOURCE,
+} from "../src/entry/bundle_inject_shell.ts";
 import { CARRIED as STOP_CARRIED, LOADED_FROM_SOURCE } from "../src/entry/bundle_stop.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 import { type ImportGraph, moduleState, reachable, readImportGraph } from "./import_graph.ts";
@@ -25,7 +28,10 @@ import { type ImportGraph, moduleState, reachable, readImportGraph } from "./imp
 /** What each bundle carries, and what its hook loads from `src/` by design. */
 const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly string[] }> = {
   inject: { carried: Object.keys(INJECT_CARRIED), fromSource: INJECT_FROM_SOURCE },
-  "inject --shell": { carried: Object.keys(INJECT_SHELL_CARRIED), fromSource: [] },
+  "inject --shell": {
+    carried: Object.keys(INJECT_SHELL_CARRIED),
+    fromSource: INJECT_SHELL_FROM_SOURCE,
+  },
   stop: { carried: Object.keys(STOP_CARRIED), fromSource: LOADED_FROM_SOURCE },
 };
 

@@ -76,6 +76,11 @@ Deno.test("after a compact session start, the files of the folders touched last 
     ["src/ui/patterns.md"],
   );
   assert.equal(await read(p, "src/api/x.ts"), "", "a repeat touch sends nothing");
+  assert.deepEqual(
+    labels(await hook(p, { tool_name: "Bash", tool_input: { command: "cat src/ui/modal.tsx" } })),
+    [],
+    "src/ui is the folder touched last again",
+  );
 
   const after = await start(p, "compact");
   assert.match(
@@ -106,7 +111,7 @@ Deno.test("after a compact session start, the files of the folders touched last 
   );
 });
 
-Deno.test("the ledger keeps the last folders touched; a touch of one already kept writes nothing; a clear start brings only the root files", async () => {
+Deno.test("the ledger keeps the last folders touched; a repeat touch of the folder touched last writes nothing; a clear start brings only the root files", async () => {
   const p = await tempProject(TREE);
   await using _ = p.dir;
   const state = `${p.home}/.claude/librarian`;
@@ -116,15 +121,37 @@ Deno.test("the ledger keeps the last folders touched; a touch of one already kep
   const ledger = () => loadLedger(state, { sessionId: SESSION }).ledger;
   assert.deepEqual(ledger().recent, [`${p.root}/docs`, `${p.root}/src/api`]);
   const ledgerFile = () => Deno.readTextFileSync(ledgerPath(state, { sessionId: SESSION }));
+  assert.equal(await read(p, "src/api/x.ts"), "");
+  assert.deepEqual(ledger().recent, [`${p.root}/src/api`, `${p.root}/docs`], "moved to the front");
   const file = ledgerFile();
   assert.equal(await read(p, "src/api/x.ts"), "");
-  assert.equal(ledgerFile(), file, "a repeat touch of a kept folder writes nothing");
+  assert.equal(ledgerFile(), file, "a repeat touch of the folder touched last writes nothing");
 
   const cleared = await start(p, "clear");
   assert.deepEqual(labels(cleared), ["tech.md (library root)"], "clear: a fresh start");
   assert.equal(ledger().recent, undefined, "clear forgets the folders too");
   assert.deepEqual(labels(await start(p, "compact")), ["tech.md (library root)"]);
   assert.ok(MAX_RECENT >= 2);
+});
+
+Deno.test("a folder touched again moves to the front: touches a b c d a a a e bring back e a d c", async () => {
+  const tree: Record<string, string> = { "proj/_memory_library/tech.md": "# Tech\n- T\n" };
+  for (const name of ["a", "b", "c", "d", "e"]) {
+    tree[`proj/_memory_library/${name}/notes.md`] = `# ${name}\n- ${name.toUpperCase()}-NOTE\n`;
+    tree[`proj/${name}/x.ts`] = "export {};\n";
+  }
+  const p = await tempProject(tree);
+  await using _ = p.dir;
+  for (const name of ["a", "b", "c", "d", "a", "a", "a", "e"]) await read(p, `${name}/x.ts`);
+  const after = await start(p, "compact");
+  assert.match(after, /before the compaction \(e, a, d, c\)/);
+  assert.deepEqual(labels(after), [
+    "e/notes.md",
+    "a/notes.md",
+    "d/notes.md",
+    "c/notes.md",
+    "tech.md (library root)",
+  ]);
 });
 
 Deno.test("the folder files after a compaction share the budget with the root files; every file is represented", async () => {

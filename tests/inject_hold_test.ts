@@ -11,6 +11,7 @@ import { parseLogLine } from "../src/core/log.ts";
 import { takeLock } from "../src/core/lock.ts";
 import { ledgerLockPath, ledgerPath } from "../src/inject/ledger_paths.ts";
 import { runLibrarian, type TempProject, tempProject } from "./helpers.ts";
+import { MIN_BUDGET } from "../src/core/env.ts";
 import { wineSample } from "./platform.ts";
 
 const TREE: Record<string, string> = {
@@ -286,4 +287,45 @@ Deno.test("a held call's reason stays within the budget, and its closing line na
   assert.equal(held.kind, "held");
   assert.ok(held.text.length <= 2000, `${held.text.length}`);
   assert.match(held.text, /\(context budget 2000 characters\)/);
+});
+
+Deno.test("at the minimum budget a blind first write is held with its folder's notes (the tagging hint on, nothing sent before), and only that write, once", async () => {
+  const big = "- a long learning line that takes room, again and again and again.\n".repeat(200);
+  const deep = "src/models/billing/invoices";
+  const p = await tempProject({
+    ...TREE,
+    "proj/_memory_library/tech.md": big,
+    "proj/_memory_library/src/models/big.md": big,
+    "proj/_memory_library/src/models/billing/notes.md": big,
+    [`proj/_memory_library/${deep}/INVOICES.md`]: "# Invoices\n- INVOICE-NOTE: totals in cents.\n" +
+      big,
+  });
+  await using _ = p.dir;
+  const env = { LIBRARIAN_BUDGET: String(MIN_BUDGET), LIBRARIAN_HINT: "on" };
+  const first = await hook(p, write(p, `${deep}/order.ts`), env);
+  assert.equal(first.kind, "held", "the blind first write is held");
+  assert.ok(first.text.length <= MIN_BUDGET, `${first.text.length}`);
+  assert.match(first.text, /INVOICE-NOTE/, "with its own folder's notes");
+  assert.equal((await hook(p, write(p, `${deep}/order.ts`), env)).kind !== "held", true, "once");
+  assert.notEqual(
+    (await hook(p, write(p, `${deep}/invoice.ts`), env)).kind,
+    "held",
+    "never held twice for one folder, even when its context was cut",
+  );
+  const api = await hook(p, write(p, "src/api/y.ts"), env);
+  assert.equal(api.kind, "held", "another folder's first write is its own hold");
+  assert.match(api.text, /API-PATTERNS/);
+});
+
+Deno.test("a blind first write is held for the root's notes alone when the window never had them (no session start)", async () => {
+  const p = await tempProject({
+    "proj/_memory_library/tech.md": "# Tech\n- GLOBAL-TECH: deno 2\n",
+    "proj/src/lib/util.ts": "export {};\n",
+  });
+  await using _ = p.dir;
+  const first = await hook(p, write(p, "src/lib/new.ts"));
+  assert.equal(first.kind, "held", "the root's notes apply to every folder");
+  assert.match(first.text, /GLOBAL-TECH/);
+  assert.deepEqual(await hook(p, write(p, "src/lib/new.ts")), { kind: "none", text: "" });
+  assert.deepEqual(await hook(p, write(p, "src/other.ts")), { kind: "none", text: "" }, "sent");
 });

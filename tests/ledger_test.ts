@@ -9,7 +9,13 @@ import {
 } from "../src/inject/ledger.ts";
 import { type LedgerKey, ledgerPath } from "../src/inject/ledger_paths.ts";
 import { safeId } from "../src/core/hash.ts";
-import { MAX_EVENTS, parseLedger } from "../src/inject/ledger_format.ts";
+import {
+  LEDGER_FORMAT,
+  MAX_EVENTS,
+  MAX_HELD,
+  MAX_HINTED,
+  parseLedger,
+} from "../src/inject/ledger_format.ts";
 import { emptyLedger } from "../src/inject/ledger_format.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -63,6 +69,25 @@ Deno.test("mergeLedger() keeps the newest events, at most the limit, each once",
   assert.equal(ledger.events.length, MAX_EVENTS);
   assert.equal(ledger.events[0], "tool:5");
   assert.equal(ledger.events.at(-1), `tool:${MAX_EVENTS + 4}`);
+});
+
+Deno.test("mergeLedger() keeps the newest hinted and held folders past the cap, so a hint or a hold given last is remembered", () => {
+  let ledger = emptyLedger();
+  for (let i = 0; i < MAX_HINTED + 10; i++) {
+    ledger = mergeLedger(ledger, { hinted: [`src/f${i}`] });
+  }
+  assert.equal(ledger.hinted!.length, MAX_HINTED);
+  assert.equal(ledger.hinted!.at(-1), `src/f${MAX_HINTED + 9}`, "the newest hint is kept");
+  assert.ok(!ledger.hinted!.includes("src/f0"), "the oldest makes room");
+  for (let i = 0; i < MAX_HELD + 10; i++) {
+    ledger = mergeLedger(ledger, { held: [`/p/f${i}`] });
+  }
+  assert.equal(ledger.held!.length, MAX_HELD);
+  assert.equal(ledger.held!.at(-1), `/p/f${MAX_HELD + 9}`, "the newest hold is kept");
+  assert.equal(
+    parseLedger(JSON.stringify({ version: LEDGER_FORMAT, ...ledger })).problem,
+    undefined,
+  );
 });
 
 Deno.test("parseLedger() validates every field and reads anything else as empty, saying why", () => {

@@ -11,6 +11,7 @@ import {
   unquotePath,
 } from "../src/git/history.ts";
 import {
+  digestQuestions,
   type Learning,
   MIN_HEAVY_LINES,
   staleLearnings,
@@ -129,6 +130,58 @@ Deno.test("renames are followed, then uncommitted changes; a deleted then re-add
     { kind: "renamed", source: "a.ts", to: "c.ts" },
     { kind: "changed", source: "x.ts", lines: 60, of: 40 },
   ]);
+});
+
+Deno.test("a file created after the learning's commit (in the turn that filed it) counts from its creation, not as rewritten", () => {
+  // 1 (learning: the turn created new.ts, uncommitted then) ← 2 adds new.ts ← 3 edits 2 lines
+  const history: HistoryCommit[] = [
+    { hash: h(3), parents: [h(2)], changes: [{ status: "M", path: "new.ts", lines: 2 }] },
+    { hash: h(2), parents: [h(1)], changes: [{ status: "A", path: "new.ts", lines: 120 }] },
+    { hash: h(1), parents: [], changes: [] },
+  ];
+  const fresh = input({ history, lineCount: () => 120, learnings: [learning(h(1), "new.ts")] });
+  assert.deepEqual(staleLearnings(fresh), [], "its creation is what the learning saw");
+  assert.deepEqual(
+    staleLearnings({
+      ...fresh,
+      history: [],
+      uncommitted: [{ status: "A", path: "new.ts", lines: 120 }],
+    }),
+    [],
+    "added, not committed yet",
+  );
+  const rewritten: HistoryCommit[] = [
+    { hash: h(4), parents: [h(3)], changes: [{ status: "M", path: "new.ts", lines: 100 }] },
+    ...history,
+  ];
+  assert.deepEqual(
+    staleLearnings({ ...fresh, history: rewritten })[0]?.fates,
+    [{ kind: "changed", source: "new.ts", lines: 102, of: 120 }],
+    "what changed after its creation still counts",
+  );
+});
+
+Deno.test("a file the turn rewrote is judged from the commit that holds what the learning saw (its digest)", () => {
+  // 1 (learning; the turn rewrote big.ts, uncommitted) ← 2 commits that rewrite ← 3 edits 2 lines
+  const history: HistoryCommit[] = [
+    { hash: h(3), parents: [h(2)], changes: [{ status: "M", path: "big.ts", lines: 2 }] },
+    { hash: h(2), parents: [h(1)], changes: [{ status: "M", path: "big.ts", lines: 120 }] },
+    { hash: h(1), parents: [], changes: [] },
+  ];
+  const provenance = { day: "2026-12-01", commit: h(1).slice(0, 7), files: ["big.ts"] };
+  const seen = { file: "x.md", line: 3, provenance: { ...provenance, digests: ["0a1b2c3d"] } };
+  const base = input({ history, lineCount: () => 60, learnings: [seen] });
+  const stale = staleLearnings(base);
+  assert.deepEqual(stale[0]?.fates, [{ kind: "changed", source: "big.ts", lines: 122, of: 60 }]);
+  assert.deepEqual(digestQuestions(stale, history), [[h(3), "big.ts"], [h(2), "big.ts"]]);
+  const digestAt = (commit: string) => commit === h(2) ? "0a1b2c3d" : "ffffffff";
+  assert.deepEqual(staleLearnings({ ...base, digestAt }), [], "2 lines since what it saw");
+  const blind = { file: "x.md", line: 9, provenance };
+  assert.equal(
+    staleLearnings({ ...base, digestAt, learnings: [blind] }).length,
+    1,
+    "no digest recorded: judged from its commit",
+  );
 });
 
 Deno.test("a side branch merged after the learning counts; commits before it on another branch do not", () => {

@@ -12,7 +12,7 @@ import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
 import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
 import { envFrom } from "../src/core/env.ts";
-import { tempDir, writeTree } from "./helpers.ts";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -229,5 +229,97 @@ Deno.test({
       text,
       /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten \(1\d\d of 60 lines\)/,
     );
+    // committed as the turn left it, then a line edited: judged from what the learning saw
+    await commitAll(p.root, "the turn's rewrite");
+    const path = join(p.root, "src/api/big.ts");
+    await Deno.writeTextFile(path, (await Deno.readTextFile(path)).replace("v1 = 2;", "v1 = 3;"));
+    await commitAll(p.root, "one line");
+    await refreshStaleRecord(p.library, p.env, { force: true });
+    const later = touch(p.root, p.env);
+    assert.match(later, /- Big is generated\.\n/, "two lines since what it saw: not stale");
+    assert.match(later, /- Big, no digest\. \(stale: src\/api\/big\.ts rewritten/);
+  },
+});
+
+/** Runs the inject hook process on one event in project `root`; its context (or reason). */
+async function injectEvent(
+  root: string,
+  state: string,
+  event: Record<string, unknown>,
+): Promise<string> {
+  const result = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({ session_id: "fresh-clone", cwd: root, ...event }),
+    cwd: root,
+    env: { LIBRARIAN_STATE_DIR: state, LIBRARIAN_HINT: "off", LIBRARIAN_SESSION_START: "on" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  if (result.stdout.trim() === "") return "";
+  const specific = JSON.parse(result.stdout).hookSpecificOutput;
+  return specific.additionalContext ?? specific.permissionDecisionReason ?? "";
+}
+
+Deno.test({
+  name:
+    "a fresh state folder (a teammate's clone, a new machine) marks stale learnings from the first touch: the session start makes the record",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const fresh = join(p.dir.path, "fresh-state");
+    assert.equal(readStaleRecord(staleRecordPath(fresh, p.library.root)), null, "no record yet");
+    await injectEvent(p.root, fresh, { hook_event_name: "SessionStart", source: "startup" });
+    assert.notEqual(readStaleRecord(staleRecordPath(fresh, p.library.root)), null);
+    const first = await injectEvent(p.root, fresh, {
+      hook_event_name: "PreToolUse",
+      tool_use_id: "toolu_1",
+      tool_name: "Read",
+      tool_input: { file_path: join(p.root, "src/api/handler.ts") },
+    });
+    assert.match(first, /- Tax is rounded per line\. \(stale: src\/api\/tax\.ts deleted since/);
+    assert.match(first, /- Handlers return early\.(\n|$)/);
+    // HEAD moved (a pull): the next session start remakes the record
+    await Deno.remove(join(p.root, "src/api/handler.ts"));
+    await commitAll(p.root, "handler goes");
+    const before = Deno.readTextFileSync(staleRecordPath(fresh, p.library.root));
+    await injectEvent(p.root, fresh, { hook_event_name: "SessionStart", source: "startup" });
+    const after = readStaleRecord(staleRecordPath(fresh, p.library.root))!;
+    assert.notEqual(JSON.stringify(after), before.trim());
+    assert.match(JSON.stringify(after), /handler\.ts deleted/);
+  },
+});
+
+Deno.test({
+  name:
+    "a mark on a learning citing several files is dropped once one of them is restored (unknown, no git)",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    await writeTree(p.root, { "src/api/rate.ts": "export const rate = 1;\n" });
+    await commitAll(p.root, "rate");
+    const head = (await gitOk(p.root, "rev-parse", "--short=7", "HEAD")).trim();
+    const edge = join(p.library.root, "src/api/edge.md");
+    await Deno.writeTextFile(
+      edge,
+      `\n<!-- librarian: 2026-12-01 ${head} src/api/rate.ts src/api/handler.ts -->\n- Rate and handler agree.\n`,
+      { append: true },
+    );
+    await gitOk(p.root, "rm", "-q", "src/api/rate.ts", "src/api/handler.ts");
+    await commitAll(p.root, "both go");
+    await refreshStaleRecord(p.library, p.env);
+    const read = () => {
+      const context = buildFileContext(join(p.root, "src/api/other.ts"), {
+        env: p.env,
+        budget: 9000,
+      });
+      return context.kind === "context" ? context.rendered.text : "";
+    };
+    await writeTree(p.root, { "src/api/other.ts": "export {};\n" });
+    assert.match(
+      read(),
+      /- Rate and handler agree\. \(stale: src\/api\/rate\.ts deleted; src\/api\/handler\.ts deleted/,
+    );
+    await Deno.writeTextFile(join(p.root, "src/api/rate.ts"), "export const rate = 1;\n");
+    assert.match(read(), /- Rate and handler agree\.(\n|$)/, "one is back: the mark may be wrong");
   },
 });

@@ -27,8 +27,16 @@ export const CARRIED: Readonly<Record<string, unknown>> = {
   "inject/start.ts": sessionStart,
 };
 
-/** The modules the inject hook loads later from `src/`: only for a shell command (see above). */
-export const LOADED_FROM_SOURCE: readonly string[] = ["inject/command_context.ts"];
+/**
+ * The modules the inject hook loads later from `src/`: for a shell command (see above), and the
+ * stale record's making at a session start that needs it.
+ */
+export const LOADED_FROM_SOURCE: readonly string[] = [
+  "inject/command_context.ts",
+  // a session start's stale record, only when it is missing or no longer holds: it computes the
+  // record (git, pure parsing) and keeps no state; the start writes it with the bundle's copies
+  "git/stale_make.ts",
+];
 
 if (import.meta.main) {
   provideBundled(CARRIED);

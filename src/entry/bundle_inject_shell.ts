@@ -20,6 +20,9 @@ export const CARRIED: Readonly<Record<string, unknown>> = {
   "inject/command_context.ts": commandContext,
 };
 
+/** The modules this hook loads later from `src/`: a session start's stale record, when needed. */
+export const LOADED_FROM_SOURCE: readonly string[] = ["git/stale_make.ts"];
+
 if (import.meta.main) {
   provideBundled(CARRIED);
   await runHookEntry("inject", run);

@@ -19,6 +19,26 @@ export interface GitOutput {
  * started or takes longer than {@link GIT_TIMEOUT_MS}; a failing git is a non-zero `code`.
  */
 export async function runGit(cwd: string, args: string[], stdin?: string): Promise<GitOutput> {
+  const output = await runGitBytes(cwd, args, stdin);
+  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+}
+
+/**
+ * Runs `git <args>` like {@link runGit}, its output as bytes (blob contents need not be text).
+ *
+ * @example Usage
+ * ```ts
+ * import { runGitBytes } from "./run.ts";
+ * import assert from "node:assert/strict";
+ * const out = await runGitBytes(Deno.makeTempDirSync(), ["--version"]);
+ * assert.ok(out.stdout instanceof Uint8Array);
+ * ```
+ */
+export async function runGitBytes(
+  cwd: string,
+  args: string[],
+  stdin?: string,
+): Promise<{ code: number; stdout: Uint8Array }> {
   const child = new Deno.Command("git", {
     args: ["-c", "core.quotePath=false", ...args],
     cwd,
@@ -34,5 +54,5 @@ export async function runGit(cwd: string, args: string[], stdin?: string): Promi
     await writer.close();
   }
   const output = await child.output();
-  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+  return { code: output.code, stdout: output.stdout };
 }

@@ -11,15 +11,9 @@
 import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
-import { scanLibrary, servedFiles } from "../core/library_scan.ts";
-import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { formatStaleRecord } from "./stale_record.ts";
 import { type RemakeNeed, staleRecordNeed } from "./stale_check.ts";
-import { type ScannedText, scanStaleness, staleRecordOf } from "./stale_scan.ts";
-import { DEFAULT_CHANGE_RATIO } from "./staleness.ts";
-
-/** A library file larger than this is not judged (inject reads no more of it either). */
-const MAX_READ_BYTES = 256 * 1024;
+import { makeStaleRecord } from "./stale_make.ts";
 
 /** What a refresh did. */
 export type RefreshOutcome =
@@ -81,18 +75,9 @@ export async function remakeStaleRecord(
   need: RemakeNeed,
 ): Promise<RefreshOutcome> {
   try {
-    const texts: ScannedText[] = [];
-    for (const file of servedFiles(await scanLibrary(library.root))) {
-      const stat = statStamp(file.absPath);
-      if ("error" in stat) continue;
-      const read = readLibraryText(file.absPath, stat.size, MAX_READ_BYTES);
-      if (read.kind !== "text") continue;
-      texts.push({ relPath: file.relPath, text: read.text, stamp: stat.stamp, hash: read.hash });
-    }
-    const scan = await scanStaleness(library.projectRoot, texts, DEFAULT_CHANGE_RATIO);
-    const record = staleRecordOf(library.projectRoot, need.head, texts, scan);
-    writeTextAtomicSync(need.path, formatStaleRecord(record));
-    return { kind: "written", stale: scan.stale.length, git: scan.git };
+    const made = await makeStaleRecord(library, need.head);
+    writeTextAtomicSync(need.path, formatStaleRecord(made.record));
+    return { kind: "written", stale: made.stale, git: made.git };
   } catch (error) {
     return { kind: "skipped", why: error instanceof Error ? error.name : String(error) };
   }

@@ -1,7 +1,9 @@
 /**
  * Which learnings of a library are stale, asked of git once for the whole library
  * (`git/history.ts`), and the stale record made from the answer (`git/stale_record.ts`): used
- * by `librarian lint` (its findings) and by the record's refresh (the Stop hook, lint).
+ * by `librarian lint` (its findings) and by the record's refresh (the Stop hook, lint, a session
+ * start). When a file a learning recorded a digest of looks heavily changed, one more git run
+ * (`git/blob_digest.ts`) finds the commit holding what the learning saw, and counts from there.
  *
  * @module
  */
@@ -13,7 +15,15 @@ import { joinPath } from "../core/paths.ts";
 import { fileDigest } from "../core/file_digest.ts";
 import { citedStamp } from "./stale_check.ts";
 import { type GitFacts, gitFacts } from "./history.ts";
-import { type Learning, type SourceFate, type StaleLearning, staleLearnings } from "./staleness.ts";
+import {
+  digestQuestions,
+  type Learning,
+  type SourceFate,
+  type StaleLearning,
+  staleLearnings,
+  type StalenessInput,
+} from "./staleness.ts";
+import { blobDigests, blobKey } from "./blob_digest.ts";
 
 /** A library file's text (and, for a record, the version it was read at). */
 export interface ScannedText {
@@ -75,7 +85,7 @@ export async function scanStaleness(
   const facts = await gitFacts(projectRoot, commits);
   const existsCache = new Map<string, boolean>();
   const lineCache = new Map<string, number>();
-  const stale = staleLearnings({
+  const input: StalenessInput = {
     learnings,
     resolved: facts.resolved,
     history: facts.history,
@@ -99,7 +109,20 @@ export async function scanStaleness(
     },
     changeRatio,
     digestOf: (path) => fileDigest(joinPath(projectRoot, path)),
-  });
+  };
+  let stale = staleLearnings(input);
+  // a heavily changed file the learning recorded a digest of: judged from the commit that holds
+  // what it saw (one more git run, only then)
+  const questions = digestQuestions(stale, facts.history);
+  if (questions.length > 0) {
+    const digests = await blobDigests(projectRoot, questions);
+    if (digests.size > 0) {
+      stale = staleLearnings({
+        ...input,
+        digestAt: (commit, path) => digests.get(blobKey(commit, path)),
+      });
+    }
+  }
   return { stale, learnings, git: facts.status };
 }
 

@@ -7,7 +7,10 @@
  * first, topological); a learning from commit C is judged on the commits reachable from `HEAD`
  * but not from C (exactly `git log C..HEAD`, computed here from the parent links, once per
  * distinct commit), then on the uncommitted changes. A file is followed through renames; a file
- * deleted and added again counts as changed, not deleted.
+ * deleted and added again counts as changed, not deleted; a file first added after the commit
+ * (created in the turn that filed the learning) counts from its creation: the learning saw it;
+ * and a file whose recorded digest (what the learning saw) a later commit holds counts from that
+ * commit.
  *
  * @module
  */
@@ -58,6 +61,12 @@ export interface StalenessInput {
    * still the one its provenance recorded is as the turn left it, so never "changed".
    */
   digestOf?: (path: string) => string | undefined;
+  /**
+   * The digest of a project-relative file as a history commit (full hash) left it, when known
+   * (`git/blob_digest.ts`): the commit holding the version a learning saw is where its "changed
+   * since" starts.
+   */
+  digestAt?: (commit: string, path: string) => string | undefined;
 }
 
 /** Changes smaller than this many lines never count as heavy (a 4-line file edited twice). */
@@ -125,11 +134,13 @@ function fateOf(
   since: (at: number) => boolean,
   events: Map<string, PathEvent[]>,
   input: StalenessInput,
+  seen?: string,
 ): SourceFate | null {
   let path = source;
   let lines = 0;
   let deleted = false;
   let after = Infinity; // only events older-to-newer than the last rename followed
+  let seenEvent = false; // an event of the source's own path was met
   for (let hops = 0; hops < 64; hops++) {
     let renamedTo: string | undefined;
     let renameAt = 0;
@@ -144,8 +155,26 @@ function fateOf(
         break;
       }
       if (change.path !== path) continue;
+      if (
+        hops === 0 && seen && event.at >= 0 &&
+        input.digestAt?.(input.history[event.at]!.hash, path) === seen
+      ) {
+        // this commit holds the version the learning saw: only what came after it counts
+        lines = 0;
+        deleted = false;
+        seenEvent = true;
+        continue;
+      }
+      const created = change.status === "A" || change.status.startsWith("C");
+      // a file that did not exist at the learning's commit was created by the turn that filed
+      // it (or later, seen then): its creation is what the learning saw, not a rewrite
+      if (created && hops === 0 && !seenEvent) {
+        seenEvent = true;
+        continue;
+      }
+      seenEvent = true;
       // a file deleted and added again was rewritten: both count as changed lines
-      deleted = change.status === "D" ? true : change.status === "A" ? false : deleted;
+      deleted = change.status === "D" ? true : created ? false : deleted;
       lines += change.lines;
     }
     if (renamedTo === undefined) break;
@@ -192,9 +221,9 @@ export function staleLearnings(input: StalenessInput): StaleLearning[] {
     }
     const fates: SourceFate[] = [];
     learning.provenance.files.forEach((source, i) => {
-      const fate = fateOf(source, since, events, input);
+      const seen = learning.provenance.digests?.[i] || undefined;
+      const fate = fateOf(source, since, events, input, seen);
       if (fate === null) return;
-      const seen = learning.provenance.digests?.[i];
       // what the model saw is still there: the lines git counts are the turn's own
       if (fate.kind === "changed" && seen && input.digestOf?.(source) === seen) return;
       fates.push(fate);
@@ -205,4 +234,43 @@ export function staleLearnings(input: StalenessInput): StaleLearning[] {
     stale.push(entry);
   }
   return stale;
+}
+
+/**
+ * The `[commit, path]` pairs whose digests would tell where a "changed" fate of `stale` starts
+ * (pure): for each heavily changed source a learning recorded a digest of, the history commits
+ * that changed that path. Ask git for them (`git/blob_digest.ts`) and judge again with
+ * {@link StalenessInput.digestAt}.
+ *
+ * @example Usage
+ * ```ts
+ * import { digestQuestions } from "./staleness.ts";
+ * import assert from "node:assert/strict";
+ * const provenance = { day: "2026-12-01", files: ["a.ts"], digests: ["0a1b2c3d"] };
+ * const learning = { file: "x.md", line: 1, provenance };
+ * const history = [{ hash: "c2", parents: ["c1"], changes: [{ status: "M", path: "a.ts", lines: 90 }] }];
+ * const stale = [{ learning, fates: [{ kind: "changed" as const, source: "a.ts", lines: 90, of: 100 }] }];
+ * assert.deepEqual(digestQuestions(stale, history), [["c2", "a.ts"]]);
+ * ```
+ */
+export function digestQuestions(
+  stale: readonly StaleLearning[],
+  history: readonly HistoryCommit[],
+): [string, string][] {
+  const paths = new Set<string>();
+  for (const { learning, fates } of stale) {
+    for (const fate of fates) {
+      if (fate.kind !== "changed") continue;
+      const i = learning.provenance.files.indexOf(fate.source);
+      if (learning.provenance.digests?.[i]) paths.add(fate.source);
+    }
+  }
+  if (paths.size === 0) return [];
+  const pairs: [string, string][] = [];
+  for (const commit of history) {
+    for (const change of commit.changes) {
+      if (paths.has(change.path) && change.status !== "D") pairs.push([commit.hash, change.path]);
+    }
+  }
+  return pairs;
 }

@@ -238,6 +238,13 @@ export function renderContext(
     reserve = need;
     allotted = allotmentsFor(reserve);
   }
+  if (claims.length > 0 && allotted.every((room) => room === null)) {
+    // Naming the files took all the room: count them instead, so that the most specific file
+    // still gets a slice (a small budget, long paths, a hold's words before it all).
+    const counted = closingText([], pendingOf(allotted).length, budget).length;
+    const sliced = allotmentsFor(counted);
+    if (sliced.some((room) => room !== null)) allotted = sliced;
+  }
   const pending = skips.map((s) => ({ readPath: s.readPath, note: s.reason }));
   let text = header;
   sections.forEach((section, i) => {

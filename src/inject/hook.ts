@@ -26,7 +26,12 @@ import {
   scratchPathOf,
 } from "../core/discover.ts";
 import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
-import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
+import {
+  decideFileContext,
+  type FileContext,
+  type FileLocation,
+  locateFileContext,
+} from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -129,6 +134,12 @@ async function locate(
   return { location: found, base: { tool, file: found.touched.join(","), truncated, elsewhere } };
 }
 
+/** Whether a context brings (shows whole or in part) a file the window was never sent. */
+function bringsUnsent(context: FileContext & { kind: "context" }, ledger: Ledger): boolean {
+  const brought = new Set([...context.rendered.shown, ...context.rendered.cut]);
+  return context.files.some((f) => brought.has(f.label) && ledger.files[f.absPath] === undefined);
+}
+
 /** The project folders a call writes into, when it is one a hold applies to. */
 function writtenFolders(tool: string, location: FileLocation): string[] {
   if (location.kind !== "located") return [];
@@ -181,67 +192,79 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     const due = fresh && tag !== undefined && !ledger.hinted?.includes(tag) ? tag : undefined;
     const hint = due ? hintText(due, fresh!.scratchPath) : undefined;
     const hinted = fresh ? { hinted: [...new Set([fresh.folder, ...(due ? [due] : [])])] } : {};
+    /** The touch's decision, with the tagging hint or without it, in `budget` less `reserved`. */
+    const touch = (withHint: boolean, reserved: number) => {
+      const ending = withHint ? hintEnding(hint) : "";
+      const context = location.kind === "located"
+        ? decideFileContext(location, budget, ledger.files, { ending, reserved })
+        : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
+      return { context, decision: touchDecision(context, withHint ? hint : undefined) };
+    };
+    const touchDecision = (context: FileContext, shownHint: string | undefined): Decision => {
+      // a hint left out (to make room for a hold) is not recorded: the next touch gives it
+      const hintedNow = hint !== undefined && shownHint === undefined ? {} : hinted;
+      if (context.kind === "none") {
+        const refreshed = context.refreshed ?? {};
+        if (shownHint) {
+          return {
+            outcome: { result: "hinted", hint: due, hits: context.hits, chars: shownHint.length },
+            output: { event: "PreToolUse", text: shownHint },
+            record: { files: refreshed, ...hinted },
+          };
+        }
+        const record = {
+          ...(Object.keys(refreshed).length > 0 ? { files: refreshed } : {}),
+          ...hintedNow,
+        };
+        return {
+          outcome: { result: context.reason, hits: context.hits },
+          ...(Object.keys(record).length > 0 ? { record } : {}),
+        };
+      }
+      const { shown, cut, left, skipped } = context.rendered;
+      const paths = relPathsOf(context.files);
+      return {
+        outcome: {
+          result: "injected",
+          sent: paths([...shown, ...cut]),
+          cut: paths(cut),
+          left_out: paths(left),
+          skipped: paths(skipped),
+          chars: context.rendered.text.length,
+          hits: context.hits,
+          hint: shownHint === undefined ? undefined : due,
+          ledger: state && ledgerKey ? "on" : "off",
+        },
+        output: { event: "PreToolUse", text: context.rendered.text },
+        record: { files: context.delivered, ...hintedNow },
+      };
+    };
     // a write into a folder whose files never reached this window is held (hold.ts), when the
     // hold can be recorded first
     const holding = recorded ? holdFor(location, written, ledger) : [];
-    const preface = holding.length > 0 ? holdPreface(tool, holding) : "";
-    const reserved = preface === "" ? 0 : preface.length + 2;
-    const context = location.kind === "located"
-      ? decideFileContext(location, budget, ledger.files, { ending: hintEnding(hint), reserved })
-      : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
-    if (context.kind === "none") {
-      const refreshed = context.refreshed ?? {};
-      if (hint) {
-        return {
-          outcome: { result: "hinted", hint: due, hits: context.hits, chars: hint.length },
-          output: { event: "PreToolUse", text: hint },
-          record: { files: refreshed, ...hinted },
-        };
-      }
-      const record = {
-        ...(Object.keys(refreshed).length > 0 ? { files: refreshed } : {}),
-        ...hinted,
-      };
+    const unheld = touch(true, 0).decision;
+    if (holding.length === 0) return unheld;
+    const preface = holdPreface(tool, holding);
+    const reserved = preface.length + 2;
+    // held only when the context really brings one of those files (not just names them); when
+    // the budget is small, the tagging hint makes room for them (it comes with the next touch)
+    for (const withHint of hint === undefined ? [false] : [true, false]) {
+      const { context, decision } = touch(withHint, reserved);
+      if (context.kind !== "context" || !bringsUnsent(context, ledger)) continue;
+      const root = context.library.projectRoot;
       return {
-        outcome: { result: context.reason, hits: context.hits },
-        ...(Object.keys(record).length > 0 ? { record } : {}),
+        outcome: {
+          ...decision.outcome,
+          result: "held",
+          held: holding.map((f) => f || ".").join(","),
+        },
+        output: { event: "PreToolUse", text: `${preface}\n\n${context.rendered.text}`, deny: true },
+        record: { ...decision.record, held: holding.map((folder) => joinPath(root, folder)) },
+        unheld,
       };
     }
-    const { shown, cut, left, skipped } = context.rendered;
-    const paths = relPathsOf(context.files);
-    const injected: Decision = {
-      outcome: {
-        result: "injected",
-        sent: paths([...shown, ...cut]),
-        cut: paths(cut),
-        left_out: paths(left),
-        skipped: paths(skipped),
-        chars: context.rendered.text.length,
-        hits: context.hits,
-        hint: due,
-        ledger: state && ledgerKey ? "on" : "off",
-      },
-      output: { event: "PreToolUse", text: context.rendered.text },
-      record: { files: context.delivered, ...hinted },
-    };
-    // held only when the context really brings one of those files (not just names them)
-    const brought = new Set([...shown, ...cut]);
-    const bringsUnsent = context.files.some((f) =>
-      brought.has(f.label) && ledger.files[f.absPath] === undefined
-    );
-    if (holding.length === 0 || !bringsUnsent) return injected;
-    const reason = `${preface}\n\n${context.rendered.text}`;
-    const root = context.library.projectRoot;
-    return {
-      outcome: {
-        ...injected.outcome,
-        result: "held",
-        held: holding.map((f) => f || ".").join(","),
-      },
-      output: { event: "PreToolUse", text: reason, deny: true },
-      record: { ...injected.record, held: holding.map((folder) => joinPath(root, folder)) },
-      unheld: injected,
-    };
+    // no room for any of them beside the hold's words: the call goes through with its context
+    return unheld;
   };
   const outcome = decideOnce(
     event,

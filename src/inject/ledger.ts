@@ -111,7 +111,16 @@ export interface LedgerUpdate {
   recent?: string[];
 }
 
-/** Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}. *
+/** `older` then `newer`, each once, an entry named again moved to the end. */
+function newestLast(older: readonly string[] = [], newer: readonly string[] = []): string[] {
+  const again = new Set(newer);
+  return [...older.filter((entry) => !again.has(entry)), ...again];
+}
+
+/**
+ * Merges `update` into `ledger` (pure): the newest events last, at most {@link MAX_EVENTS}; the
+ * newest hinted and held folders, at most {@link MAX_HINTED} and {@link MAX_HELD}.
+ *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
@@ -135,10 +144,11 @@ export function mergeLedger(
     reminded: ledger.reminded || update.reminded === true,
     events,
   };
-  const hinted = [...new Set([...(ledger.hinted ?? []), ...(update.hinted ?? [])])];
-  if (hinted.length > 0) merged.hinted = hinted.slice(0, MAX_HINTED);
-  const held = [...new Set([...(ledger.held ?? []), ...(update.held ?? [])])];
-  if (held.length > 0) merged.held = held.slice(0, MAX_HELD);
+  // past the caps the oldest make room: what was hinted or held last is what a next touch asks
+  const hinted = newestLast(ledger.hinted, update.hinted).slice(-MAX_HINTED);
+  if (hinted.length > 0) merged.hinted = hinted;
+  const held = newestLast(ledger.held, update.held).slice(-MAX_HELD);
+  if (held.length > 0) merged.held = held;
   const recent = update.recent ?? ledger.recent;
   if (recent && recent.length > 0) merged.recent = recent.slice(0, MAX_RECENT);
   return merged;

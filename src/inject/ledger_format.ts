@@ -41,10 +41,10 @@ export interface Ledger {
   recent?: string[];
 }
 
-/** How many hinted folders a ledger remembers (more are not recorded: hints may repeat). */
+/** How many hinted folders a ledger remembers (the newest; a hint forgotten may be given again). */
 export const MAX_HINTED = 256;
 
-/** How many held folders a ledger remembers (more are not held: a write is never held twice). */
+/** How many held folders a ledger remembers (the newest; a folder forgotten had its files sent). */
 export const MAX_HELD = 256;
 
 /** How many recently touched folders a ledger remembers (their files come back after compaction). */

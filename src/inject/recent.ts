@@ -8,8 +8,8 @@
  * on SessionStart `compact` their library files are sent again with the root files, most recent
  * folder first, the root last, under one budget (`inject/start.ts`).
  *
- * A touch of a folder already in the list changes nothing (each of them comes back anyway), so a
- * repeat touch still writes nothing.
+ * A touch moves its folders to the front; a touch of the folders already first (the common
+ * repeat touch) changes nothing, so it still writes nothing.
  *
  * @module
  */
@@ -20,8 +20,8 @@ import { MAX_RECENT } from "./ledger_format.ts";
 
 /**
  * The recent folders after a touch of `folders` (absolute code folders), or `undefined` when the
- * list stays as it is (every one of them is in it already). New folders go first, in the order
- * given; the list keeps at most `max`.
+ * list stays as it is (they are its first entries already). The touched folders go first, in the
+ * order given (one touched again moves to the front); the list keeps at most `max`.
  *
  * @example Usage
  * ```ts
@@ -29,7 +29,8 @@ import { MAX_RECENT } from "./ledger_format.ts";
  * import { touchedRecently } from "./recent.ts";
  * assert.deepEqual(touchedRecently(undefined, ["/p/src/api"]), ["/p/src/api"]);
  * assert.deepEqual(touchedRecently(["/p/src/api"], ["/p/src/ui"]), ["/p/src/ui", "/p/src/api"]);
- * assert.equal(touchedRecently(["/p/src/ui", "/p/src/api"], ["/p/src/api"]), undefined);
+ * assert.equal(touchedRecently(["/p/src/ui", "/p/src/api"], ["/p/src/ui"]), undefined);
+ * assert.deepEqual(touchedRecently(["/p/src/ui", "/p/src/api"], ["/p/src/api"]), ["/p/src/api", "/p/src/ui"]);
  * assert.deepEqual(touchedRecently(["/p/a", "/p/b"], ["/p/c"], 2), ["/p/c", "/p/a"]);
  * ```
  */
@@ -38,10 +39,13 @@ export function touchedRecently(
   folders: readonly string[],
   max: number = MAX_RECENT,
 ): string[] | undefined {
-  const known = new Set(recent ?? []);
-  const fresh = [...new Set(folders)].filter((folder) => !known.has(folder));
-  if (fresh.length === 0) return undefined;
-  return [...fresh, ...(recent ?? [])].slice(0, max);
+  const touched = [...new Set(folders)];
+  if (touched.length === 0) return undefined;
+  const moved = new Set(touched);
+  const next = [...touched, ...(recent ?? []).filter((f) => !moved.has(f))].slice(0, max);
+  const same = recent !== undefined && next.length === recent.length &&
+    next.every((folder, i) => recent[i] === folder);
+  return same ? undefined : next;
 }
 
 /**

@@ -5,7 +5,10 @@
  *   context window, recorded in the ledger, so a later first touch sends only folder-specific
  *   files. After `compact` (and `clear`) the window is empty again: its ledger is reset first. A
  *   second run of the same start (hooks wired twice) within 30 s sends nothing.
- *   `LIBRARIAN_SESSION_START=off` turns the root files off (the ledger is still reset).
+ *   `LIBRARIAN_SESSION_START=off` turns the root files off (the ledger is still reset). First,
+ *   the library's stale record is made when there is none (a fresh clone, a new machine, a
+ *   cleared state folder) or remade when it no longer holds (`HEAD` moved): the one place the
+ *   inject hook asks git, so that stale learnings are marked from the first touch on.
  * - SubagentStart: a short tagging reminder and the root files, for the subagent's own window. A
  *   fork (`agent_type: "fork"`) inherits its parent's conversation, so its ledger starts as a copy
  *   of the parent's: nothing the parent had is sent again.
@@ -30,6 +33,12 @@ import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
+import { staleRecordNeed } from "../git/stale_check.ts";
+import { formatStaleRecord } from "../git/stale_record.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
+import { staleModeFrom } from "../format/stale_marks.ts";
+import { loadLater } from "../core/load_later.ts";
+import { messageOf } from "../core/errors.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
 import { decideOnce, type Outcome, windowStateDir } from "./window.ts";
@@ -129,12 +138,37 @@ function forgetWindow(ledger: Ledger, keepRecent: boolean): Ledger {
     : { ...emptyLedger(), events };
 }
 
+/**
+ * Makes the library's stale record when there is none, or remakes it when it no longer holds
+ * (`HEAD` moved, a cited file changed: a few `stat` calls tell), so that the touches of this
+ * session mark stale learnings (`stale_view.ts` reads the record, never git). Git is asked only
+ * then, here at the session's start. Never fails the start: the log field says what happened.
+ */
+async function keepStaleRecord(library: Library, env: EnvReader): Promise<Outcome> {
+  if (staleModeFrom(env("LIBRARIAN_STALE")) === "off") return {};
+  try {
+    const need = staleRecordNeed(library, env, false);
+    if (need === null) return {};
+    // loaded from src/ (the bundle does not carry it): it computes; the writing is done here
+    const { makeStaleRecord } = await loadLater<typeof import("../git/stale_make.ts")>(
+      "git/stale_make.ts",
+    );
+    const made = await makeStaleRecord(library, need.head);
+    writeTextAtomicSync(need.path, formatStaleRecord(made.record));
+    return { stale_record: `written:${made.stale}` };
+  } catch (error) {
+    return { stale_record: `skipped:${messageOf(error)}` };
+  }
+}
+
 /** SessionStart: reset the window after compaction, then send the root files once. */
 export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<Outcome> {
   const state = windowStateDir(env);
   const source = event.source ?? "unknown";
   const found = lookUpLibraryForSession(event.cwd, env);
   const library = isLibrary(found) ? found : null;
+  // before the root files are chosen, so that they are marked too
+  const stale = library === null ? {} : await keepStaleRecord(library, env);
   const fresh = source === "compact" || source === "clear";
   // the folders touched last before a compaction, read from the ledger it resets
   let recent: readonly string[] = [];
@@ -181,6 +215,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
   return {
     source,
     ...outcome,
+    ...stale,
     ...(fresh ? { ledger: "reset" } : {}),
     pruned: pruned || undefined,
   };
