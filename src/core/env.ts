@@ -115,8 +115,9 @@ export interface RefusedSetting {
 }
 
 /**
- * The `location` settings of this process that the project's own settings set, and so were not
- * used (in table order).
+ * The `location` settings the project's own settings set in `"env"` (in table order): the hooks
+ * Claude Code runs for this project get them and do not use them. With `inProcess`, only those
+ * this process has a value for, which it therefore did not use.
  *
  * @example Usage
  * ```ts
@@ -127,21 +128,24 @@ export interface RefusedSetting {
  * const repo = Deno.makeTempDirSync();
  * Deno.mkdirSync(`${repo}/.git`);
  * Deno.mkdirSync(`${repo}/.claude`);
- * Deno.writeTextFileSync(`${repo}/.claude/settings.json`, JSON.stringify({ env: { LIBRARIAN_LOG: `${repo}/log` } }));
+ * const env = { LIBRARIAN_LOG: `${repo}/log`, LIBRARIAN_STATE_DIR: `${repo}/state` };
+ * Deno.writeTextFileSync(`${repo}/.claude/settings.json`, JSON.stringify({ env }));
  * Deno.env.set("LIBRARIAN_LOG", `${repo}/log`);
  * Deno.chdir(repo);
  * try {
- *   assert.deepEqual(refusedSettings().map((r) => r.name), ["LIBRARIAN_LOG"]);
+ *   assert.deepEqual(refusedSettings().map((r) => r.name), ["LIBRARIAN_STATE_DIR", "LIBRARIAN_LOG"]);
+ *   assert.deepEqual(refusedSettings({ inProcess: true }).map((r) => r.name), ["LIBRARIAN_LOG"]);
  * } finally {
  *   Deno.chdir(before);
  *   Deno.env.delete("LIBRARIAN_LOG");
  * }
  * ```
  */
-export function refusedSettings(): RefusedSetting[] {
+export function refusedSettings(options: { inProcess?: boolean } = {}): RefusedSetting[] {
   const refused: RefusedSetting[] = [];
   for (const name of namesOfKind("location")) {
-    const file = refusingFile(name);
+    if (options.inProcess && rawVariable(name) === undefined) continue;
+    const file = settingFileOf(projectNames(), name);
     if (file !== undefined) refused.push({ name, file });
   }
   return refused;
