@@ -88,6 +88,11 @@ if (import.meta.main) {
   const path = new URL(`../${CONFIGURATION_PAGE}`, import.meta.url);
   const page = await Deno.readTextFile(path);
   const fresh = withTables(page);
-  if (fresh !== page) await Deno.writeTextFile(path, fresh);
-  console.log(fresh === page ? `${CONFIGURATION_PAGE} is current` : `wrote ${CONFIGURATION_PAGE}`);
+  const current = unpadded(fresh) === unpadded(page);
+  if (!current) await Deno.writeTextFile(path, fresh);
+  console.log(
+    current
+      ? `${CONFIGURATION_PAGE} is current`
+      : `wrote ${CONFIGURATION_PAGE} (run deno fmt on it)`,
+  );
 }

@@ -122,7 +122,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   {
     name: "LIBRARIAN_LAUNCHER",
     kind: "location",
-    readBy: BOTH,
+    readBy: PROGRAM,
     validation: "set by the launcher to its own absolute path; a relative path is not used",
     doc: "the launcher that started the program, which `setup-hooks` and `install-cli` point at",
   },
@@ -321,7 +321,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   {
     name: "LIBRARIAN_HOME",
     kind: "internal",
-    readBy: BOTH,
+    readBy: PROGRAM,
     validation: "used only while `HOME` is the launcher's own `<plugin>/bin/.deno-home`",
     doc: "the user's real `HOME`, passed by the launcher, which runs Deno with a home of its own",
   },
