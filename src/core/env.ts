@@ -31,7 +31,23 @@ function rawVariable(name: string): string | undefined {
   }
 }
 
-let testKnobs = false;
+/** This module's process-wide state: whether test knobs are on, and the project's names. */
+interface EnvState {
+  testKnobs: boolean;
+  projectNames?: { key: string; names: ProjectEnvNames };
+}
+
+/**
+ * Where {@link EnvState} lives: on `globalThis`, not in a module variable, because the stop hook's
+ * bundle and the filing modules it loads from `src/` each hold a copy of this module
+ * (`src/entry/bundle_stop.ts`), and both must see one state.
+ */
+const STATE_KEY: symbol = Symbol.for("librarian.core.env");
+
+function envState(): EnvState {
+  const holder = globalThis as unknown as Record<symbol, EnvState | undefined>;
+  return holder[STATE_KEY] ??= { testKnobs: false };
+}
 
 /**
  * Makes the test-only knobs (`kind: "test"` in `core/env_vars.ts`: `LIBRARIAN_FAULT`,
@@ -52,10 +68,8 @@ let testKnobs = false;
  * ```
  */
 export function enableTestKnobs(): void {
-  testKnobs = true;
+  envState().testKnobs = true;
 }
-
-let projectNamesCache: { key: string; names: ProjectEnvNames } | undefined;
 
 /** The names the project's settings set in `"env"` (read once per project and working folder). */
 function projectNames(): ProjectEnvNames {
@@ -67,10 +81,11 @@ function projectNames(): ProjectEnvNames {
   }
   const projectDir = rawVariable("CLAUDE_PROJECT_DIR");
   const key = `${projectDir ?? ""}\0${cwd}`;
-  if (projectNamesCache?.key !== key) {
-    projectNamesCache = { key, names: projectEnvNames(projectFolders(projectDir, cwd)) };
+  const state = envState();
+  if (state.projectNames?.key !== key) {
+    state.projectNames = { key, names: projectEnvNames(projectFolders(projectDir, cwd)) };
   }
-  return projectNamesCache.names;
+  return state.projectNames.names;
 }
 
 /** The project settings file that sets `name`, a `location` setting with a value, or undefined. */
@@ -101,7 +116,7 @@ export function processEnv(): EnvReader {
   return (name) => {
     const row = envVar(name);
     if (row === undefined) return undefined;
-    if (row.kind === "test" && !testKnobs) return undefined;
+    if (row.kind === "test" && !envState().testKnobs) return undefined;
     if (row.kind === "location" && refusingFile(name) !== undefined) return undefined;
     return rawVariable(name);
   };

@@ -43,7 +43,7 @@ const LAUNCHER = ["launcher"] as const;
 const BOTH = ["program", "launcher"] as const;
 
 /** The table, grouped by kind. */
-export const ENV_VARS: readonly EnvVar[] = [
+export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   // ---- behaviour switches a team may share (the project may set them) ----
   {
     name: "LIBRARIAN_BUDGET",
@@ -369,9 +369,7 @@ export const ENV_VARS: readonly EnvVar[] = [
     doc: "how long a lock is waited for: the library's (default 5 s) and a context window's " +
       "(default 2 s)",
   },
-];
-
-const BY_NAME: ReadonlyMap<string, EnvVar> = new Map(ENV_VARS.map((v) => [v.name, v]));
+]);
 
 /**
  * The table's row for `name`, or undefined for a variable the program does not read.
@@ -388,7 +386,7 @@ const BY_NAME: ReadonlyMap<string, EnvVar> = new Map(ENV_VARS.map((v) => [v.name
  * ```
  */
 export function envVar(name: string): EnvVar | undefined {
-  return BY_NAME.get(name);
+  return ENV_VARS.find((v) => v.name === name);
 }
 
 /**

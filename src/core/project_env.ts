@@ -15,10 +15,10 @@
 import { dirnameOf, isLocalAbsolutePath, joinPath, normalizePath } from "./paths.ts";
 
 /** The project's settings files, relative to the project folder. */
-export const PROJECT_SETTINGS_FILES: readonly string[] = [
+export const PROJECT_SETTINGS_FILES: readonly string[] = Object.freeze([
   ".claude/settings.json",
   ".claude/settings.local.json",
-];
+]);
 
 /** A settings file larger than this is not parsed: every name counts as set by it. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
