@@ -98,7 +98,8 @@ function repositoryRootAbove(cwd: string): string {
 
 /**
  * What the settings files of `folders` set in `"env"`: each name with the first file naming it.
- * A file larger than 1 MiB is not read and counts as naming everything (the name `*`).
+ * A file larger than 1 MiB is not read and counts as naming everything (the name `*`); what is not
+ * a regular file (a FIFO, a folder) is not read.
  *
  * @example Usage
  * ```ts
@@ -120,7 +121,10 @@ export function projectEnvNames(folders: readonly string[]): Map<string, string>
       const file = joinPath(folder, relative);
       let found: string[];
       try {
-        found = Deno.statSync(file).size > MAX_SETTINGS_BYTES
+        const info = Deno.statSync(file);
+        // only a regular file is read: opening a FIFO with no writer would hang the hook
+        if (!info.isFile) continue;
+        found = info.size > MAX_SETTINGS_BYTES
           ? ["*"]
           : envNamesOfSettings(Deno.readTextFileSync(file));
       } catch {
