@@ -96,8 +96,9 @@ function refusingFile(name: string): string | undefined {
 
 /**
  * The process environment, read through the table of `core/env_vars.ts`: a variable the table
- * does not list, a `location` setting the project's settings set, and a test-only knob (unless
- * {@link enableTestKnobs} was called) come back `undefined`.
+ * does not list, a `location` setting the project's settings set, a value its row requires to be
+ * an absolute path that is not, and a test-only knob (unless {@link enableTestKnobs} was called)
+ * come back `undefined`.
  *
  * @example Usage
  * ```ts
@@ -106,10 +107,13 @@ function refusingFile(name: string): string | undefined {
  *
  * Deno.env.set("LIBRARIAN_HINT", "off");
  * Deno.env.set("EDITOR", "vi");
+ * Deno.env.set("LIBRARIAN_LAUNCHER", "bin/librarian");
  * assert.equal(processEnv()("LIBRARIAN_HINT"), "off");
  * assert.equal(processEnv()("EDITOR"), undefined);
+ * assert.equal(processEnv()("LIBRARIAN_LAUNCHER"), undefined, "not an absolute path");
  * Deno.env.delete("LIBRARIAN_HINT");
  * Deno.env.delete("EDITOR");
+ * Deno.env.delete("LIBRARIAN_LAUNCHER");
  * ```
  */
 export function processEnv(): EnvReader {
@@ -118,7 +122,11 @@ export function processEnv(): EnvReader {
     if (row === undefined) return undefined;
     if (row.kind === "test" && !envState().testKnobs) return undefined;
     if (row.kind === "location" && refusingFile(name) !== undefined) return undefined;
-    return rawVariable(name);
+    const value = rawVariable(name);
+    if (row.absolute && value !== undefined && !isLocalAbsolutePath(normalizePath(value.trim()))) {
+      return undefined;
+    }
+    return value;
   };
 }
 

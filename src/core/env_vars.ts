@@ -36,6 +36,11 @@ export interface EnvVar {
   validation: string;
   /** One line: what it does, and its default. */
   doc: string;
+  /**
+   * True when `processEnv` (`core/env.ts`) reads a value that is not an absolute path as unset
+   * (for variables whose readers do not check it themselves).
+   */
+  absolute?: true;
 }
 
 const PROGRAM = ["program"] as const;
@@ -123,7 +128,8 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
     name: "LIBRARIAN_LAUNCHER",
     kind: "location",
     readBy: PROGRAM,
-    validation: "set by the launcher to its own absolute path; a relative path is not used",
+    validation: "an absolute path, set by the launcher to its own",
+    absolute: true,
     doc: "the launcher that started the program, which `setup-hooks` and `install-cli` point at",
   },
   {
@@ -194,14 +200,16 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
     name: "CLAUDE_PLUGIN_ROOT",
     kind: "location",
     readBy: PROGRAM,
-    validation: "set by the plugin system",
+    validation: "an absolute path, set by the plugin system",
+    absolute: true,
     doc: "the installed plugin's folder (which install runs the hooks)",
   },
   {
     name: "CLAUDE_PROJECT_DIR",
     kind: "location",
     readBy: PROGRAM,
-    validation: "set by Claude Code for hooks",
+    validation: "an absolute path, set by Claude Code for hooks",
+    absolute: true,
     doc: "the project's root folder; default: the working folder",
   },
   {
@@ -236,7 +244,8 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
     name: "CODEX_HOME",
     kind: "location",
     readBy: PROGRAM,
-    validation: "a path",
+    validation: "an absolute path",
+    absolute: true,
     doc: "Codex CLI's configuration folder (`librarian doctor`); default `~/.codex`",
   },
   {
