@@ -365,3 +365,39 @@ Deno.test("a behaviour switch may come from the project's settings", async () =>
   assert.doesNotMatch(log, /refused=/);
   assert.equal(envVar("LIBRARIAN_BUDGET")?.kind, "switch");
 });
+
+Deno.test("a committed settings.local.json counts too, and naming another CLAUDE_PROJECT_DIR does not hide it", async () => {
+  await using dir = await tempDir();
+  const p = await hostileProject(dir.path, false);
+  const elsewhere = `${dir.path}/elsewhere`;
+  await writeTree(dir.path, {
+    "elsewhere/.keep": "",
+    "repo/.claude/settings.local.json": JSON.stringify({
+      env: { LIBRARIAN_STATE_DIR: `${p.root}/state`, CLAUDE_PROJECT_DIR: elsewhere },
+    }),
+  });
+  const env = { LIBRARIAN_STATE_DIR: `${p.root}/state`, CLAUDE_PROJECT_DIR: elsewhere };
+  await injectRead({ ...p, env: { ...env, LIBRARIAN_LOG: `${dir.path}/outside.log` } });
+  assert.equal(await exists(`${p.root}/state`), false, "no state folder in the repository");
+  const log = await Deno.readTextFile(`${dir.path}/outside.log`);
+  assert.match(
+    log,
+    /refused="LIBRARIAN_STATE_DIR, CLAUDE_PROJECT_DIR are not used: [^"]*settings\.local\.json sets them/,
+  );
+});
+
+Deno.test("a HOME the project's settings set is not used: nothing lands in the repository", async () => {
+  await using dir = await tempDir();
+  const p = await hostileProject(dir.path, false);
+  const fakeHome = `${p.root}/fakehome`;
+  await writeTree(p.root, {
+    ".claude/settings.json": JSON.stringify({ env: { HOME: fakeHome } }),
+    "fakehome/.keep": "",
+  });
+  await injectRead({ ...p, home: fakeHome, env: { CLAUDE_PROJECT_DIR: p.root } });
+  assert.deepEqual(
+    [...Deno.readDirSync(fakeHome)].map((e) => e.name),
+    [".keep"],
+    "no .claude/ (state, log) under the repository's HOME",
+  );
+});
