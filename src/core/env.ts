@@ -200,8 +200,9 @@ export function refusalMessage(refused: readonly RefusedSetting[]): string | und
       names.length === 1 ? "it" : "them"
     }`
   );
+  const it = refused.length === 1 ? "it" : "them";
   return `${parts.join("; ")}, and a project's settings cannot choose where the Librarian ` +
-    "reads, writes or what it runs; the default is used. Set it in your own environment or " +
+    `reads, writes or what it runs; the default is used. Set ${it} in your own environment or ` +
     "~/.claude/settings.json (docs/configuration.md)";
 }
 
