@@ -71,18 +71,22 @@ export function enableTestKnobs(): void {
   envState().testKnobs = true;
 }
 
-/** The names the project's settings set in `"env"` (read once per project and working folder). */
+/**
+ * The names the project's settings set in `"env"`, read once per process and `CLAUDE_PROJECT_DIR`
+ * (the program never changes its working folder; a `Deno.cwd()` per read would cost more than the
+ * read).
+ */
 function projectNames(): ProjectEnvNames {
-  let cwd: string;
-  try {
-    cwd = Deno.cwd();
-  } catch {
-    cwd = "/";
-  }
   const projectDir = rawVariable("CLAUDE_PROJECT_DIR");
-  const key = `${projectDir ?? ""}\0${cwd}`;
+  const key = projectDir ?? "";
   const state = envState();
   if (state.projectNames?.key !== key) {
+    let cwd: string;
+    try {
+      cwd = Deno.cwd();
+    } catch {
+      cwd = "/";
+    }
     state.projectNames = { key, names: projectEnvNames(projectFolders(projectDir, cwd)) };
   }
   return state.projectNames.names;
@@ -147,28 +151,28 @@ export interface RefusedSetting {
  * import { refusedSettings } from "./env.ts";
  * import assert from "node:assert/strict";
  *
- * const before = Deno.cwd();
  * const repo = Deno.makeTempDirSync();
- * Deno.mkdirSync(`${repo}/.git`);
  * Deno.mkdirSync(`${repo}/.claude`);
  * const env = { LIBRARIAN_LOG: `${repo}/log`, LIBRARIAN_STATE_DIR: `${repo}/state` };
  * Deno.writeTextFileSync(`${repo}/.claude/settings.json`, JSON.stringify({ env }));
  * Deno.env.set("LIBRARIAN_LOG", `${repo}/log`);
- * Deno.chdir(repo);
+ * Deno.env.set("CLAUDE_PROJECT_DIR", repo);
  * try {
  *   assert.deepEqual(refusedSettings().map((r) => r.name), ["LIBRARIAN_STATE_DIR", "LIBRARIAN_LOG"]);
  *   assert.deepEqual(refusedSettings({ inProcess: true }).map((r) => r.name), ["LIBRARIAN_LOG"]);
  * } finally {
- *   Deno.chdir(before);
  *   Deno.env.delete("LIBRARIAN_LOG");
+ *   Deno.env.delete("CLAUDE_PROJECT_DIR");
  * }
  * ```
  */
 export function refusedSettings(options: { inProcess?: boolean } = {}): RefusedSetting[] {
   const refused: RefusedSetting[] = [];
+  const names = projectNames();
+  if (names.size === 0) return refused;
   for (const name of namesOfKind("location")) {
     if (options.inProcess && rawVariable(name) === undefined) continue;
-    const file = settingFileOf(projectNames(), name);
+    const file = settingFileOf(names, name);
     if (file !== undefined) refused.push({ name, file });
   }
   return refused;
