@@ -52,7 +52,7 @@ function envState(): EnvState {
 /**
  * Makes the test-only knobs (`kind: "test"` in `core/env_vars.ts`: `LIBRARIAN_FAULT`,
  * `LIBRARIAN_NOW`, `LIBRARIAN_LOCK_TIMEOUT_MS`) readable in this process. Only a test entry module
- * calls it (`tests/support/test_program.ts`); no shipped entry does, so the compiled binary, the
+ * calls it (`tests/knob_program.ts`); no shipped entry does, so the compiled binary, the
  * hook bundles and the source the launcher runs never read them.
  *
  * @example Usage

@@ -4,7 +4,7 @@
  * filing protocol (and of an export) is tested deterministically instead of by killing a process at a random time.
  *
  * Inert in what ships: the variable is a test-only knob (`core/env_vars.ts`), read only in a
- * process a test entry started (`enableTestKnobs`, `tests/support/test_program.ts`). A fault
+ * process a test entry started (`enableTestKnobs`, `tests/knob_program.ts`). A fault
  * point costs one cached environment lookup.
  *
  * @module
