@@ -28,7 +28,16 @@ import {
   lookUpLibraryForSession,
   scratchPathOf,
 } from "../core/discover.ts";
-import { type EnvReader, logFile, nowFrom, processEnv, readBudget, stateDir } from "../core/env.ts";
+import {
+  type EnvReader,
+  logFile,
+  nowFrom,
+  processEnv,
+  readBudget,
+  refusalMessage,
+  refusedSettings,
+  stateDir,
+} from "../core/env.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -425,6 +434,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     stop_hook_active: active,
     client,
     plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
+    refused: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
     ms: elapsedMs(),
   });
   return 0;
