@@ -46,6 +46,8 @@ function namesInShell(text: string): Set<string> {
   const code = text.split("\n").filter((line) => !/^\s*#/.test(line)).join("\n");
   const names = new Set<string>();
   for (const m of code.matchAll(/\$(?:\{|env:)?([A-Z][A-Z0-9_]*)\b/g)) names.add(m[1]!);
+  // the launcher's checked reads: `setting NAME KIND` reads $NAME through eval
+  for (const m of code.matchAll(/\bsetting ([A-Z][A-Z0-9_]*) /g)) names.add(m[1]!);
   return names;
 }
 
@@ -88,8 +90,13 @@ Deno.test("the scan finds a variable however it is read, and not one in a commen
     ["CLAUDE_SOMETHING", "EDITOR", "HOME", "LIBRARIAN_NEW_KNOB", "SHELL"],
   );
   const sh = '# ${LIBRARIAN_IN_A_COMMENT}\nx=${LIBRARIAN_NEW:-}\n[ -n "$TMPDIR" ] && y=$root\n' +
-    "pwsh '\\$env:LIBRARIAN_PS'";
-  assert.deepEqual([...namesInShell(sh)].sort(), ["LIBRARIAN_NEW", "LIBRARIAN_PS", "TMPDIR"]);
+    "pwsh '\\$env:LIBRARIAN_PS'\nif setting LIBRARIAN_CHECKED dir; then :; fi";
+  assert.deepEqual([...namesInShell(sh)].sort(), [
+    "LIBRARIAN_CHECKED",
+    "LIBRARIAN_NEW",
+    "LIBRARIAN_PS",
+    "TMPDIR",
+  ]);
 });
 
 Deno.test("every environment variable src/ reads is in the table (core/env_vars.ts)", async () => {

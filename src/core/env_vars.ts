@@ -207,7 +207,7 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   {
     name: "CLAUDE_PROJECT_DIR",
     kind: "location",
-    readBy: PROGRAM,
+    readBy: BOTH,
     validation: "an absolute path, set by Claude Code for hooks",
     absolute: true,
     doc: "the project's root folder; default: the working folder",
