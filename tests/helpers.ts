@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
 import { normalizePath } from "../src/core/paths.ts";
+import { namesOfKind } from "../src/core/env_vars.ts";
+import { PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -130,7 +132,12 @@ export interface RunResult {
 export interface RunOptions {
   /** Text for stdin (closed after writing); none gives an empty stdin. */
   stdin?: string;
-  /** Environment on top of a clean one (PATH, HOME, DENO_DIR, LIBRARIAN_LOG=off by default). */
+  /**
+   * Environment on top of a clean one (PATH, HOME, DENO_DIR, LIBRARIAN_LOG=off by default). One
+   * that names a test-only knob (`LIBRARIAN_FAULT`, `LIBRARIAN_NOW`, `LIBRARIAN_LOCK_TIMEOUT_MS`)
+   * runs {@link KNOB_PROGRAM} from source instead of the launcher, whatever `mode` says: what
+   * ships never reads the knobs.
+   */
   env?: Record<string, string>;
   cwd?: string;
   /** The HOME for the child (defaults to a folder that does not exist). */
@@ -193,9 +200,16 @@ const LAUNCHER_SHELL: string[] = (() => {
   return [name!, ...rest];
 })();
 
+/** The entry that reads the test-only knobs (tests/knob_program.ts). */
+export const KNOB_PROGRAM: string = join(REPO_ROOT, "tests", "knob_program.ts");
+
+const TEST_KNOBS: readonly string[] = namesOfKind("test");
+
 export async function runLibrarian(args: string[], options: RunOptions = {}): Promise<RunResult> {
   // LIBRARIAN_TEST_MODE applies to the repository's launcher, not to copies under test.
   const mode = options.mode ?? (options.launcher === undefined ? FORCED_MODE : undefined);
+  const knobs = options.launcher === undefined &&
+    Object.keys(options.env ?? {}).some((name) => TEST_KNOBS.includes(name));
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: options.home ?? absentHome(),
@@ -206,8 +220,21 @@ export async function runLibrarian(args: string[], options: RunOptions = {}): Pr
     ...options.env,
   };
   const [shell, ...shellArgs] = LAUNCHER_SHELL;
-  const child = new Deno.Command(shell!, {
-    args: [...shellArgs, options.launcher ?? LAUNCHER, ...args],
+  const command = knobs
+    ? [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--config",
+      join(REPO_ROOT, "deno.json"),
+      ...PERMISSION_FLAGS,
+      ...V8_FLAGS,
+      KNOB_PROGRAM,
+      ...args,
+    ]
+    : [shell!, ...shellArgs, options.launcher ?? LAUNCHER, ...args];
+  const child = new Deno.Command(command[0]!, {
+    args: command.slice(1),
     cwd: options.cwd ?? REPO_ROOT,
     env,
     clearEnv: true,

@@ -207,7 +207,7 @@ Deno.test("never held when anything fails: no session, a lock held elsewhere, a 
   {
     using _lock = takeLock(ledgerLockPath(state, { sessionId: "locked" }), 100)!;
     const locked = await hook(p, write(p, "src/models/a.ts", { session_id: "locked" }), {
-      LIBRARIAN_INJECT_LOCK_MS: "100",
+      LIBRARIAN_LOCK_TIMEOUT_MS: "100",
     });
     assert.equal(locked.kind, "none", "lock timeout: nothing sent, nothing held");
   }

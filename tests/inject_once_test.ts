@@ -118,7 +118,7 @@ Deno.test("a lock that cannot be had in time: nothing is sent, and the log says 
   const p = await tempProject(TREE);
   await using _ = p.dir;
   const state = `${p.dir.path}/state`;
-  const env = { LIBRARIAN_STATE_DIR: state, LIBRARIAN_INJECT_LOCK_MS: "150" };
+  const env = { LIBRARIAN_STATE_DIR: state, LIBRARIAN_LOCK_TIMEOUT_MS: "150" };
   const held = openLedger(state, { sessionId: "held" }, 1000)!;
   try {
     assert.equal(await run(p, read("held", `${p.root}/pkg/a/x.ts`), env), null);

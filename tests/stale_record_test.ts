@@ -323,3 +323,45 @@ Deno.test({
     assert.match(read(), /- Rate and handler agree\.(\n|$)/, "one is back: the mark may be wrong");
   },
 });
+
+Deno.test({
+  name:
+    "a session start whose git does not answer in time sends the root files and writes no record (the next Stop makes it)",
+  ignore: skipOnWindows("a POSIX stand-in for git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const fresh = join(p.dir.path, "fresh-state");
+    await Deno.writeTextFile(join(p.library.root, "patterns.md"), "# patterns\n- Use UTC.\n");
+    // a git that never answers: `exec` so that the kill reaches the sleeping process itself
+    const bin = join(p.dir.path, "slow-bin");
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(join(bin, "git"), "#!/bin/sh\nexec sleep 60\n");
+    await Deno.chmod(join(bin, "git"), 0o755);
+    const started = performance.now();
+    const result = await runLibrarian(["inject"], {
+      stdin: JSON.stringify({
+        session_id: "slow-git",
+        cwd: p.root,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+      cwd: p.root,
+      env: {
+        LIBRARIAN_STATE_DIR: fresh,
+        LIBRARIAN_HINT: "off",
+        PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(seconds < 14, `the start waited ${seconds.toFixed(1)} s for git (its hook has 10 s)`);
+    const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
+    assert.match(context, /- Use UTC\./, "the root files are still sent");
+    assert.equal(
+      readStaleRecord(staleRecordPath(fresh, p.library.root)),
+      null,
+      "a record made without git's answers would hold no marks until HEAD moves",
+    );
+  },
+});

@@ -60,9 +60,9 @@ Deno.test("state folder and lock wait come from the environment", () => {
     "ledgers stay out of the plugin data folder while a home folder is known",
   );
   assert.equal(windowStateDir(envFrom({ CLAUDE_PLUGIN_DATA: "/data" })), "/data");
-  assert.equal(lockTimeoutOf(envFrom({ LIBRARIAN_INJECT_LOCK_MS: "75" })), 75);
+  assert.equal(lockTimeoutOf(envFrom({ LIBRARIAN_LOCK_TIMEOUT_MS: "75" })), 75);
   assert.equal(
-    lockTimeoutOf(envFrom({ LIBRARIAN_INJECT_LOCK_MS: "-5" })),
+    lockTimeoutOf(envFrom({ LIBRARIAN_LOCK_TIMEOUT_MS: "-5" })),
     lockTimeoutOf(envFrom({})),
   );
 });
@@ -70,7 +70,7 @@ Deno.test("state folder and lock wait come from the environment", () => {
 Deno.test("a decision that sends and records nothing is made without the window's lock", async () => {
   await using dir = await tempDir();
   const key = { sessionId: "s" };
-  const env = envFrom({ LIBRARIAN_INJECT_LOCK_MS: "30" });
+  const env = envFrom({ LIBRARIAN_LOCK_TIMEOUT_MS: "30" });
   const event = { hook_event_name: "PreToolUse", session_id: "s", tool_use_id: "t2" };
   using _held = openLedger(dir.path, key)!; // another run holds the lock for as long as it likes
   const nothingNew = () => ({ outcome: { result: "all-sent" } });
@@ -118,6 +118,6 @@ Deno.test("an event already in the ledger is a duplicate without taking the lock
   const decide = () => ({ outcome: { result: "injected" }, record: { reminded: true } });
   assert.equal(decideOnce(event, envFrom({}), dir.path, key, decide).result, "injected");
   using _held = openLedger(dir.path, key)!;
-  const env = envFrom({ LIBRARIAN_INJECT_LOCK_MS: "30" });
+  const env = envFrom({ LIBRARIAN_LOCK_TIMEOUT_MS: "30" });
   assert.equal(decideOnce(event, env, dir.path, key, decide).result, "duplicate-event");
 });

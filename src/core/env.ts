@@ -1,35 +1,213 @@
 /**
  * Configuration read from the environment, in one place so that tests can pass their own.
  *
+ * Every variable is read through {@link processEnv}, which goes by the table of
+ * `core/env_vars.ts`: a variable not in the table reads as undefined; a `location` setting the
+ * project's own settings name in `"env"` reads as undefined (the default is used, and
+ * {@link refusedSettings} says so); a test-only knob reads as undefined unless a test entry module
+ * called {@link enableTestKnobs}.
+ *
  * @module
  */
 
 import { isLocalAbsolutePath, joinPath, normalizePath } from "./paths.ts";
+import { envVar, namesOfKind } from "./env_vars.ts";
+import {
+  type ProjectEnvNames,
+  projectEnvNames,
+  projectFolders,
+  settingFileOf,
+} from "./project_env.ts";
 
 /** A read-only view of environment variables. */
 export type EnvReader = (name: string) => string | undefined;
 
+/** The variable as the process has it (no permission to read it: undefined). */
+function rawVariable(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** This module's process-wide state: whether test knobs are on, and the project's names. */
+interface EnvState {
+  testKnobs: boolean;
+  projectNames?: { key: string; names: ProjectEnvNames };
+}
+
 /**
- * The process environment (variables the program may not read come back `undefined`).
+ * Where {@link EnvState} lives: on `globalThis`, not in a module variable, because the stop hook's
+ * bundle and the filing modules it loads from `src/` each hold a copy of this module
+ * (`src/entry/bundle_stop.ts`), and both must see one state.
+ */
+const STATE_KEY: symbol = Symbol.for("librarian.core.env");
+
+function envState(): EnvState {
+  const holder = globalThis as unknown as Record<symbol, EnvState | undefined>;
+  return holder[STATE_KEY] ??= { testKnobs: false };
+}
+
+/**
+ * Makes the test-only knobs (`kind: "test"` in `core/env_vars.ts`: `LIBRARIAN_FAULT`,
+ * `LIBRARIAN_NOW`, `LIBRARIAN_LOCK_TIMEOUT_MS`) readable in this process. Only a test entry module
+ * calls it (`tests/knob_program.ts`); no shipped entry does, so the compiled binary, the
+ * hook bundles and the source the launcher runs never read them.
+ *
+ * @example Usage
+ * ```ts
+ * import { enableTestKnobs, processEnv } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * Deno.env.set("LIBRARIAN_NOW", "2026-11-30T12:00:00Z");
+ * assert.equal(processEnv()("LIBRARIAN_NOW"), undefined);
+ * enableTestKnobs();
+ * assert.equal(processEnv()("LIBRARIAN_NOW"), "2026-11-30T12:00:00Z");
+ * Deno.env.delete("LIBRARIAN_NOW");
+ * ```
+ */
+export function enableTestKnobs(): void {
+  envState().testKnobs = true;
+}
+
+/**
+ * The names the project's settings set in `"env"`, read once per process and `CLAUDE_PROJECT_DIR`
+ * (the program never changes its working folder; a `Deno.cwd()` per read would cost more than the
+ * read).
+ */
+function projectNames(): ProjectEnvNames {
+  const projectDir = rawVariable("CLAUDE_PROJECT_DIR");
+  const key = projectDir ?? "";
+  const state = envState();
+  if (state.projectNames?.key !== key) {
+    let cwd: string;
+    try {
+      cwd = Deno.cwd();
+    } catch {
+      cwd = "/";
+    }
+    state.projectNames = { key, names: projectEnvNames(projectFolders(projectDir, cwd)) };
+  }
+  return state.projectNames.names;
+}
+
+/** The project settings file that sets `name`, a `location` setting with a value, or undefined. */
+function refusingFile(name: string): string | undefined {
+  if (envVar(name)?.kind !== "location" || rawVariable(name) === undefined) return undefined;
+  return settingFileOf(projectNames(), name);
+}
+
+/**
+ * The process environment, read through the table of `core/env_vars.ts`: a variable the table
+ * does not list, a `location` setting the project's settings set, a value its row requires to be
+ * an absolute path that is not, and a test-only knob (unless {@link enableTestKnobs} was called)
+ * come back `undefined`.
  *
  * @example Usage
  * ```ts
  * import { processEnv } from "./env.ts";
  * import assert from "node:assert/strict";
  *
- * Deno.env.set("LIBRARIAN_DOC_EXAMPLE", "yes");
- * assert.equal(processEnv()("LIBRARIAN_DOC_EXAMPLE"), "yes");
- * assert.equal(processEnv()("LIBRARIAN_DOC_EXAMPLE_UNSET"), undefined);
+ * Deno.env.set("LIBRARIAN_HINT", "off");
+ * Deno.env.set("EDITOR", "vi");
+ * Deno.env.set("LIBRARIAN_LAUNCHER", "bin/librarian");
+ * assert.equal(processEnv()("LIBRARIAN_HINT"), "off");
+ * assert.equal(processEnv()("EDITOR"), undefined);
+ * assert.equal(processEnv()("LIBRARIAN_LAUNCHER"), undefined, "not an absolute path");
+ * Deno.env.delete("LIBRARIAN_HINT");
+ * Deno.env.delete("EDITOR");
+ * Deno.env.delete("LIBRARIAN_LAUNCHER");
  * ```
  */
 export function processEnv(): EnvReader {
   return (name) => {
-    try {
-      return Deno.env.get(name);
-    } catch {
+    const row = envVar(name);
+    if (row === undefined) return undefined;
+    if (row.kind === "test" && !envState().testKnobs) return undefined;
+    if (row.kind === "location" && refusingFile(name) !== undefined) return undefined;
+    const value = rawVariable(name);
+    if (row.absolute && value !== undefined && !isLocalAbsolutePath(normalizePath(value.trim()))) {
       return undefined;
     }
+    return value;
   };
+}
+
+/** A `location` setting that was not used because the project's settings set it. */
+export interface RefusedSetting {
+  name: string;
+  /** The project's settings file that sets it. */
+  file: string;
+}
+
+/**
+ * The `location` settings the project's own settings set in `"env"` (in table order): the hooks
+ * Claude Code runs for this project get them and do not use them. With `inProcess`, only those
+ * this process has a value for, which it therefore did not use.
+ *
+ * @example Usage
+ * ```ts
+ * import { refusedSettings } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const repo = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${repo}/.claude`);
+ * const env = { LIBRARIAN_LOG: `${repo}/log`, LIBRARIAN_STATE_DIR: `${repo}/state` };
+ * Deno.writeTextFileSync(`${repo}/.claude/settings.json`, JSON.stringify({ env }));
+ * Deno.env.set("LIBRARIAN_LOG", `${repo}/log`);
+ * Deno.env.set("CLAUDE_PROJECT_DIR", repo);
+ * try {
+ *   assert.deepEqual(refusedSettings().map((r) => r.name), ["LIBRARIAN_STATE_DIR", "LIBRARIAN_LOG"]);
+ *   assert.deepEqual(refusedSettings({ inProcess: true }).map((r) => r.name), ["LIBRARIAN_LOG"]);
+ * } finally {
+ *   Deno.env.delete("LIBRARIAN_LOG");
+ *   Deno.env.delete("CLAUDE_PROJECT_DIR");
+ * }
+ * ```
+ */
+export function refusedSettings(options: { inProcess?: boolean } = {}): RefusedSetting[] {
+  const refused: RefusedSetting[] = [];
+  const names = projectNames();
+  if (names.size === 0) return refused;
+  for (const name of namesOfKind("location")) {
+    if (options.inProcess && rawVariable(name) === undefined) continue;
+    const file = settingFileOf(names, name);
+    if (file !== undefined) refused.push({ name, file });
+  }
+  return refused;
+}
+
+/**
+ * One line saying which settings were not used, why, and what to do; undefined when none.
+ *
+ * @example Usage
+ * ```ts
+ * import { refusalMessage } from "./env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(refusalMessage([]), undefined);
+ * assert.equal(
+ *   refusalMessage([{ name: "LIBRARIAN_LOG", file: "/r/.claude/settings.json" }]),
+ *   "LIBRARIAN_LOG is not used: /r/.claude/settings.json sets it, and a project's settings " +
+ *     "cannot choose where the Librarian reads, writes or what it runs; the default is used. " +
+ *     "Set it in your own environment or ~/.claude/settings.json (docs/configuration.md)",
+ * );
+ * ```
+ */
+export function refusalMessage(refused: readonly RefusedSetting[]): string | undefined {
+  if (refused.length === 0) return undefined;
+  const byFile = new Map<string, string[]>();
+  for (const { name, file } of refused) byFile.set(file, [...(byFile.get(file) ?? []), name]);
+  const parts = [...byFile].map(([file, names]) =>
+    `${names.join(", ")} ${names.length === 1 ? "is" : "are"} not used: ${file} sets ${
+      names.length === 1 ? "it" : "them"
+    }`
+  );
+  const it = refused.length === 1 ? "it" : "them";
+  return `${parts.join("; ")}, and a project's settings cannot choose where the Librarian ` +
+    `reads, writes or what it runs; the default is used. Set ${it} in your own environment or ` +
+    "~/.claude/settings.json (docs/configuration.md)";
 }
 
 /**
@@ -199,30 +377,40 @@ export function logFile(env: EnvReader): string | undefined {
   return claude ? joinPath(claude, "librarian.log") : undefined;
 }
 
+/** The HOME the launcher gives Deno in source mode: `<plugin>/bin/.deno-home`. */
+const LAUNCHER_HOME = /[\\/]bin[\\/]\.deno-home$/;
+
 /**
  * Puts the user's HOME back when the launcher ran Deno with a HOME of its own (so that Deno does
  * not parse a `~/.npmrc` it cannot read; see `bin/librarian`): the launcher passes the real one in
  * `LIBRARIAN_HOME`, empty when there was none. Child processes (git) then see the real HOME too.
+ * Only while HOME is the launcher's own (`<plugin>/bin/.deno-home`): anywhere else (the compiled
+ * binary, a project's settings setting `LIBRARIAN_HOME`) the variable is dropped and HOME kept.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { restoreLauncherHome } from "./env.ts";
  * const before = Deno.env.get("HOME");
+ * Deno.env.set("HOME", "/plugins/librarian/bin/.deno-home");
  * Deno.env.set("LIBRARIAN_HOME", "/home/someone");
  * restoreLauncherHome();
  * assert.equal(Deno.env.get("HOME"), "/home/someone");
  * assert.equal(Deno.env.get("LIBRARIAN_HOME"), undefined);
+ * Deno.env.set("LIBRARIAN_HOME", "/elsewhere");
+ * restoreLauncherHome();
+ * assert.equal(Deno.env.get("HOME"), "/home/someone", "not the launcher's HOME: kept");
  * if (before !== undefined) Deno.env.set("HOME", before);
  * ```
  */
 export function restoreLauncherHome(): void {
   try {
-    const real = Deno.env.get("LIBRARIAN_HOME");
+    const real = rawVariable("LIBRARIAN_HOME");
     if (real === undefined) return;
+    Deno.env.delete("LIBRARIAN_HOME");
+    if (!LAUNCHER_HOME.test(rawVariable("HOME") ?? "")) return;
     if (real === "") Deno.env.delete("HOME");
     else Deno.env.set("HOME", real);
-    Deno.env.delete("LIBRARIAN_HOME");
   } catch {
     // no permission for these variables: leave the environment as it is
   }
@@ -251,8 +439,8 @@ export function nowFrom(env: EnvReader): Date {
 }
 
 /**
- * A wait in milliseconds from an environment value (`LIBRARIAN_LOCK_TIMEOUT_MS`,
- * `LIBRARIAN_INJECT_LOCK_MS`): a number of zero or more, else `fallback` (unset, blank, negative,
+ * A wait in milliseconds from an environment value (`LIBRARIAN_LOCK_TIMEOUT_MS`, a test-only
+ * knob): a number of zero or more, else `fallback` (unset, blank, negative,
  * not a number).
  *
  * @example Usage

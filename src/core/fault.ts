@@ -3,11 +3,14 @@
  * the point is reached) makes a run fail at exactly that point, so every crash position of the
  * filing protocol (and of an export) is tested deterministically instead of by killing a process at a random time.
  *
- * Never set it outside tests. When it is not set (always, for users), a fault point costs one
- * cached environment lookup.
+ * Inert in what ships: the variable is a test-only knob (`core/env_vars.ts`), read only in a
+ * process a test entry started (`enableTestKnobs`, `tests/knob_program.ts`). A fault
+ * point costs one cached environment lookup.
  *
  * @module
  */
+
+import { processEnv } from "./env.ts";
 
 /** Where a run can be made to fail. */
 export type FaultPoint =
@@ -38,12 +41,7 @@ const reached = new Map<string, number>();
 
 function fault(): { point: string; nth: number } | null {
   if (configured !== undefined) return configured;
-  let raw: string | undefined;
-  try {
-    raw = Deno.env.get("LIBRARIAN_FAULT");
-  } catch {
-    raw = undefined;
-  }
+  const raw = processEnv()("LIBRARIAN_FAULT");
   if (!raw) return configured = null;
   const [point, nth] = raw.trim().split(":");
   return configured = { point: point!, nth: Math.max(1, Number(nth) || 1) };
@@ -55,8 +53,10 @@ function fault(): { point: string; nth: number } | null {
  * @example Usage
  * ```ts
  * import { faultFires } from "./fault.ts";
+ * import { enableTestKnobs } from "./env.ts";
  * import assert from "node:assert/strict";
  *
+ * enableTestKnobs();
  * Deno.env.set("LIBRARIAN_FAULT", "after-target-write:2");
  * try {
  *   assert.equal(faultFires("after-targets"), false);

@@ -63,7 +63,7 @@ export function parseBatch(
 
 /**
  * The digest of each `[commit, path]` as git holds it (keys by {@link blobKey}); empty when
- * there is nothing to ask or git fails. Paths with a line break are not asked.
+ * there is nothing to ask or git fails (or `deadline` aborts it). Paths with a line break are not asked.
  *
  * @example Usage
  * ```ts
@@ -75,12 +75,13 @@ export function parseBatch(
 export async function blobDigests(
   projectRoot: string,
   pairs: readonly (readonly [string, string])[],
+  deadline?: AbortSignal,
 ): Promise<Map<string, string>> {
   const asked = pairs.filter(([commit, path]) => !/[\n\r]/.test(commit + path));
   if (asked.length === 0) return new Map();
   try {
     const stdin = asked.map(([commit, path]) => `${commit}:./${path}\n`).join("");
-    const out = await runGitBytes(projectRoot, ["cat-file", "--batch"], stdin);
+    const out = await runGitBytes(projectRoot, ["cat-file", "--batch"], stdin, deadline);
     return out.code === 0 ? parseBatch(out.stdout, asked) : new Map();
   } catch {
     return new Map();

@@ -165,18 +165,25 @@ export const MAX_COMMITS = 100_000;
 
 const NOTHING: Omit<GitFacts, "status"> = { resolved: new Map(), history: [], uncommitted: [] };
 
-/** What git knows under `projectRoot` about the given short commits and everything since. */
-export async function gitFacts(projectRoot: string, commits: Iterable<string>): Promise<GitFacts> {
+/**
+ * What git knows under `projectRoot` about the given short commits and everything since; status
+ * `git-unavailable` when git cannot be run or does not answer before `deadline`.
+ */
+export async function gitFacts(
+  projectRoot: string,
+  commits: Iterable<string>,
+  deadline?: AbortSignal,
+): Promise<GitFacts> {
   try {
     const wanted = [...new Set(commits)].filter((c) => /^[0-9a-f]{7,40}$/.test(c));
     const diffArgs = ["--raw", "--numstat", "-M", "--relative", "--no-color"];
     // independent questions, asked at once
     const [inside, check, pending] = await Promise.all([
-      runGit(projectRoot, ["rev-parse", "--is-inside-work-tree"]),
+      runGit(projectRoot, ["rev-parse", "--is-inside-work-tree"], undefined, deadline),
       wanted.length > 0
-        ? runGit(projectRoot, ["cat-file", "--batch-check"], wanted.join("\n") + "\n")
+        ? runGit(projectRoot, ["cat-file", "--batch-check"], wanted.join("\n") + "\n", deadline)
         : null,
-      runGit(projectRoot, ["diff", ...diffArgs, "HEAD"]),
+      runGit(projectRoot, ["diff", ...diffArgs, "HEAD"], undefined, deadline),
     ]);
     if (inside.code !== 0 || inside.stdout.trim() !== "true") {
       return { status: "not-a-repository", ...NOTHING };
@@ -193,18 +200,28 @@ export async function gitFacts(projectRoot: string, commits: Iterable<string>): 
     const fulls = [...new Set(resolved.values())];
     let history: HistoryCommit[] = [];
     if (fulls.length > 0) {
-      const base = await runGit(projectRoot, ["merge-base", "--octopus", "--all", ...fulls]);
+      const base = await runGit(
+        projectRoot,
+        ["merge-base", "--octopus", "--all", ...fulls],
+        undefined,
+        deadline,
+      );
       const bases = base.code === 0 ? base.stdout.split("\n").filter((l) => l.trim() !== "") : [];
-      const log = await runGit(projectRoot, [
-        "log",
-        "--format=%x1e%H %P",
-        "--topo-order",
-        `--max-count=${MAX_COMMITS}`,
-        ...diffArgs,
-        "HEAD",
-        ...bases.map((b) => `^${b.trim()}`),
-        "--",
-      ]);
+      const log = await runGit(
+        projectRoot,
+        [
+          "log",
+          "--format=%x1e%H %P",
+          "--topo-order",
+          `--max-count=${MAX_COMMITS}`,
+          ...diffArgs,
+          "HEAD",
+          ...bases.map((b) => `^${b.trim()}`),
+          "--",
+        ],
+        undefined,
+        deadline,
+      );
       if (log.code === 0) history = parseHistory(log.stdout);
     }
     return { status: "ok", resolved, history, uncommitted };

@@ -27,7 +27,8 @@ export interface MadeRecord {
 
 /**
  * The stale record of `library` for `HEAD` `head` (short, `""` outside git). Throws on an I/O
- * error reading the library.
+ * error reading the library. Git's questions are given up at `deadline` (`git` is then
+ * `git-unavailable`: the record knows nothing and is not to be written).
  *
  * @example Usage
  * ```ts
@@ -41,7 +42,11 @@ export interface MadeRecord {
  * assert.deepEqual([made.stale, made.git, made.record.head], [0, "not-needed", ""]);
  * ```
  */
-export async function makeStaleRecord(library: Library, head: string): Promise<MadeRecord> {
+export async function makeStaleRecord(
+  library: Library,
+  head: string,
+  deadline?: AbortSignal,
+): Promise<MadeRecord> {
   const texts: ScannedText[] = [];
   for (const file of servedFiles(await scanLibrary(library.root))) {
     const stat = statStamp(file.absPath);
@@ -50,7 +55,7 @@ export async function makeStaleRecord(library: Library, head: string): Promise<M
     if (read.kind !== "text") continue;
     texts.push({ relPath: file.relPath, text: read.text, stamp: stat.stamp, hash: read.hash });
   }
-  const scan = await scanStaleness(library.projectRoot, texts, DEFAULT_CHANGE_RATIO);
+  const scan = await scanStaleness(library.projectRoot, texts, DEFAULT_CHANGE_RATIO, deadline);
   const record = staleRecordOf(library.projectRoot, head, texts, scan);
   return { record, stale: scan.stale.length, git: scan.git };
 }

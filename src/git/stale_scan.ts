@@ -73,6 +73,7 @@ export async function scanStaleness(
   projectRoot: string,
   files: readonly ScannedText[],
   changeRatio: number,
+  deadline?: AbortSignal,
 ): Promise<StaleScan> {
   const learnings: Learning[] = [];
   for (const file of files) {
@@ -82,7 +83,7 @@ export async function scanStaleness(
   }
   if (learnings.length === 0) return { stale: [], learnings, git: "not-needed" };
   const commits = learnings.map((l) => l.provenance.commit).filter((c): c is string => !!c);
-  const facts = await gitFacts(projectRoot, commits);
+  const facts = await gitFacts(projectRoot, commits, deadline);
   const existsCache = new Map<string, boolean>();
   const lineCache = new Map<string, number>();
   const input: StalenessInput = {
@@ -115,7 +116,7 @@ export async function scanStaleness(
   // what it saw (one more git run, only then)
   const questions = digestQuestions(stale, facts.history);
   if (questions.length > 0) {
-    const digests = await blobDigests(projectRoot, questions);
+    const digests = await blobDigests(projectRoot, questions, deadline);
     if (digests.size > 0) {
       stale = staleLearnings({
         ...input,

@@ -25,7 +25,15 @@ import {
   type RefusedLibrary,
   scratchPathOf,
 } from "../core/discover.ts";
-import { type EnvReader, logFile, processEnv, readBudget, stateDir } from "../core/env.ts";
+import {
+  type EnvReader,
+  logFile,
+  processEnv,
+  readBudget,
+  refusalMessage,
+  refusedSettings,
+  stateDir,
+} from "../core/env.ts";
 import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
@@ -283,6 +291,8 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   // Where the hook came from: a plugin (installed or loaded with --plugin-dir) sets
   // CLAUDE_PLUGIN_ROOT; a hook from settings does not (doctor and status read it back).
   const plugin = env("CLAUDE_PLUGIN_ROOT") || undefined;
-  appendLog(log, "inject", { event: eventName, ...outcome, plugin, ms: elapsedMs() });
+  // a location the project's settings chose, not used: said on every run's line (and by doctor)
+  const refused = refusalMessage(refusedSettings({ inProcess: true }));
+  appendLog(log, "inject", { event: eventName, ...outcome, plugin, refused, ms: elapsedMs() });
   return 0;
 }

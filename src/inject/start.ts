@@ -139,6 +139,12 @@ function forgetWindow(ledger: Ledger, keepRecent: boolean): Ledger {
 }
 
 /**
+ * How long the session start waits for git's answers: its hook has 10 s, and the root files must
+ * still be sent (a slower repository's record is made by the next Stop).
+ */
+const START_GIT_MS = 4_000;
+
+/**
  * Makes the library's stale record when there is none, or remakes it when it no longer holds
  * (`HEAD` moved, a cited file changed: a few `stat` calls tell), so that the touches of this
  * session mark stale learnings (`stale_view.ts` reads the record, never git). Git is asked only
@@ -153,7 +159,11 @@ async function keepStaleRecord(library: Library, env: EnvReader): Promise<Outcom
     const { makeStaleRecord } = await loadLater<typeof import("../git/stale_make.ts")>(
       "git/stale_make.ts",
     );
-    const made = await makeStaleRecord(library, need.head);
+    const made = await makeStaleRecord(library, need.head, AbortSignal.timeout(START_GIT_MS));
+    // a record made without git's answers would hold no marks until HEAD moves: the Stop makes it
+    if (made.git === "git-unavailable") {
+      return { stale_record: `skipped:git did not answer within ${START_GIT_MS} ms` };
+    }
     writeTextAtomicSync(need.path, formatStaleRecord(made.record));
     return { stale_record: `written:${made.stale}` };
   } catch (error) {

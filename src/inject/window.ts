@@ -107,18 +107,21 @@ export function isHandled(events: readonly string[], id: string): boolean {
   );
 }
 
-/** `LIBRARIAN_INJECT_LOCK_MS`: how long to wait for a context window's lock. *
+/**
+ * How long to wait for a context window's lock: `LIBRARIAN_LOCK_TIMEOUT_MS` (a test-only knob),
+ * else 2 s.
+ *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { envFrom } from "../core/env.ts";
  * import { lockTimeoutOf } from "./window.ts";
- * assert.equal(lockTimeoutOf(envFrom({ LIBRARIAN_INJECT_LOCK_MS: "150" })), 150);
+ * assert.equal(lockTimeoutOf(envFrom({ LIBRARIAN_LOCK_TIMEOUT_MS: "150" })), 150);
  * assert.equal(lockTimeoutOf(envFrom({})), 2000);
  * ```
  */
 export function lockTimeoutOf(env: EnvReader): number {
-  return millisecondsFrom(env("LIBRARIAN_INJECT_LOCK_MS"), INJECT_LOCK_TIMEOUT_MS);
+  return millisecondsFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"), INJECT_LOCK_TIMEOUT_MS);
 }
 
 /** What a handler decided: the log fields, what to hand the model, and what to record. */

@@ -23,7 +23,13 @@
  */
 
 import { loadLater } from "../core/load_later.ts";
-import { type EnvReader, logFile, processEnv } from "../core/env.ts";
+import {
+  type EnvReader,
+  logFile,
+  processEnv,
+  refusalMessage,
+  refusedSettings,
+} from "../core/env.ts";
 import {
   HookInputError,
   parseHookEvent,
@@ -87,6 +93,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     stop_hook_active: active,
     client,
     plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
+    refused: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
     ms: elapsedMs(),
   });
   return 0;

@@ -11,7 +11,13 @@ import {
   type RefusedLibrary,
   scratchPathOf,
 } from "../../core/discover.ts";
-import { type EnvReader, logFile, readBudget } from "../../core/env.ts";
+import {
+  type EnvReader,
+  logFile,
+  readBudget,
+  refusalMessage,
+  refusedSettings,
+} from "../../core/env.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
 import { describeWiring, detectHookWiring, type HookWiring } from "../setup/hooks_wiring.ts";
@@ -297,6 +303,17 @@ export async function recentPluginDirRun(
   return records ? pluginDirRun(records, wiring.plugin.installPaths) : null;
 }
 
+/**
+ * A warning when the project's own settings set a location setting in `"env"` (the hooks do not
+ * use it; docs/configuration.md), else nothing.
+ */
+function projectSettingsCheck(): Check[] {
+  const message = refusalMessage(refusedSettings());
+  if (message === undefined) return [];
+  const [what, fix] = message.split("; the default is used. ");
+  return [warn("settings", `${what}; the default is used`, fix!)];
+}
+
 function budgetCheck(env: EnvReader): Check {
   const { budget, warning } = readBudget(env);
   return warning
@@ -343,6 +360,7 @@ export async function runChecks(env: EnvReader, cwd: string): Promise<Check[]> {
       await recentPluginDirRun(env, normalizePath(projectRoot), wiring),
     )),
     await logCheck(env, normalizePath(projectRoot)),
+    ...projectSettingsCheck(),
     budgetCheck(env),
     autoMemoryCheck(library, env),
     ...[codexCheck(env)].filter((c) => c !== undefined),

@@ -158,6 +158,11 @@ async function setupSettingsFile(
     const set = setLibraryPath(after, value);
     after = set.settings;
     libraryPath = { value, action: set.action };
+    notes.push(
+      "the hooks do not use LIBRARIAN_PATH from a project's settings (a repository can commit " +
+        "them; docs/configuration.md): the project's _memory_library/ is found without it, and " +
+        "a library elsewhere is named in your own environment (export LIBRARIAN_PATH=...)",
+    );
   }
   const changed = request.remove
     ? existed && formatSettings(after) !== formatSettings(before)
