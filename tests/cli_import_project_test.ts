@@ -385,7 +385,7 @@ Deno.test(
       ...new TextEncoder().encode("ve rules stay\n"),
     ]);
     await Deno.writeFile(join(dir.path, "CLAUDE.md"), latin1);
-    const result = await runLibrarian(["import", "--yes", "--json"], options);
+    const result = await runLibrarian(["import", "--yes", "--hand-over", "--json"], options);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(await Deno.readFile(join(dir.path, "CLAUDE.md")), latin1, "its text is kept");
     const report = JSON.parse(result.stdout);
