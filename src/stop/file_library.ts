@@ -79,9 +79,9 @@ export async function fileLibrary(
   if (!memoryWork && !scratchWork && !left.carry && !left.exportDue) {
     return { fields: { result: "nothing-to-do", ...scanLogFields(scan) }, message: "" };
   }
-  // Something to file: only now is the filing code loaded (an idle turn loads none of it), all
-  // of it at once, before the lock is taken; the steps find their modules loaded.
-  // Read before the lock is taken: the transcript may need a moment to catch up.
+  // Something to file. The turn is read before the lock is taken: the transcript may need a
+  // moment to catch up. Only now is the filing code loaded (an idle turn loads none of it), all
+  // of it at once, before the lock: the steps find their modules loaded.
   const changed = scratchWork ? (await turn.changes())?.files : undefined;
   const [
     { nothingFiledMessage },
