@@ -7,7 +7,8 @@
  * 3. Provenance: each filed block gets a comment naming the day, `HEAD` and the code files the
  *    turn changed (from the transcript).
  * 4. The nudge: a turn that changed code but recorded no learning may be continued once with
- *    `{"decision": "block", "reason": ...}` naming the folders and their tag lines (see
+ *    a reason naming the folders and their tag lines (the Stop's `additionalContext` for Claude
+ *    Code, `{"decision": "block", "reason": ...}` for the other agents: `nudgeOutput`; see
  *    `nudge.ts` for the rules; `LIBRARIAN_NUDGE=session|turn|off`). This is the one time the
  *    Librarian keeps the model working; it never does so when `stop_hook_active` is set.
  *
@@ -44,6 +45,7 @@ import { hasPendingCarryOver, holdsKeptScratch } from "./carry_kept.ts";
 import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination_paths.ts";
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
+import { nudgeOutput } from "./nudge.ts";
 import { claimStopEvent } from "./session_records.ts";
 import { clearTurn } from "../core/turn_record.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -364,11 +366,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     const outcome = await onStop(event, env);
     fields = outcome.fields;
     told = true;
-    const output: Record<string, string> = {};
-    if (outcome.nudge !== undefined) {
-      output.decision = "block";
-      output.reason = outcome.nudge;
-    }
+    const output: Record<string, unknown> = outcome.nudge === undefined
+      ? {}
+      : nudgeOutput(outcome.nudge, event.agent);
     if (outcome.message) output.systemMessage = outcome.message;
     if (Object.keys(output).length > 0) writeJsonLine(output);
   } catch (error) {

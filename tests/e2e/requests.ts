@@ -155,24 +155,31 @@ export function deniedReason(result: string): string {
 }
 
 const FEEDBACK = "Stop hook feedback:\n";
+const BLOCKING = /^Stop hook blocking error from command:? "(?:[^"\\]|\\.)*": ?/;
 
 /**
- * The reasons of a Stop hook that blocked the model, as `Stop hook feedback:\n<reason>` (the form
- * 2.1.197 sends), one per time the model was sent one: a bare user message (2.1.197), the same
- * inside a `<system-reminder>` (2.1.332), or a system message `Stop hook blocking error from
- * command "...": <reason>` (2.1.332, beside the reminder).
+ * What Stop hooks made the model continue with, one entry per time the model was sent it (the
+ * text without Claude Code's framing): a `decision: "block"` reason as a user message
+ * `Stop hook feedback:\n<reason>` (2.1.197), the same inside a `<system-reminder>` and again in a
+ * system message `Stop hook blocking error from command: "...": <reason>` (2.1.332: twice), and a
+ * Stop's `additionalContext`, `Stop hook additional context: <text>` (once on both).
  */
 export function stopFeedback(body: Record<string, unknown> | null): string[] {
   const found: string[] = [];
   for (const text of textsOf(body)) {
-    if (text.startsWith(FEEDBACK)) found.push(text);
-    else if (text.startsWith("<system-reminder>") && text.includes(FEEDBACK)) {
-      const start = text.indexOf(FEEDBACK);
+    if (text.startsWith(FEEDBACK)) found.push(text.slice(FEEDBACK.length));
+    else if (text.startsWith("<system-reminder>") && text.includes(`\n${FEEDBACK}`)) {
+      const start = text.indexOf(`\n${FEEDBACK}`) + FEEDBACK.length + 1;
       const end = text.indexOf(REMINDER_END, start);
       found.push(text.slice(start, end === -1 ? text.length : end));
     } else {
-      const blocking = /^Stop hook blocking error from command "(?:[^"\\]|\\.)*": ?/.exec(text);
-      if (blocking) found.push(FEEDBACK + text.slice(blocking[0].length));
+      const blocking = BLOCKING.exec(text);
+      const rest = blocking ? text.slice(blocking[0].length) : text;
+      const contexts = contextsInText(rest).filter((c) => c.event === "Stop");
+      // 2.1.332 joins a block's reason and a Stop context in one system message
+      const reason = blocking ? rest.split(/\n\nStop hook additional context: /)[0]! : undefined;
+      if (reason !== undefined) found.push(reason);
+      found.push(...contexts.map((c) => c.text));
     }
   }
   return found;
