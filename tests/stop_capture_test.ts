@@ -271,3 +271,37 @@ Deno.test("a turn that edited code and only read scratch in Bash is still nudged
   ]);
   assert.ok(nudgeOf(output(await stop(p, transcript))));
 });
+
+Deno.test("a subagent's writes count once for its session's next Stop: noted at SubagentStop from its own transcript, taken by the Stop (issue 32)", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  // the subagent's own transcript: every entry isSidechain
+  const sidechain = (line: string) => JSON.stringify({ ...JSON.parse(line), isSidechain: true });
+  const agentTranscript = join(p.base, "agent-a1.jsonl");
+  await Deno.writeTextFile(
+    agentTranscript,
+    [
+      prompt("Add the tax helper."),
+      ...tool("Write", { file_path: join(p.root, "src/api/billing/tax.ts"), content: "x\n" }),
+      say("Sub done."),
+    ].map(sidechain).join("\n") + "\n",
+  );
+  const subagentStop = await stop(p, "", {
+    hook_event_name: "SubagentStop",
+    agent_id: "a1",
+    agent_type: "general-purpose",
+    agent_transcript_path: agentTranscript,
+    last_assistant_message: "Sub done.",
+  });
+  assert.deepEqual(output(subagentStop), {}, "a subagent is never nudged itself");
+  // the parent's turn (a task notification on 2.1.332) changed nothing itself
+  const parent = await writeTranscript(p, [prompt("<task-notification>…"), say("Done.")]);
+  const nudge = nudgeOf(output(await stop(p, parent)));
+  assert.ok(nudge, "the subagent's write was counted");
+  assert.match(nudge, /changed code in src\/api\/billing but recorded no learning/);
+  assert.equal(
+    nudgeOf(output(await stop(p, parent, { session_id: "another", prompt_id: "p9" }))),
+    undefined,
+    "another session has no subagent's writes",
+  );
+});

@@ -46,6 +46,7 @@ import { carryPlaceOf, coordinationDir, coordinationPaths } from "./coordination
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
 import { nudgeOutput } from "./nudge.ts";
+import { noteSubagentChanges } from "./subagent_changes.ts";
 import { claimStopEvent } from "./session_records.ts";
 import { clearTurn } from "../core/turn_record.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -134,7 +135,9 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const filed = await fileLearnings(library, env, turn);
   const nested = await fileNestedLibraries(event, library, env, turn);
   const tagged = (filed.tagged ?? false) || nested.tagged;
-  const nudge = await decideStopNudge(event, library, env, tagged, turn);
+  const nudge = event.hook_event_name === "SubagentStop"
+    ? await noteForParent(event, env, tagged, turn)
+    : await decideStopNudge(event, library, env, tagged, turn);
   // another agent's turn record (core/turn_record.ts) ends with its turn
   if (event.agent !== undefined && event.agent !== "claude") {
     clearTurn(stateDir(env), event.session_id);
@@ -151,6 +154,32 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   };
   if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
   return outcome;
+}
+
+/**
+ * SubagentStop: the subagent is never nudged itself; the code files it changed (read from its own
+ * transcript) are noted for its session's next Stop, which counts them with its turn
+ * (`subagent_changes.ts`), unless the subagent recorded a learning.
+ */
+async function noteForParent(
+  event: HookEvent,
+  env: EnvReader,
+  tagged: boolean,
+  turn: TurnSource,
+): Promise<{ reason?: string; fields: Record<string, LogValue> }> {
+  const state = stateDir(env);
+  if (event.agent !== undefined && event.agent !== "claude") {
+    return { fields: { subagent: "other-agent" } };
+  }
+  if (tagged) return { fields: { subagent: "tagged" } };
+  const changes = await turn.changes();
+  if (changes?.tagged) return { fields: { subagent: "tagged" } };
+  const files = changes?.files ?? [];
+  if (!state || !event.session_id || typeof event.agent_id !== "string" || files.length === 0) {
+    return { fields: { subagent: files.length === 0 ? "no-code-changed" : "not-noted" } };
+  }
+  const noted = noteSubagentChanges(state, event.session_id, event.agent_id, files);
+  return { fields: { subagent: noted ? "noted" : "not-noted" } };
 }
 
 /** Each changed file's digest as the turn left it (what its learnings' provenance records). */
