@@ -49,7 +49,15 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
   });
   assert.deepEqual(
     desired.map((d) => d.event),
-    ["PreToolUse", "PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart", "Stop"],
+    [
+      "PreToolUse",
+      "PreToolUse",
+      "UserPromptSubmit",
+      "SessionStart",
+      "SubagentStart",
+      "SubagentStop",
+      "Stop",
+    ],
   );
   assert.equal(
     desired.find((d) => d.matcher === "Bash")?.handler.command,
@@ -143,6 +151,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "SubagentStop",
     "Stop",
   ]);
   assert.deepEqual(
@@ -151,7 +160,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
   );
   assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
   assert.equal(hooks.PreToolUse!.length, 3);
-  assert.deepEqual(changes.map((c) => c.action), Array(6).fill("added"));
+  assert.deepEqual(changes.map((c) => c.action), Array(7).fill("added"));
 });
 
 Deno.test("merging into its own output changes nothing", () => {
@@ -194,7 +203,8 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   assert.equal(count("updated"), 2); // the Bash entry and Stop
   assert.equal(count("removed"), 3);
-  assert.equal(count("added"), 4); // file tools, UserPromptSubmit, SessionStart, SubagentStart
+  // file tools, UserPromptSubmit, SessionStart, SubagentStart, SubagentStop
+  assert.equal(count("added"), 5);
 });
 
 Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
@@ -327,6 +337,7 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
       "UserPromptSubmit:added",
       "SessionStart:added",
       "SubagentStart:added",
+      "SubagentStop:added",
       "Stop:added",
     ],
   );
@@ -465,6 +476,7 @@ Deno.test("setup-hooks --user writes the user's settings and notes an installed 
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "SubagentStop",
     "Stop",
   ]);
 });

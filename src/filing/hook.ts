@@ -138,8 +138,11 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const nudge = event.hook_event_name === "SubagentStop"
     ? await noteForParent(event, env, tagged, turn)
     : await decideStopNudge(event, library, env, tagged, turn);
-  // another agent's turn record (core/turn_record.ts) ends with its turn
-  if (event.agent !== undefined && event.agent !== "claude") {
+  // another agent's turn record (core/turn_record.ts) ends with its turn (not a subagent's stop)
+  if (
+    event.agent !== undefined && event.agent !== "claude" &&
+    event.hook_event_name !== "SubagentStop"
+  ) {
     clearTurn(stateDir(env), event.session_id);
   }
   const outcome: StopOutcome = {
