@@ -7,7 +7,8 @@
  * 3. Provenance: each filed block gets a comment naming the day, `HEAD` and the code files the
  *    turn changed (from the transcript).
  * 4. The nudge: a turn that changed code but recorded no learning may be continued once with
- *    `{"decision": "block", "reason": ...}` naming the folders and their tag lines (see
+ *    a reason naming the folders and their tag lines (the Stop's `additionalContext` for Claude
+ *    Code, `{"decision": "block", "reason": ...}` for the other agents: `nudgeOutput`; see
  *    `nudge.ts` for the rules; `LIBRARIAN_NUDGE=session|turn|off`). This is the one time the
  *    Librarian keeps the model working; it never does so when `stop_hook_active` is set.
  *
@@ -58,6 +59,8 @@ import {
 } from "./coordination_paths.ts";
 import type { SyncOutcome } from "./stop_summary.ts";
 import { decideStopNudge, type TurnSource, turnSource } from "./stop_nudge.ts";
+import { nudgeOutput } from "./nudge.ts";
+import { noteSubagentChanges } from "./subagent_changes.ts";
 import { claimStopEvent } from "./session_records.ts";
 import { clearTurn } from "../core/turn_record.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -172,9 +175,14 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   const filed = await fileLearnings(library, env, turn);
   const nested = await fileNestedLibraries(event, library, env, turn);
   const tagged = (filed.tagged ?? false) || nested.tagged;
-  const nudge = await decideStopNudge(event, library, env, tagged, turn);
-  // another agent's turn record (core/turn_record.ts) ends with its turn
-  if (event.agent !== undefined && event.agent !== "claude") {
+  const nudge = event.hook_event_name === "SubagentStop"
+    ? await noteForParent(event, env, tagged, turn)
+    : await decideStopNudge(event, library, env, tagged, turn);
+  // another agent's turn record (core/turn_record.ts) ends with its turn (not a subagent's stop)
+  if (
+    event.agent !== undefined && event.agent !== "claude" &&
+    event.hook_event_name !== "SubagentStop"
+  ) {
     clearTurn(stateDir(env), event.session_id);
   }
   const outcome: StopOutcome = {
@@ -189,6 +197,32 @@ async function onStop(event: HookEvent, env: EnvReader): Promise<StopOutcome> {
   };
   if (nudge.reason !== undefined) outcome.nudge = nudge.reason;
   return outcome;
+}
+
+/**
+ * SubagentStop: the subagent is never nudged itself; the code files it changed (read from its own
+ * transcript) are noted for its session's next Stop, which counts them with its turn
+ * (`subagent_changes.ts`), unless the subagent recorded a learning.
+ */
+async function noteForParent(
+  event: HookEvent,
+  env: EnvReader,
+  tagged: boolean,
+  turn: TurnSource,
+): Promise<{ reason?: string; fields: Record<string, LogValue> }> {
+  const state = stateDir(env);
+  if (event.agent !== undefined && event.agent !== "claude") {
+    return { fields: { subagent: "other-agent" } };
+  }
+  if (tagged) return { fields: { subagent: "tagged" } };
+  const changes = await turn.changes();
+  if (changes?.tagged) return { fields: { subagent: "tagged" } };
+  const files = changes?.files ?? [];
+  if (!state || !event.session_id || typeof event.agent_id !== "string" || files.length === 0) {
+    return { fields: { subagent: files.length === 0 ? "no-code-changed" : "not-noted" } };
+  }
+  const noted = noteSubagentChanges(state, event.session_id, event.agent_id, files);
+  return { fields: { subagent: noted ? "noted" : "not-noted" } };
 }
 
 /** Each changed file's digest as the turn left it (what its learnings' provenance records). */
@@ -406,11 +440,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     const outcome = await onStop(event, env);
     fields = outcome.fields;
     told = true;
-    const output: Record<string, string> = {};
-    if (outcome.nudge !== undefined) {
-      output.decision = "block";
-      output.reason = outcome.nudge;
-    }
+    const output: Record<string, unknown> = outcome.nudge === undefined
+      ? {}
+      : nudgeOutput(outcome.nudge, event.agent);
     if (outcome.message) output.systemMessage = outcome.message;
     if (Object.keys(output).length > 0) writeJsonLine(output);
   } catch (error) {
