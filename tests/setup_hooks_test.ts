@@ -162,7 +162,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
   );
   assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
   assert.equal(hooks.PreToolUse!.length, 3);
-  assert.deepEqual(changes.map((c) => c.action), Array(7).fill("added"));
+  assert.deepEqual(changes.map((c) => c.action), Array(8).fill("added"));
 });
 
 Deno.test("merging into its own output changes nothing", () => {
