@@ -466,7 +466,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     stop_hook_active: active,
     client,
     plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
-    refused: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
+    refused_settings: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
     ms: elapsedMs(),
   });
   return 0;

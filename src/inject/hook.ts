@@ -424,6 +424,12 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   const plugin = env("CLAUDE_PLUGIN_ROOT") || undefined;
   // a location the project's settings chose, not used: said on every run's line (and by doctor)
   const refused = refusalMessage(refusedSettings({ inProcess: true }));
-  appendLog(log, "inject", { event: eventName, ...outcome, plugin, refused, ms: elapsedMs() });
+  appendLog(log, "inject", {
+    event: eventName,
+    ...outcome,
+    plugin,
+    refused_settings: refused,
+    ms: elapsedMs(),
+  });
   return 0;
 }
