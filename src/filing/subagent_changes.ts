@@ -15,6 +15,7 @@
  * @module
  */
 
+import { writeTextAtomicSync } from "../core/atomic.ts";
 import { safeId } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 
@@ -53,9 +54,7 @@ export function noteSubagentChanges(
     const folder = folderOf(state, sessionId);
     Deno.mkdirSync(folder, { recursive: true });
     const path = joinPath(folder, `${safeId(agentId)}.json`);
-    const temp = `${path}.${crypto.randomUUID()}.tmp`;
-    Deno.writeTextFileSync(temp, JSON.stringify({ files: files.slice(0, MAX_FILES) }));
-    Deno.renameSync(temp, path);
+    writeTextAtomicSync(path, JSON.stringify({ files: files.slice(0, MAX_FILES) }));
     return true;
   } catch {
     return false;
