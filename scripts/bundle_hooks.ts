@@ -169,6 +169,7 @@ export async function buildBundles(): Promise<BuiltFiles> {
       args: [
         "bundle",
         "--quiet",
+        "--minify",
         "--platform",
         "deno",
         "--config",

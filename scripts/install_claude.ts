@@ -1,10 +1,15 @@
 /**
- * Installs the pinned Claude Code CLI for the end-to-end suite into `.cache/claude-code/`
- * (gitignored; `LIBRARIAN_CLAUDE_DIR` overrides), with npm. Idempotent: when the pinned version is already there it only runs
- * `claude --version` (about 0.2 s).
+ * Installs a pinned Claude Code CLI for the end-to-end suite, with npm, each version in its own
+ * folder `.cache/claude-code/<version>/` (gitignored; `LIBRARIAN_CLAUDE_DIR` names another parent
+ * folder). Idempotent: when the version is already there it only runs `claude --version` (about
+ * 0.2 s).
+ *
+ * The supported versions are named here and nowhere else: {@link CLAUDE_CODE_VERSIONS}. The suite
+ * runs against `current` unless `LIBRARIAN_E2E_CLAUDE` names `oldest` (or a version).
  *
  * ```sh
- * deno run --allow-all scripts/install_claude.ts   # prints the path of the claude executable
+ * deno run --allow-all scripts/install_claude.ts          # current; prints the claude executable
+ * deno run --allow-all scripts/install_claude.ts oldest   # the oldest supported version
  * ```
  *
  * @module
@@ -13,19 +18,56 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
-/** The Claude Code version the end-to-end suite is written against. */
-export const CLAUDE_CODE_VERSION = "2.1.197";
+/**
+ * The Claude Code versions the Librarian supports and the end-to-end suite runs against: the
+ * current one (the default) and the oldest one still supported.
+ */
+export const CLAUDE_CODE_VERSIONS = { current: "2.1.332", oldest: "2.1.197" } as const;
+/** The Claude Code version the end-to-end suite runs against by default. */
+export const CLAUDE_CODE_VERSION: string = CLAUDE_CODE_VERSIONS.current;
 /** The npm package that ships the CLI. */
 export const CLAUDE_CODE_PACKAGE = "@anthropic-ai/claude-code";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Where the CLI is installed (an npm prefix folder): `LIBRARIAN_CLAUDE_DIR` when set (e.g. a cache
- * folder CI keeps between runs), else `.cache/claude-code/` in the repository.
+ * The version a selector names: `current` (or nothing), `oldest`, or a version number itself.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CLAUDE_CODE_VERSIONS, claudeVersionFor } from "./install_claude.ts";
+ * assert.equal(claudeVersionFor(undefined), CLAUDE_CODE_VERSIONS.current);
+ * assert.equal(claudeVersionFor(" Oldest "), CLAUDE_CODE_VERSIONS.oldest);
+ * assert.equal(claudeVersionFor("2.1.250"), "2.1.250");
+ * assert.throws(() => claudeVersionFor("newest"), /current, oldest or a version/);
+ * ```
+ *
+ * @throws {ClaudeInstallError} for anything else.
  */
-export function claudeInstallDir(): string {
-  return Deno.env.get("LIBRARIAN_CLAUDE_DIR") || join(REPO_ROOT, ".cache", "claude-code");
+export function claudeVersionFor(selector: string | undefined): string {
+  const value = (selector ?? "").trim().toLowerCase();
+  if (value === "" || value === "current") return CLAUDE_CODE_VERSIONS.current;
+  if (value === "oldest") return CLAUDE_CODE_VERSIONS.oldest;
+  if (/^\d+\.\d+\.\d+$/.test(value)) return value;
+  throw new ClaudeInstallError(
+    `unknown Claude Code version '${selector}': give current, oldest or a version (e.g. 2.1.197)`,
+  );
+}
+
+/** The version the end-to-end suite runs against: `LIBRARIAN_E2E_CLAUDE` (default `current`). */
+export function e2eClaudeVersion(): string {
+  return claudeVersionFor(Deno.env.get("LIBRARIAN_E2E_CLAUDE"));
+}
+
+/**
+ * Where a version of the CLI is installed (an npm prefix folder): `<version>/` under
+ * `LIBRARIAN_CLAUDE_DIR` when set (e.g. a cache folder CI keeps between runs), else under
+ * `.cache/claude-code/` in the repository.
+ */
+export function claudeInstallDir(version: string = CLAUDE_CODE_VERSION): string {
+  const parent = Deno.env.get("LIBRARIAN_CLAUDE_DIR") || join(REPO_ROOT, ".cache", "claude-code");
+  return join(parent, version);
 }
 
 /** The `claude` executable inside an install folder. */
@@ -65,18 +107,19 @@ export async function installedClaudeVersion(bin: string): Promise<string | null
 }
 
 /**
- * Makes sure the pinned CLI is installed and runs; returns the path of its executable.
+ * Makes sure a pinned CLI version is installed and runs; returns the path of its executable.
  *
  * @throws {ClaudeInstallError} when npm fails or the installed CLI does not report the pinned
  *   version.
  */
 export async function ensureClaudeCode(
   log: (line: string) => void = () => {},
-  dir: string = claudeInstallDir(),
+  version: string = CLAUDE_CODE_VERSION,
+  dir: string = claudeInstallDir(version),
 ): Promise<string> {
   const bin = claudeBinIn(dir);
-  if (await installedClaudeVersion(bin) === CLAUDE_CODE_VERSION) return bin;
-  const spec = `${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION}`;
+  if (await installedClaudeVersion(bin) === version) return bin;
+  const spec = `${CLAUDE_CODE_PACKAGE}@${version}`;
   log(`installing ${spec} into ${dir}`);
   try {
     await Deno.mkdir(dir, { recursive: true });
@@ -88,7 +131,7 @@ export async function ensureClaudeCode(
   await Deno.writeTextFile(
     join(dir, "package.json"),
     JSON.stringify(
-      { private: true, dependencies: { [CLAUDE_CODE_PACKAGE]: CLAUDE_CODE_VERSION } },
+      { private: true, dependencies: { [CLAUDE_CODE_PACKAGE]: version } },
       null,
       2,
     ) + "\n",
@@ -104,18 +147,18 @@ export async function ensureClaudeCode(
         `registry.\n${npm.output.split("\n").slice(-15).join("\n")}`,
     );
   }
-  if (await installedClaudeVersion(bin) !== CLAUDE_CODE_VERSION) {
+  if (await installedClaudeVersion(bin) !== version) {
     // npm may hold back the package's postinstall (which puts the native binary in place).
     const packageDir = join(dir, "node_modules", ...CLAUDE_CODE_PACKAGE.split("/"));
     log("running the package's postinstall (node install.cjs)");
     await runCommand("node", ["install.cjs"], packageDir);
   }
-  const version = await installedClaudeVersion(bin);
-  if (version !== CLAUDE_CODE_VERSION) {
+  const installed = await installedClaudeVersion(bin);
+  if (installed !== version) {
     throw new ClaudeInstallError(
-      `${bin} reports version ${version ?? "(does not run)"}, expected ` +
-        `${CLAUDE_CODE_VERSION}; delete ${dir} and run ` +
-        `'deno run --allow-all scripts/install_claude.ts' again.`,
+      `${bin} reports version ${installed ?? "(does not run)"}, expected ` +
+        `${version}; delete ${dir} and run ` +
+        `'deno run --allow-all scripts/install_claude.ts ${version}' again.`,
     );
   }
   return bin;
@@ -123,7 +166,8 @@ export async function ensureClaudeCode(
 
 if (import.meta.main) {
   try {
-    const bin = await ensureClaudeCode((line) => console.error(`install_claude: ${line}`));
+    const version = claudeVersionFor(Deno.args[0]);
+    const bin = await ensureClaudeCode((line) => console.error(`install_claude: ${line}`), version);
     console.log(bin);
   } catch (error) {
     console.error(`install_claude: ${error instanceof Error ? error.message : error}`);

@@ -14,6 +14,7 @@ const SNAKE: Record<string, string> = {
   UserPromptSubmit: "user_prompt_submit",
   SessionStart: "session_start",
   SubagentStart: "subagent_start",
+  SubagentStop: "subagent_stop",
   Stop: "stop",
 };
 
@@ -37,7 +38,7 @@ Deno.test("codex check: installed and untrusted is a warning with the fix; trust
   await Deno.writeTextFile(`${dir.path}/config.toml`, plugin);
   const untrusted = codexCheck(env);
   assert.equal(untrusted?.status, "warn");
-  assert.match(untrusted!.message, /7 of 7 hooks not trusted/);
+  assert.match(untrusted!.message, /8 of 8 hooks not trusted/);
   assert.match(untrusted!.fix ?? "", /\/hooks/);
   const trust = CODEX_HOOK_KEYS.map((key) =>
     `[hooks.state."librarian@librarian:hooks/hooks.json:${key}"]\n` +

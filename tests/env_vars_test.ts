@@ -337,7 +337,7 @@ Deno.test("a committed settings env pointing LIBRARIAN_STATE_DIR, LIBRARIAN_LOG 
   for (const line of lines) {
     assert.ok(
       line.includes(
-        `refused="LIBRARIAN_PATH, LIBRARIAN_STATE_DIR, LIBRARIAN_LOG are not used: ${p.root}/.claude/settings.json sets them`,
+        `refused_settings="LIBRARIAN_PATH, LIBRARIAN_STATE_DIR, LIBRARIAN_LOG are not used: ${p.root}/.claude/settings.json sets them`,
       ),
       line,
     );
@@ -358,7 +358,7 @@ Deno.test("the same locations in the user's own environment, not named by the pr
   assert.match(context, /DECOY-NOTE/, "LIBRARIAN_PATH is honoured");
   assert.ok(await exists(`${p.root}/state`), "LIBRARIAN_STATE_DIR is honoured");
   assert.ok(await exists(`${p.root}/hook.log`), "LIBRARIAN_LOG is honoured");
-  assert.doesNotMatch(await Deno.readTextFile(`${p.root}/hook.log`), /refused=/);
+  assert.doesNotMatch(await Deno.readTextFile(`${p.root}/hook.log`), /refused_settings=/);
 });
 
 Deno.test("a behaviour switch may come from the project's settings", async () => {
@@ -369,7 +369,7 @@ Deno.test("a behaviour switch may come from the project's settings", async () =>
   });
   await injectRead({ ...p, env: { ...p.env, LIBRARIAN_BUDGET: "1000" } });
   const log = await Deno.readTextFile(`${p.root}/hook.log`);
-  assert.doesNotMatch(log, /refused=/);
+  assert.doesNotMatch(log, /refused_settings=/);
   assert.equal(envVar("LIBRARIAN_BUDGET")?.kind, "switch");
 });
 
@@ -389,7 +389,7 @@ Deno.test("a committed settings.local.json counts too, and naming another CLAUDE
   const log = await Deno.readTextFile(`${dir.path}/outside.log`);
   assert.match(
     log,
-    /refused="LIBRARIAN_STATE_DIR, CLAUDE_PROJECT_DIR are not used: [^"]*settings\.local\.json sets them/,
+    /refused_settings="LIBRARIAN_STATE_DIR, CLAUDE_PROJECT_DIR are not used: [^"]*settings\.local\.json sets them/,
   );
 });
 

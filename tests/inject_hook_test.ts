@@ -62,7 +62,7 @@ function contextOf(output: Record<string, unknown> | null): string {
     ]);
     assert.equal(specific.permissionDecision, "deny");
     const reason = specific.permissionDecisionReason as string;
-    assert.match(reason, /^\[Librarian\] This \w+ was held once and did not run/);
+    assert.match(reason, /^\[Librarian\] Read the library notes for .* below, then make this /);
     return reason.slice(reason.indexOf("\n\n") + 2);
   }
   assert.deepEqual(Object.keys(specific).sort(), ["additionalContext", "hookEventName"]);

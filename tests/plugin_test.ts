@@ -61,13 +61,14 @@ type Group = { matcher?: string; hooks: Handler[] };
 
 const events = hooksFile.hooks as Record<string, Group[]>;
 
-Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five the Librarian needs", () => {
+Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the six the Librarian needs", () => {
   assert.ok(events && typeof events === "object", "events under a top-level 'hooks' key");
   assert.deepEqual(Object.keys(events), [
     "PreToolUse",
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "SubagentStop",
     "InstructionsLoaded",
     "Stop",
   ]);
@@ -79,8 +80,10 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the five
   ]);
   assert.deepEqual(events.UserPromptSubmit!.map((g) => g.matcher), [undefined]);
   assert.deepEqual(events.Stop!.map((g) => g.matcher), [undefined]);
+  assert.deepEqual(events.SubagentStop!.map((g) => g.matcher), [undefined], "every agent type");
   const sources = events.SessionStart!.map((g) => g.matcher)[0]!.split("|");
-  for (const source of ["startup", "resume", "clear", "compact"]) {
+  // fork: Claude Code 2.1.332's --fork-session (2.1.197 reported it as resume)
+  for (const source of ["startup", "resume", "fork", "clear", "compact"]) {
     assert.ok(sources.includes(source));
   }
 });
@@ -91,7 +94,7 @@ Deno.test("every hook calls the launcher through sh, in shell form, with the rig
       for (const handler of group.hooks) {
         assert.equal(handler.type, "command");
         assert.equal(handler.args, undefined, "shell form: exec form cannot pick the OS");
-        const expected = event === "Stop"
+        const expected = event === "Stop" || event === "SubagentStop"
           ? "stop"
           : group.matcher === "Bash"
           ? "inject --shell"

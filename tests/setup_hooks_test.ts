@@ -55,6 +55,7 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
       "UserPromptSubmit",
       "SessionStart",
       "SubagentStart",
+      "SubagentStop",
       "InstructionsLoaded",
       "Stop",
     ],
@@ -151,6 +152,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "SubagentStop",
     "InstructionsLoaded",
     "Stop",
   ]);
@@ -160,7 +162,7 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
   );
   assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
   assert.equal(hooks.PreToolUse!.length, 3);
-  assert.deepEqual(changes.map((c) => c.action), Array(7).fill("added"));
+  assert.deepEqual(changes.map((c) => c.action), Array(8).fill("added"));
 });
 
 Deno.test("merging into its own output changes nothing", () => {
@@ -203,7 +205,9 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   assert.equal(count("updated"), 2); // the Bash entry and Stop
   assert.equal(count("removed"), 3);
-  assert.equal(count("added"), 5); // file tools, UserPromptSubmit, SessionStart, SubagentStart, InstructionsLoaded
+  // file tools, UserPromptSubmit, SessionStart, SubagentStart, SubagentStop,
+  // InstructionsLoaded
+  assert.equal(count("added"), 6);
 });
 
 Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
@@ -336,6 +340,7 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
       "UserPromptSubmit:added",
       "SessionStart:added",
       "SubagentStart:added",
+      "SubagentStop:added",
       "InstructionsLoaded:added",
       "Stop:added",
     ],
@@ -475,6 +480,7 @@ Deno.test("setup-hooks --user writes the user's settings and notes an installed 
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
+    "SubagentStop",
     "InstructionsLoaded",
     "Stop",
   ]);

@@ -11,6 +11,7 @@ import { skipOnWindows } from "./platform.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import {
   makeProject,
+  nudgeOf,
   type Project,
   prompt,
   say,
@@ -54,9 +55,11 @@ Deno.test("a turn that changed code and tagged nothing is nudged once: folders, 
     writeTurn(p, "src/api/billing/invoice.ts", "src/api/billing/tax.ts", "src/web/app.ts"),
   );
   const first = output(await stop(p, transcript));
-  assert.deepEqual(Object.keys(first), ["decision", "reason"]);
-  assert.equal(first.decision, "block");
-  const reason = first.reason as string;
+  // delivered as the Stop's additional context, not `decision: "block"`: 2.1.332 sends a block's
+  // reason to the model twice (a reminder and a system message), this once on every version
+  assert.deepEqual(Object.keys(first), ["hookSpecificOutput"]);
+  const reason = nudgeOf(first)!;
+  assert.ok(reason);
   assert.match(reason, /changed code in src\/api\/billing, src\/web but recorded no learning/);
   assert.ok(
     reason.includes("## [TAG: src/api/billing, type: edge]\n## [TAG: src/web, type: edge]"),
@@ -70,7 +73,7 @@ Deno.test("a turn that changed code and tagged nothing is nudged once: folders, 
     "the continued turn's Stop",
   );
   assert.deepEqual(output(await stop(p, transcript)), {}, "once per session by default");
-  assert.equal(output(await stop(p, transcript, { session_id: "another" })).decision, "block");
+  assert.ok(nudgeOf(output(await stop(p, transcript, { session_id: "another" }))));
 });
 
 Deno.test("never nudged: only Reads, failed edits, a turn that tagged, LIBRARIAN_NUDGE=off, no transcript", async () => {
@@ -109,8 +112,8 @@ Deno.test("LIBRARIAN_NUDGE=turn nudges every such turn of a session", async () =
   const transcript = await writeTranscript(p, writeTurn(p, "lib/x.ts"));
   for (let i = 0; i < 2; i++) {
     const out = output(await stop(p, transcript, {}, { LIBRARIAN_NUDGE: "turn" }));
-    assert.equal(out.decision, "block");
-    assert.match(out.reason as string, /## \[TAG: lib, type: edge\]/);
+    assert.ok(nudgeOf(out));
+    assert.match(nudgeOf(out)!, /## \[TAG: lib, type: edge\]/);
   }
 });
 
@@ -180,7 +183,7 @@ Deno.test("a transcript Claude Code has not written yet when the Stop fires is w
   }, 120);
   const result = await stop(p, path);
   clearTimeout(late);
-  assert.equal(output(result).decision, "block");
+  assert.ok(nudgeOf(output(result)));
 });
 
 Deno.test("a session whose transcript never appears (--no-session-persistence) waits for it once, not at every Stop", async () => {
@@ -215,10 +218,10 @@ Deno.test(
     ];
     const sed = await writeTranscript(p, bash("sed -i 's/a/b/' src/api/billing/invoice.ts"));
     const nudged = output(await stop(p, sed, { session_id: "sed" }));
-    assert.equal(nudged.decision, "block");
-    assert.match(nudged.reason as string, /changed code in src\/api\/billing but recorded no/);
+    assert.ok(nudgeOf(nudged));
+    assert.match(nudgeOf(nudged)!, /changed code in src\/api\/billing but recorded no/);
     const tee = await writeTranscript(p, bash("echo 1 | tee src/web/a.ts > /dev/null"));
-    assert.match(output(await stop(p, tee, { session_id: "tee" })).reason as string, /src\/web/);
+    assert.match(nudgeOf(output(await stop(p, tee, { session_id: "tee" })))!, /src\/web/);
     for (
       const [name, lines] of [
         ["read", bash("grep -rn TOTAL src/api && cat src/api/x.ts > /tmp/copy.txt")],
@@ -248,7 +251,7 @@ Deno.test("the nudge's tag lines are at the level the edit hint suggests: the ne
       "tools/gen/main.ts",
     ),
   );
-  const reason = output(await stop(p, transcript)).reason as string;
+  const reason = nudgeOf(output(await stop(p, transcript)))!;
   assert.ok(
     reason.includes(
       "## [TAG: services/billing, type: edge]\n## [TAG: services/core-service, type: edge]\n" +
@@ -266,5 +269,39 @@ Deno.test("a turn that edited code and only read scratch in Bash is still nudged
     ...tool("Bash", { command: "cat _memory_library/.scratch.md" }),
     say("Done."),
   ]);
-  assert.equal(output(await stop(p, transcript)).decision, "block");
+  assert.ok(nudgeOf(output(await stop(p, transcript))));
+});
+
+Deno.test("a subagent's writes count once for its session's next Stop: noted at SubagentStop from its own transcript, taken by the Stop (issue 32)", async () => {
+  await using dir = await tempDir();
+  const p = await makeProject(dir.path, { "_memory_library/.scratch.md": "" });
+  // the subagent's own transcript: every entry isSidechain
+  const sidechain = (line: string) => JSON.stringify({ ...JSON.parse(line), isSidechain: true });
+  const agentTranscript = join(p.base, "agent-a1.jsonl");
+  await Deno.writeTextFile(
+    agentTranscript,
+    [
+      prompt("Add the tax helper."),
+      ...tool("Write", { file_path: join(p.root, "src/api/billing/tax.ts"), content: "x\n" }),
+      say("Sub done."),
+    ].map(sidechain).join("\n") + "\n",
+  );
+  const subagentStop = await stop(p, "", {
+    hook_event_name: "SubagentStop",
+    agent_id: "a1",
+    agent_type: "general-purpose",
+    agent_transcript_path: agentTranscript,
+    last_assistant_message: "Sub done.",
+  });
+  assert.deepEqual(output(subagentStop), {}, "a subagent is never nudged itself");
+  // the parent's turn (a task notification on 2.1.332) changed nothing itself
+  const parent = await writeTranscript(p, [prompt("<task-notification>…"), say("Done.")]);
+  const nudge = nudgeOf(output(await stop(p, parent)));
+  assert.ok(nudge, "the subagent's write was counted");
+  assert.match(nudge, /changed code in src\/api\/billing but recorded no learning/);
+  assert.equal(
+    nudgeOf(output(await stop(p, parent, { session_id: "another", prompt_id: "p9" }))),
+    undefined,
+    "another session has no subagent's writes",
+  );
 });

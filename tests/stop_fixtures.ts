@@ -111,3 +111,13 @@ export function writeTurn(p: Project, ...files: string[]): string[] {
     say("Done."),
   ];
 }
+
+/**
+ * The nudge in a Stop hook's output for Claude Code: its `hookSpecificOutput.additionalContext`
+ * (the model continues with it; received once on 2.1.197 and 2.1.332), or `undefined`.
+ */
+export function nudgeOf(output: Record<string, unknown>): string | undefined {
+  const specific = output.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific?.hookEventName !== "Stop") return undefined;
+  return typeof specific.additionalContext === "string" ? specific.additionalContext : undefined;
+}

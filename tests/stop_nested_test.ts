@@ -30,6 +30,7 @@ Deno.test("a nested library's scratch, written as the hint told, is filed by the
   });
   assert.equal(result.code, 0, result.stderr);
   const out = parseHookStdout(result.stdout) ?? {};
+  assert.equal(out.hookSpecificOutput, undefined, "the turn tagged: no nudge");
   assert.equal(out.decision, undefined, "the turn tagged: no nudge");
   assert.equal(
     out.systemMessage,

@@ -11,6 +11,7 @@ import { parseHookStdout, runLibrarian, type RunResult, tempDir } from "./helper
 import {
   makeProject,
   makeTaggedFolders,
+  nudgeOf,
   type Project,
   stopEvent,
   writeTranscript,
@@ -72,8 +73,8 @@ Deno.test("one Stop delivered to the plugin's hook and to a settings hook at onc
     stop(p, transcript, { plugin: true, env }),
     stop(p, transcript, { plugin: false, env }),
   ]);
-  const decisions = both.map((r) => output(r).decision);
-  assert.deepEqual(decisions.filter((d) => d === "block"), ["block"], JSON.stringify(decisions));
+  const nudges = both.map((r) => nudgeOf(output(r)));
+  assert.equal(nudges.filter((n) => n !== undefined).length, 1, JSON.stringify(nudges));
   const results = (await stopLog(p)).map((f) => f.result).sort();
   assert.deepEqual(results, ["duplicate-event", "nothing-to-do"]);
 });
@@ -96,7 +97,7 @@ Deno.test("the plugin's hook and a settings hook share the session's nudge recor
   await using dir = await tempDir();
   const { p, transcript } = await editedProject(dir.path);
   const first = await stop(p, transcript, { plugin: true });
-  assert.equal(output(first).decision, "block");
+  assert.ok(nudgeOf(output(first)));
   // The next turn's Stop happens to reach the settings hook first.
   const next = await stop(p, transcript, { plugin: false, event: { prompt_id: "prompt-2" } });
   assert.deepEqual(output(next), {});
@@ -107,7 +108,7 @@ Deno.test("a Stop of the same prompt after a continuation, or without a prompt i
   await using dir = await tempDir();
   const { p, transcript } = await editedProject(dir.path);
   const env = { LIBRARIAN_NUDGE: "turn" };
-  assert.equal(output(await stop(p, transcript, { plugin: true, env })).decision, "block");
+  assert.ok(nudgeOf(output(await stop(p, transcript, { plugin: true, env }))));
   const continued = await stop(p, transcript, {
     plugin: false,
     env,
@@ -126,12 +127,12 @@ Deno.test("the same prompt ending the same way a minute later is another Stop", 
   await using dir = await tempDir();
   const { p, transcript } = await editedProject(dir.path);
   const env = { LIBRARIAN_NUDGE: "turn" };
-  assert.equal(output(await stop(p, transcript, { plugin: true, env })).decision, "block");
+  assert.ok(nudgeOf(output(await stop(p, transcript, { plugin: true, env }))));
   const stops = join(p.home, ".claude/librarian/stops");
   const [session] = [...Deno.readDirSync(stops)].map((e) => e.name);
   const records = [...Deno.readDirSync(join(stops, session!))].map((e) => e.name);
   assert.equal(records.length, 1);
   const minuteAgo = new Date(Date.now() - 60_000);
   await Deno.utime(join(stops, session!, records[0]!), minuteAgo, minuteAgo);
-  assert.equal(output(await stop(p, transcript, { plugin: false, env })).decision, "block");
+  assert.ok(nudgeOf(output(await stop(p, transcript, { plugin: false, env }))));
 });

@@ -229,3 +229,69 @@ Deno.test("the scan is linear: a 6 MB pasted image in the prompt is looked at ab
   // each byte searched for a line break once and copied at most once: not once per chunk
   assert.ok(stats.bytesExamined <= 2 * size + 1024, `${stats.bytesExamined} bytes for ${size}`);
 });
+
+// Claude Code 2.1.332 writes about 4.5 times the bytes per turn, with new line types
+// (api-request, api-request-blob, api-request-shape, atis-latch, tools-used, cost-state, mode,
+// system stop_hook_summary). The fixture is a real 2.1.332 session (paths rewritten to
+// /home/dev/project, long strings and lists trimmed): a prompt whose turn Reads src/api/a.ts,
+// Writes it and src/api/b.ts and Reads README.md six times; a second prompt that Writes src/c.ts.
+const FIXTURE_332 = join(REPO_ROOT, "tests", "fixtures", "transcript_cc_2.1.332.jsonl");
+const fixture332 = Deno.readTextFileSync(FIXTURE_332);
+const lines332 = fixture332.split("\n").filter((l) => l.trim() !== "");
+const D = "/home/dev/project";
+const secondPrompt332 = lines332.findIndex((l) =>
+  l.includes('"type":"user"') && l.includes('"content":"Change c."')
+);
+
+Deno.test("the last turn of a real 2.1.332 transcript: its Write, among the new line types", () => {
+  assert.ok(
+    ["api-request", "api-request-blob", "api-request-shape", "cost-state"].every((type) =>
+      fixture332.includes(`"type":"${type}"`)
+    ),
+    "the fixture has 2.1.332's new line types",
+  );
+  const turn = turnOfText(fixture332);
+  assert.equal(turn.complete, true);
+  assert.deepEqual(turn.toolUses.map((u) => [u.name, u.input.file_path, u.failed]), [
+    ["Write", `${D}/src/c.ts`, false],
+  ]);
+  assert.equal(turn.newestAssistantText, "Done again.");
+});
+
+Deno.test("the first turn of a real 2.1.332 transcript: every tool use since its prompt", () => {
+  assert.ok(secondPrompt332 > 0);
+  const turn = turnOfText(lines332.slice(0, secondPrompt332).join("\n"));
+  assert.equal(turn.complete, true);
+  assert.deepEqual(
+    turn.toolUses.filter((u) => u.name === "Write").map((u) => u.input.file_path),
+    [`${D}/src/api/a.ts`, `${D}/src/api/b.ts`],
+  );
+  assert.equal(turn.toolUses.filter((u) => u.name === "Read").length, 7);
+  assert.equal(turn.newestAssistantText, "Done.");
+});
+
+Deno.test("a long 2.1.332 turn (150 requests, each with a 38 KB api-request-shape line) is read back whole within the byte bound", async () => {
+  await using dir = await tempDir();
+  const shape = JSON.stringify({
+    type: "api-request-shape",
+    sessionId: "s",
+    shape: "x".repeat(38 * 1024),
+  });
+  const first = lines332.slice(0, secondPrompt332);
+  const writeAt = first.findIndex((l) => l.includes('"name":"Write"'));
+  const padded = [
+    ...first.slice(0, writeAt + 1),
+    ...Array.from({ length: 150 }, () => shape),
+    ...first.slice(writeAt + 1),
+  ];
+  const path = join(dir.path, "t.jsonl");
+  await Deno.writeTextFile(path, padded.join("\n") + "\n");
+  assert.ok((await Deno.stat(path)).size > 5_000_000);
+  const read = readTurnOnce(path);
+  assert.equal(read.status, "ok");
+  assert.equal(read.activity?.complete, true);
+  assert.deepEqual(
+    read.activity?.toolUses.filter((u) => u.name === "Write").map((u) => u.input.file_path),
+    [`${D}/src/api/a.ts`, `${D}/src/api/b.ts`],
+  );
+});

@@ -37,6 +37,26 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/filing/journal.ts: writeTextAtomicSync": { count: 1, why: "state: the crash journal" },
   "src/git/stale_refresh.ts: writeTextAtomicSync": { count: 1, why: "state: the stale record" },
   "src/git/stale_extend.ts: writeTextAtomicSync": { count: 1, why: "state: the stale record" },
+  "src/inject/start.ts: writeTextAtomicSync": {
+    count: 1,
+    why: "state: the stale record, made at session start",
+  },
+  "src/filing/subagent_changes.ts: Deno.mkdirSync": {
+    count: 1,
+    why: "state: a session's folder of subagent changes",
+  },
+  "src/filing/subagent_changes.ts: writeTextAtomicSync": {
+    count: 1,
+    why: "state: the files a subagent changed, for the session's next Stop",
+  },
+  "src/filing/subagent_changes.ts: Deno.renameSync": {
+    count: 1,
+    why: "state: a subagent's record claimed by one Stop (rename, so two cannot take it)",
+  },
+  "src/filing/subagent_changes.ts: Deno.removeSync": {
+    count: 1,
+    why: "state: a claimed subagent record, once read",
+  },
   "src/filing/session_records.ts: Deno.mkdirSync": { count: 3, why: "state: session records" },
   "src/filing/session_records.ts: Deno.writeTextFileSync": {
     count: 2,
@@ -69,7 +89,10 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   },
   "src/export/after_filing.ts: Deno.mkdirSync": { count: 1, why: "state: the export mark" },
   "src/export/after_filing.ts: Deno.writeTextFileSync": { count: 1, why: "state: export mark" },
-  "src/export/after_filing.ts: removeIfPresent": { count: 1, why: "state: the export mark" },
+  "src/export/after_filing.ts: removeIfPresent": {
+    count: 2,
+    why: "state: the export mark, cleared once the re-export wrote everything or none is set",
+  },
   // Adopting the boundary in this branch: each goes as its command moves to it.
   "src/commands/setup/setup_gemini.ts: writeTextAtomic": {
     count: 1,

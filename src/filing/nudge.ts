@@ -1,6 +1,7 @@
 /**
  * The stop nudge (pure): whether a turn that changed code but recorded no learning gets one
- * bounded continuation (`{"decision": "block", "reason": ...}`), and what the reason says.
+ * bounded continuation (Claude Code: the Stop's `additionalContext`; other agents:
+ * `{"decision": "block", "reason": ...}`; {@link nudgeOutput}), and what the reason says.
  *
  * The rules, in the order they are checked (cheapest first, so that most turns never read the
  * transcript): `LIBRARIAN_NUDGE=off`; `stop_hook_active` (the turn already continues because of a
@@ -29,6 +30,33 @@ export const EDIT_TOOLS: Readonly<Record<string, string>> = {
   MultiEdit: "file_path",
   NotebookEdit: "notebook_path",
 };
+
+/**
+ * The Stop hook output that hands the nudge's reason to the agent (pure). Claude Code gets it as
+ * the Stop's `hookSpecificOutput.additionalContext`: the model continues with it, sees it once
+ * (`<system-reminder>Stop hook additional context: …`), and the next Stop has `stop_hook_active`,
+ * on 2.1.197 and on 2.1.332 alike. `{"decision": "block", "reason"}` continues too, but 2.1.332
+ * sends such a reason twice (a reminder framed as "Stop hook feedback" and a system message framed
+ * as "Stop hook blocking error"), measured with the real clients (tests/e2e/nudge_test.ts). The
+ * other agents (Codex, Copilot, Gemini) continue only on `decision: "block"`.
+ *
+ * @example Usage
+ * ```ts
+ * import { nudgeOutput } from "./nudge.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(nudgeOutput("Record it.", undefined), {
+ *   hookSpecificOutput: { hookEventName: "Stop", additionalContext: "Record it." },
+ * });
+ * assert.deepEqual(nudgeOutput("Record it.", "codex"), { decision: "block", reason: "Record it." });
+ * ```
+ */
+export function nudgeOutput(
+  reason: string,
+  agent: string | undefined,
+): Record<string, unknown> {
+  if (agent !== undefined && agent !== "claude") return { decision: "block", reason };
+  return { hookSpecificOutput: { hookEventName: "Stop", additionalContext: reason } };
+}
 
 /**
  * The mode `LIBRARIAN_NUDGE` asks for; anything unknown means the default, `session`.

@@ -128,7 +128,10 @@ export function stopEventKey(event: HookEvent): string | undefined {
   if (typeof session !== "string" || session === "") return undefined;
   if (typeof prompt !== "string" || prompt === "") return undefined;
   const said = typeof event.last_assistant_message === "string" ? event.last_assistant_message : "";
-  return hashUtf8(JSON.stringify([prompt, event.stop_hook_active === true, said]));
+  const key = [prompt, event.stop_hook_active === true, said];
+  // a SubagentStop shares its prompt id with its parent's Stop: its agent tells them apart
+  if (typeof event.agent_id === "string" && event.agent_id !== "") key.push(event.agent_id);
+  return hashUtf8(JSON.stringify(key));
 }
 
 /** Whether this run handles the Stop event: `first`, `duplicate`, or `unknown` (not claimed). */

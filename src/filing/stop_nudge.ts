@@ -27,6 +27,7 @@ import {
 } from "./nudge.ts";
 import { readTurnOnce, type TurnActivity, type TurnRead } from "./transcript.ts";
 import { loadLater } from "../core/load_later.ts";
+import { takeSubagentChanges } from "./subagent_changes.ts";
 import { readTurnTools } from "../core/turn_record.ts";
 
 /** The turn's changes from the transcript, read at most once per hook run. */
@@ -72,6 +73,8 @@ export interface ReadTurnOptions {
    */
   waitForFile?: boolean;
   maxBytes?: number;
+  /** Read a subagent's own transcript (its entries are all `isSidechain`). */
+  sidechain?: boolean;
   /** The clock, in milliseconds (default `performance.now`); tests give a slow one. */
   now?: () => number;
 }
@@ -105,7 +108,9 @@ function behind(read: TurnRead, path: unknown, options: ReadTurnOptions): boolea
 export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Promise<TurnRead> {
   const maxWait = options.maxWaitMs ?? 400;
   const clock = options.now ?? (() => performance.now());
-  let read = readTurnOnce(path, options.maxBytes);
+  const readOnceNow = () =>
+    readTurnOnce(path, options.maxBytes, { bytesExamined: 0 }, options.sidechain ?? false);
+  let read = readOnceNow();
   let waitStarted: number | undefined;
   const waitedSoFar = () => waitStarted === undefined ? 0 : Math.max(1, clock() - waitStarted);
   while (behind(read, path, options)) {
@@ -120,7 +125,7 @@ export async function readTurn(path: unknown, options: ReadTurnOptions = {}): Pr
     } catch {
       size = undefined;
     }
-    if (size !== read.size) read = readTurnOnce(path, options.maxBytes);
+    if (size !== read.size) read = readOnceNow();
   }
   return { ...read, waitedMs: Math.round(waitedSoFar()) };
 }
@@ -148,16 +153,34 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
   if (event.agent !== undefined && event.agent !== "claude") {
     return recordedTurnSource(event, library, env);
   }
+  // a SubagentStop reads the subagent's own transcript; a Stop adds what its subagents changed
+  const subagent = event.hook_event_name === "SubagentStop";
   let read: Promise<TurnRead> | undefined;
   let done: TurnRead | undefined;
   let changes: TurnChanges | undefined;
+  let fromSubagents: string[] | undefined;
   return {
     async changes() {
-      read ??= readOnce(event, stateDir(env));
+      read ??= subagent
+        ? readTurn(event.agent_transcript_path, {
+          lastAssistantMessage: event.last_assistant_message,
+          sidechain: true,
+        })
+        : readOnce(event, stateDir(env));
       done = await read;
-      if (!done.activity) return undefined;
       if (changes) return changes;
-      changes = await changesOf(done.activity, library, event.cwd, env);
+      const state = stateDir(env);
+      fromSubagents ??= !subagent && state && event.session_id
+        ? takeSubagentChanges(state, event.session_id)
+        : [];
+      if (!done.activity && fromSubagents.length === 0) return undefined;
+      const own = done.activity
+        ? await changesOf(done.activity, library, event.cwd, env)
+        : { files: [], tagged: false };
+      changes = {
+        files: [...new Set([...own.files, ...fromSubagents])].sort(),
+        tagged: own.tagged,
+      };
       return changes;
     },
     fields() {
@@ -166,6 +189,7 @@ export function turnSource(event: HookEvent, library: Library, env: EnvReader): 
         transcript: done.status,
         transcript_wait_ms: done.waitedMs || undefined,
         changed: changes?.files.length,
+        subagent_changed: fromSubagents?.length || undefined,
       };
     },
   };

@@ -60,16 +60,25 @@ function parseLine(line: string): Json | null {
 
 /** Collects a turn from transcript lines given newest first; {@link feed} says when it is done. */
 export class TurnScanner {
+  #sidechain: boolean;
   #uses: TurnToolUse[] = [];
   #failed = new Set<string>();
   #newestText: string | undefined;
   #complete = false;
 
+  /**
+   * @param sidechain read a subagent's own transcript (`agent_transcript_path`), whose entries
+   *   are all `isSidechain`; otherwise such entries are skipped.
+   */
+  constructor(sidechain = false) {
+    this.#sidechain = sidechain;
+  }
+
   /** Takes the next older line; returns true once the turn's prompt has been reached. */
   feed(line: string): boolean {
     if (this.#complete) return true;
     const entry = parseLine(line);
-    if (!entry || entry.isSidechain === true) return false;
+    if (!entry || (entry.isSidechain === true && !this.#sidechain)) return false;
     const message = objectOrNull(entry.message);
     const content = message?.content;
     if (entry.type === "assistant" && Array.isArray(content)) {
@@ -255,6 +264,7 @@ export function readTurnOnce(
   path: unknown,
   maxBytes: number = MAX_TURN_BYTES,
   stats: ScanStats = { bytesExamined: 0 },
+  sidechain = false,
 ): TurnRead {
   if (typeof path !== "string" || path.trim() === "") return { status: "missing", waitedMs: 0 };
   const normal = normalizePath(path);
@@ -271,7 +281,7 @@ export function readTurnOnce(
   try {
     const info = file.statSync();
     if (!info.isFile) return { status: "unreadable", waitedMs: 0 };
-    const scanner = new TurnScanner();
+    const scanner = new TurnScanner(sidechain);
     const truncated = scanFromEnd(file, info.size, scanner, maxBytes, stats);
     const activity = scanner.result();
     const status = activity.complete ? "ok" : truncated ? "truncated" : "ok";

@@ -94,14 +94,16 @@ export function foldersToHold(facts: HoldFacts): string[] {
 }
 
 /**
- * The reason a held call is denied with: what happened and what to do, then the library context.
+ * The reason a held call is denied with: what to do, then why, then the library context. It opens
+ * with the instruction because Claude Code 2.1.332 puts `PreToolUse:Write hook error: ` before a
+ * deny reason: the first words after that must say this is a step to take, not a failure.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { holdReason } from "./hold.ts";
  * const reason = holdReason("Write", ["src/api"], "[Librarian] Memory library context for src/api/x.ts:");
- * assert.ok(reason.startsWith("[Librarian] This Write was held once and did not run"));
+ * assert.ok(reason.startsWith("[Librarian] Read the library notes for src/api below, then make this Write again"));
  * assert.ok(reason.endsWith("[Librarian] Memory library context for src/api/x.ts:"));
  * ```
  */
@@ -116,7 +118,7 @@ export function holdPreface(tool: string, folders: readonly string[]): string {
     ? named[0]!
     : `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;
   const what = tool === "Bash" ? "Bash command" : tool;
-  return `[Librarian] This ${what} was held once and did not run: the library notes for ${where} ` +
-    `had not reached this conversation yet, and they follow. Nothing was changed. Make the call ` +
-    `again, as it was or changed in light of the notes; it will not be held again.`;
+  return `[Librarian] Read the library notes for ${where} below, then make this ${what} again, ` +
+    `as it was or changed in light of them. It was held once, not refused: those notes had not ` +
+    `reached this conversation yet. Nothing was changed, and it will not be held again.`;
 }

@@ -49,6 +49,8 @@ import { decideTouch, type Touch } from "./touch.ts";
 import { foldersOfTouches, touchedRecently } from "./recent.ts";
 import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
+import { loadLedger } from "./ledger.ts";
+import { findForkParent, inheritedLedger, isUntouched } from "./fork_parent.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 import { canHold } from "../core/agent_event.ts";
 import { fingerprintsOf } from "./native_sources.ts";
@@ -227,11 +229,28 @@ export function refusedOrNone(found: RefusedLibrary | null): Outcome {
     : { result: "library-refused", refused: found.refused, why: found.reason };
 }
 
+/**
+ * UserPromptSubmit: the tagging reminder, once per context window. A session whose first hook
+ * this is (no start of its own: Claude Code 2.1.197 starts a fork as `resume` under its parent's
+ * id) inherits the window of the session it was forked from, when one can be told
+ * (`fork_parent.ts`).
+ */
 function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   const library = lookUpLibraryForSession(event.cwd, env);
   if (!isLibrary(library)) return refusedOrNone(library);
   const key = event.session_id ? { sessionId: event.session_id } : undefined;
-  return decideOnce(event, env, windowStateDir(env), key, (ledger) => {
+  const state = windowStateDir(env);
+  let parent: string | undefined;
+  const firstHook = state !== undefined && key !== undefined &&
+    isUntouched(loadLedger(state, key).ledger);
+  const seed = (ledger: Ledger): Ledger => {
+    if (!state || !isUntouched(ledger)) return ledger;
+    parent = findForkParent(event, state);
+    if (!parent) return ledger;
+    // (a 2.1.197 fork: its conversation kept the parent's root files and reminder, not the rest)
+    return inheritedLedger(loadLedger(state, { sessionId: parent }).ledger, library.root);
+  };
+  const outcome = decideOnce(event, env, state, key, (ledger) => {
     if (ledger.reminded) return { outcome: { result: "already-reminded" } };
     const text = taggingReminder(scratchPathOf(library), library.root);
     return {
@@ -239,7 +258,8 @@ function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
       output: { event: "UserPromptSubmit", text },
       record: { reminded: true },
     };
-  });
+  }, firstHook ? { seed } : {});
+  return parent ? { ...outcome, parent: parent.slice(0, 8) } : outcome;
 }
 
 /** Runs the inject hook on the event read from stdin. Always resolves to exit code 0. */
@@ -293,6 +313,12 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   const plugin = env("CLAUDE_PLUGIN_ROOT") || undefined;
   // a location the project's settings chose, not used: said on every run's line (and by doctor)
   const refused = refusalMessage(refusedSettings({ inProcess: true }));
-  appendLog(log, "inject", { event: eventName, ...outcome, plugin, refused, ms: elapsedMs() });
+  appendLog(log, "inject", {
+    event: eventName,
+    ...outcome,
+    plugin,
+    refused_settings: refused,
+    ms: elapsedMs(),
+  });
   return 0;
 }

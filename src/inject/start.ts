@@ -1,10 +1,13 @@
 /**
  * The start of a context window: SessionStart (the main agent) and SubagentStart (a subagent).
  *
- * - SessionStart (`startup`, `resume`, `clear`, `compact`): the library root's files, once per
- *   context window, recorded in the ledger, so a later first touch sends only folder-specific
+ * - SessionStart (`startup`, `resume`, `fork`, `clear`, `compact`): the library root's files, once
+ *   per context window, recorded in the ledger, so a later first touch sends only folder-specific
  *   files. After `compact` (and `clear`) the window is empty again: its ledger is reset first. A
- *   second run of the same start (hooks wired twice) within 30 s sends nothing.
+ *   `fork` (Claude Code 2.1.332's `--fork-session`: a new session id holding its parent's
+ *   conversation) is a `resume`: its ledger starts as a copy of its parent's (`fork_parent.ts`),
+ *   so nothing the parent was sent comes again. A second run of the same start (hooks wired
+ *   twice) within 30 s sends nothing.
  *   `LIBRARIAN_SESSION_START=off` turns the root files off (the ledger is still reset). First,
  *   the library's stale record is made when there is none (a fresh clone, a new machine, a
  *   cleared state folder) or remade when it no longer holds (`HEAD` moved): the one place the
@@ -39,6 +42,7 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { staleModeFrom } from "../format/stale_marks.ts";
 import { loadLater } from "../core/load_later.ts";
 import { messageOf } from "../core/errors.ts";
+import { findForkParent, inheritedLedger, isUntouched } from "./fork_parent.ts";
 import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import { subagentReminder } from "./reminder.ts";
 import { decideOnce, type Outcome, windowStateDir } from "./window.ts";
@@ -180,9 +184,17 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
   // before the root files are chosen, so that they are marked too
   const stale = library === null ? {} : await keepStaleRecord(library, env);
   const fresh = source === "compact" || source === "clear";
+  const forked = source === "fork";
   // the folders touched last before a compaction, read from the ledger it resets
   let recent: readonly string[] = [];
+  let parent: string | undefined;
   const seed = (ledger: Ledger): Ledger => {
+    if (forked) {
+      // the fork's first hook: it holds its parent's window
+      if (!state || !isUntouched(ledger)) return ledger;
+      parent = findForkParent(event, state);
+      return parent ? inheritedLedger(loadLedger(state, { sessionId: parent }).ledger) : ledger;
+    }
     if (source === "compact") recent = ledger.recent ?? [];
     return forgetWindow(ledger, source === "compact");
   };
@@ -219,13 +231,14 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
     };
   }, {
     eventId: startEventId(source, event.transcript_path, Date.now()),
-    ...(fresh ? { seed } : {}),
+    ...(fresh || forked ? { seed } : {}),
   });
   const pruned = state ? await pruneLedgers(state) : 0;
   return {
     source,
     ...outcome,
     ...stale,
+    ...(forked ? { parent: parent?.slice(0, 8) ?? "none" } : {}),
     ...(fresh ? { ledger: "reset" } : {}),
     pruned: pruned || undefined,
   };

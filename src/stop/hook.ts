@@ -8,7 +8,8 @@
  * 3. Provenance: each filed block gets a comment naming the day, `HEAD` and the code files the
  *    turn changed (from the transcript).
  * 4. The nudge: a turn that changed code but recorded no learning may be continued once with
- *    `{"decision": "block", "reason": ...}` naming the folders and their tag lines (see
+ *    a reason naming the folders and their tag lines (the Stop's `additionalContext` for Claude
+ *    Code, `{"decision": "block", "reason": ...}` for the other agents: `nudgeOutput`; see
  *    `filing/nudge.ts` for the rules; `LIBRARIAN_NUDGE=session|turn|off`). This is the one time the
  *    Librarian keeps the model working; it never does so when `stop_hook_active` is set.
  *
@@ -38,6 +39,7 @@ import {
   writeSystemMessage,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
+import { nudgeOutput } from "../filing/nudge.ts";
 import { runStop } from "./pipeline.ts";
 import { errorText } from "./step.ts";
 
@@ -65,11 +67,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     const outcome = await runStop(event, env);
     fields = outcome.fields;
     told = true;
-    const output: Record<string, string> = {};
-    if (outcome.nudge !== undefined) {
-      output.decision = "block";
-      output.reason = outcome.nudge;
-    }
+    const output: Record<string, unknown> = outcome.nudge === undefined
+      ? {}
+      : nudgeOutput(outcome.nudge, event.agent);
     if (outcome.message) output.systemMessage = outcome.message;
     if (Object.keys(output).length > 0) writeJsonLine(output);
   } catch (error) {
@@ -93,7 +93,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     stop_hook_active: active,
     client,
     plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
-    refused: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
+    refused_settings: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
     ms: elapsedMs(),
   });
   return 0;

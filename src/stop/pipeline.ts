@@ -4,7 +4,9 @@
  * 1. `filing`: the session library's learnings are filed (`file_library.ts`: auto memory sync,
  *    routing, over-share, re-export, under the library's lock).
  * 2. `nested-libraries` (optional): the scratch of each nested library the turn worked in.
- * 3. `nudge` (optional): a turn that changed code but recorded nothing may be continued once.
+ * 3. `nudge` (optional): a turn that changed code but recorded nothing may be continued once;
+ *    `subagent-note` instead for a SubagentStop: the subagent's changed files wait for its
+ *    session's next Stop.
  * 4. `turn-end`: another agent's turn record ends; how the turn was read is logged.
  * 5. `stale-record` (optional): the record the inject hook marks stale learnings from is kept.
  *
@@ -26,6 +28,7 @@ import { runSteps, type Step } from "./step.ts";
 import { FILING } from "./steps/filing.ts";
 import { NESTED_LIBRARIES } from "./steps/nested_libraries.ts";
 import { NUDGE } from "./steps/nudge.ts";
+import { SUBAGENT_NOTE } from "./steps/subagent_note.ts";
 import { TURN_END } from "./steps/turn_end.ts";
 import { STALE_RECORD } from "./steps/stale_record.ts";
 
@@ -34,6 +37,7 @@ export const STOP_STEPS: readonly Step<StopContext>[] = [
   FILING,
   NESTED_LIBRARIES,
   NUDGE,
+  SUBAGENT_NOTE,
   TURN_END,
   STALE_RECORD,
 ];

@@ -65,6 +65,8 @@ export interface RunOptions {
   continueSession?: boolean;
   /** Resume a session by id (`--resume <id>`). */
   resume?: string;
+  /** With `resume` or `continueSession`: a new session holding the old one's conversation (`--fork-session`). */
+  forkSession?: boolean;
   /** Write no transcript (`--no-session-persistence`). */
   noSessionPersistence?: boolean;
   /** Extra environment for the CLI (and so for the hooks). */
@@ -167,6 +169,7 @@ export async function createProject(
     ];
     if (options.continueSession) args.push("--continue");
     if (options.resume) args.push("--resume", options.resume);
+    if (options.forkSession) args.push("--fork-session");
     if (options.noSessionPersistence) args.push("--no-session-persistence");
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",

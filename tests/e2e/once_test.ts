@@ -164,6 +164,9 @@ scenario(
         description: "read c",
         prompt: marker,
         subagent_type: "general-purpose",
+        // in the foreground, as 2.1.197 always ran it (2.1.332 runs it in the background by
+        // default: background_test.ts)
+        run_in_background: false,
       })],
       [toolUse("Read", { file_path: project.path("pkg/c/x.ts") })],
       [text("Subagent done.")],

@@ -2,12 +2,22 @@
  * Reading what the model was sent (pure): hook context, tool calls and their results, in the
  * Messages API request bodies the Claude Code CLI posts.
  *
- * Where hook output lands (Claude Code 2.1.197):
- * - PreToolUse `additionalContext`: a text block after the tool's `tool_result`, in the next
- *   request: `<system-reminder>\nPreToolUse:Read hook additional context: ...\n</system-reminder>`.
- * - UserPromptSubmit `additionalContext`: `UserPromptSubmit hook additional context: ...`, in a
- *   message before the model's first turn.
- * - A Stop hook that blocks: a user message `Stop hook feedback:\n...`.
+ * Where hook output lands differs between the supported Claude Code versions; every reader here
+ * accepts both shapes:
+ * - PreToolUse `additionalContext`, in the next request: on 2.1.197 a text block after the tool's
+ *   `tool_result`, `<system-reminder>\nPreToolUse:Read hook additional context: ...\n</system-reminder>`;
+ *   on 2.1.332 a message of its own right after the one holding the `tool_result`,
+ *   `{"role": "system", "content": "PreToolUse:Read hook additional context: ..."}` (several hooks'
+ *   contexts for one step joined in it with a blank line).
+ * - UserPromptSubmit and SessionStart `additionalContext`: `UserPromptSubmit hook additional
+ *   context: ...`, before the model's first turn (a `<system-reminder>` or a system message).
+ * - A denied tool call: an `is_error` result holding the reason; on 2.1.332 it starts with
+ *   `PreToolUse:Write hook error: ` ({@link deniedReason} takes that off).
+ * - A Stop hook that blocks: a user message `Stop hook feedback:\n...` (2.1.197); on 2.1.332 the
+ *   same inside a `<system-reminder>` after a preamble, and again in a system message
+ *   `Stop hook blocking error from command "...": ...`.
+ * - A Stop hook's `hookSpecificOutput.additionalContext` (2.1.332 only):
+ *   `Stop hook additional context: ...`.
  *
  * @module
  */
@@ -99,12 +109,17 @@ export function hookContexts(body: Record<string, unknown> | null): HookContext[
   return textsOf(body).flatMap(contextsInText);
 }
 
-/** The model's tool calls in a request's history, each with its result and hook context. */
+/**
+ * The model's tool calls in a request's history, each with its result and hook context: the text
+ * blocks after its result in the same message, and the system messages that follow that message.
+ */
 export function toolSteps(body: Record<string, unknown> | null): ToolStep[] {
   const steps: ToolStep[] = [];
   const byId = new Map<string, ToolStep>();
+  let current: ToolStep | undefined;
   for (const message of messagesOf(body)) {
-    let current: ToolStep | undefined;
+    // a system message belongs to the tool result before it (2.1.332); any other message starts over
+    if (message.role !== "system") current = undefined;
     for (const block of blocksOf(message)) {
       if (block.type === "tool_use" && typeof block.id === "string") {
         const step: ToolStep = {
@@ -131,9 +146,52 @@ export function toolSteps(body: Record<string, unknown> | null): ToolStep[] {
   return steps;
 }
 
-/** The `Stop hook feedback` messages in a request (a Stop hook that blocked the model). */
+/** The prefix Claude Code 2.1.332 puts before a hook's deny reason: `PreToolUse:Write hook error: `. */
+const DENY_PREFIX = /^[A-Za-z]+(?::[A-Za-z_]+)? hook error: /;
+
+/** A denied call's result as the hook wrote its reason: without 2.1.332's `... hook error: `. */
+export function deniedReason(result: string): string {
+  return result.replace(DENY_PREFIX, "");
+}
+
+const FEEDBACK = "Stop hook feedback:\n";
+const BLOCKING = /^Stop hook blocking error from command:? "(?:[^"\\]|\\.)*": ?/;
+
+/**
+ * What Stop hooks made the model continue with, one entry per time the model was sent it (the
+ * text without Claude Code's framing): a `decision: "block"` reason as a user message
+ * `Stop hook feedback:\n<reason>` (2.1.197), the same inside a `<system-reminder>` and again in a
+ * system message `Stop hook blocking error from command: "...": <reason>` (2.1.332: twice), and a
+ * Stop's `additionalContext`, `Stop hook additional context: <text>` (once on both).
+ */
 export function stopFeedback(body: Record<string, unknown> | null): string[] {
-  return textsOf(body).filter((t) => t.startsWith("Stop hook feedback:"));
+  const found: string[] = [];
+  for (const text of textsOf(body)) {
+    if (text.startsWith(FEEDBACK)) found.push(text.slice(FEEDBACK.length));
+    else if (text.startsWith("<system-reminder>") && text.includes(`\n${FEEDBACK}`)) {
+      const start = text.indexOf(`\n${FEEDBACK}`) + FEEDBACK.length + 1;
+      const end = text.indexOf(REMINDER_END, start);
+      found.push(text.slice(start, end === -1 ? text.length : end));
+    } else {
+      const blocking = BLOCKING.exec(text);
+      const rest = blocking ? text.slice(blocking[0].length) : text;
+      const contexts = contextsInText(rest).filter((c) => c.event === "Stop");
+      // 2.1.332 joins a block's reason and a Stop context in one system message
+      const reason = blocking ? rest.split(/\n\nStop hook additional context: /)[0]! : undefined;
+      if (reason !== undefined) found.push(reason);
+      found.push(...contexts.map((c) => c.text));
+    }
+  }
+  return found;
+}
+
+/** How many times `needle` occurs in everything a request sent the model (system prompt too). */
+export function occurrences(body: Record<string, unknown> | null, needle: string): number {
+  if (needle === "") return 0;
+  return [systemText(body), ...textsOf(body)].reduce(
+    (n, text) => n + text.split(needle).length - 1,
+    0,
+  );
 }
 
 /** The text of the system prompt. */

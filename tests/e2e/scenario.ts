@@ -10,7 +10,7 @@
  */
 
 import type { LogRecord } from "../../src/core/log.ts";
-import { CLAUDE_CODE_VERSION, ensureClaudeCode } from "../../scripts/install_claude.ts";
+import { e2eClaudeVersion, ensureClaudeCode } from "../../scripts/install_claude.ts";
 import { REPO_ROOT } from "../helpers.ts";
 import { createProject, type E2EProject } from "./harness.ts";
 import { type HookDuration, hookDurations } from "./transcript.ts";
@@ -20,15 +20,18 @@ export const ENABLED = Deno.env.get("LIBRARIAN_E2E") === "1";
 const PLUGIN_DIR = Deno.env.get("LIBRARIAN_E2E_PLUGIN_DIR") || REPO_ROOT;
 const IN_CI = !["", "0", "false"].includes((Deno.env.get("CI") ?? "").trim().toLowerCase());
 
+/** The Claude Code version under test (`LIBRARIAN_E2E_CLAUDE`: `current` by default, `oldest`). */
+export const CLAUDE_VERSION: string = e2eClaudeVersion();
+
 let claudeBin: string | null = null;
 let installError = "";
 if (ENABLED) {
   try {
-    claudeBin = await ensureClaudeCode((line) => console.error(`e2e: ${line}`));
+    claudeBin = await ensureClaudeCode((line) => console.error(`e2e: ${line}`), CLAUDE_VERSION);
   } catch (error) {
     installError = error instanceof Error ? error.message : String(error);
     console.error(
-      `e2e: the pinned Claude Code CLI (${CLAUDE_CODE_VERSION}) is not available: ${installError}\n` +
+      `e2e: the pinned Claude Code CLI (${CLAUDE_VERSION}) is not available: ${installError}\n` +
         (IN_CI
           ? "e2e: CI is set, so every scenario FAILS."
           : "e2e: SKIPPING the end-to-end suite (outside CI; in CI this is a failure)."),
@@ -61,7 +64,7 @@ export function scenario(
   options: ScenarioOptions = {},
 ): void {
   Deno.test({
-    name: `e2e: ${name}`,
+    name: `e2e (${CLAUDE_VERSION}): ${name}`,
     ignore: !ENABLED || (claudeBin === null && !IN_CI),
     async fn() {
       const bin = claudeBin;

@@ -4,9 +4,11 @@
  * loopback. Each scenario asserts on what the model was sent and on what is on disk.
  *
  * Runs only with `LIBRARIAN_E2E=1` (`deno task e2e`); `deno task test` lists the scenarios as
- * ignored. The CLI is installed on first use into `.cache/claude-code/`. When it cannot be
- * installed, the suite is skipped with a warning, except in CI (`CI` set), where every scenario
- * fails with the reason. `LIBRARIAN_CLAUDE_DIR` moves the CLI install folder;
+ * ignored. The CLI is installed on first use into `.cache/claude-code/<version>/`: the current
+ * version, or the oldest supported with `LIBRARIAN_E2E_CLAUDE=oldest` (`deno task e2e:oldest`;
+ * the versions are named in scripts/install_claude.ts). When it cannot be installed, the suite is
+ * skipped with a warning, except in CI (`CI` set), where every scenario fails with the reason.
+ * `LIBRARIAN_CLAUDE_DIR` names another parent folder for the installs;
  * `LIBRARIAN_E2E_PLUGIN_DIR` runs the scenarios against another plugin tree (e.g. a staged release).
  *
  * @module
@@ -15,9 +17,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { LogRecord } from "../../src/core/log.ts";
-import { CLAUDE_CODE_VERSION } from "../../scripts/install_claude.ts";
 import type { ClaudeRun } from "./harness.ts";
-import { clientDurations, hookRecords, scenario } from "./scenario.ts";
+import { CLAUDE_VERSION, clientDurations, hookRecords, scenario } from "./scenario.ts";
 import { action, type ScriptedTurn, text, toolUse } from "./model_server.ts";
 import {
   contextSections,
@@ -704,7 +705,7 @@ scenario(
     const client = groupBy([...clientDurations, ...ownDurations], (d) => d.event, (d) => d.ms);
     console.log(
       [
-        `hook timings, Claude Code ${CLAUDE_CODE_VERSION}, ${all.length} hook runs:`,
+        `hook timings, Claude Code ${CLAUDE_VERSION}, ${all.length} hook runs:`,
         "  as the plugin logged them (ms=, process start to log line):",
         ...plugin,
         "  as the client timed them (transcript durationMs, spawn to exit, sh + deno included):",

@@ -28,6 +28,7 @@ export const CODEX_HOOK_KEYS: readonly string[] = [
   "session_start:0:0",
   "session_start:0:1",
   "subagent_start:0:0",
+  "subagent_stop:0:0",
   "stop:0:0",
 ];
 

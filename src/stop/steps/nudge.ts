@@ -13,7 +13,9 @@ import type { Step } from "../step.ts";
 /** Decides the nudge: its log fields, and its reason when the turn is continued. */
 export const NUDGE: Step<StopContext> = {
   name: "nudge",
-  due: () => true, // the nudge's own rules log why it is not sent
+  // a subagent is never nudged itself (`subagent_note.ts`); the nudge's own rules log why it is
+  // not sent
+  due: ({ event }) => event.hook_event_name !== "SubagentStop",
   async run(context) {
     const { event, library, env, tagged, turn } = context;
     const nudge = await decideStopNudge(event, library, env, tagged, turn);

@@ -1,6 +1,7 @@
 /**
  * The Stop step that ends the turn's records: another agent's turn record
- * (`core/turn_record.ts`) ends with its turn, and the log says how the turn's changes were read.
+ * (`core/turn_record.ts`) ends with its turn (not with a subagent's stop), and the log says how
+ * the turn's changes were read.
  *
  * @module
  */
@@ -15,7 +16,10 @@ export const TURN_END: Step<StopContext> = {
   name: "turn-end",
   due: () => true,
   run({ event, env, turn, fields }) {
-    if (event.agent !== undefined && event.agent !== "claude") {
+    if (
+      event.agent !== undefined && event.agent !== "claude" &&
+      event.hook_event_name !== "SubagentStop"
+    ) {
       clearTurn(stateDir(env), event.session_id);
     }
     Object.assign(fields, turn.fields());
