@@ -72,7 +72,7 @@ const FILING_CORE = [
 
 /** The Stop hook's optional steps (src/stop/steps/) and the code only they run. */
 const OPTIONAL_STEP =
-  /^(stop\/|automemory\/sync\.ts$|git\/stale_(check|extend|refresh)\.ts$|export\/after_filing\.ts$|filing\/(over_share|nested|stop_nudge|nudge|nudge_reason|subagent_changes)\.ts$)/;
+  /^(stop\/|automemory\/sync\.ts$|git\/stale_(check|extend|refresh)\.ts$|export\/after_filing\.ts$|filing\/(over_share|nested|stop_nudge|nudge|nudge_reason|subagent_changes|subagent_note)\.ts$)/;
 
 /** Each way a filing-core module reaches an optional step, through any edge, as `a → b → c`. */
 function coreReachingSteps(graph: ImportGraph): string[] {

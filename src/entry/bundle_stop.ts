@@ -40,6 +40,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",
+  "filing/subagent_note.ts",
   "shell/bash_touches.ts",
   "git/stale_extend.ts",
   "git/stale_refresh.ts",

@@ -1,14 +1,15 @@
 /**
  * The Stop step of a SubagentStop: the subagent is never nudged itself; the code files it changed
  * (read from its own transcript) are noted for its session's next Stop, which counts them with its
- * turn (`filing/subagent_changes.ts`), unless the subagent recorded a learning.
+ * turn (`filing/subagent_changes.ts`), unless the subagent recorded a learning. The writer
+ * (`filing/subagent_note.ts`) is loaded only here.
  *
  * @module
  */
 
 import { stateDir } from "../../core/env.ts";
+import { loadLater } from "../../core/load_later.ts";
 import type { LogValue } from "../../core/log.ts";
-import { noteSubagentChanges } from "../../filing/subagent_changes.ts";
 import type { StopContext } from "../context.ts";
 import type { Step } from "../step.ts";
 
@@ -33,6 +34,9 @@ async function noteForParent(
   if (!state || !event.session_id || typeof event.agent_id !== "string" || files.length === 0) {
     return { subagent: files.length === 0 ? "no-code-changed" : "not-noted" };
   }
+  const { noteSubagentChanges } = await loadLater<typeof import("../../filing/subagent_note.ts")>(
+    "filing/subagent_note.ts",
+  );
   const noted = noteSubagentChanges(state, event.session_id, event.agent_id, files);
   return { subagent: noted ? "noted" : "not-noted" };
 }
