@@ -9,7 +9,8 @@
  * stale exactly when one of its cited files was deleted, renamed or rewritten whole by a later
  * turn (0 false marks, 0 unmarked stale learnings).
  *
- * 28 turns, one every thirteen days (scaled down from 400 to keep the run short on a loaded machine).
+ * 28 turns, one every thirteen days, by default (scaled down from 400 to keep the run short on a
+ * loaded machine); `YEAR_TURNS=400` runs the full year (a turn every 0.9 days, about 8 minutes).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -18,7 +19,9 @@ import { parseProvenance } from "../src/format/provenance.ts";
 import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
-const TURNS = 28;
+const TURNS = Number(Deno.env.get("YEAR_TURNS") ?? 28);
+/** The time between two turns: the turns spread over a year. */
+const TURN_GAP = Math.floor(364 * 24 * 3600_000 / TURNS);
 const FOLDERS = ["src/api", "src/ui", "lib/core", "tools"];
 const DAY = 24 * 3600_000;
 const START = Date.UTC(2026, 0, 5);
@@ -108,7 +111,7 @@ Deno.test({
       [...fate].filter(([f, s]) => s === "here" && f.startsWith(`${folder}/`)).map(([f]) => f);
 
     for (let turn = 0; turn < TURNS; turn++) {
-      clock = START + turn * 13 * DAY;
+      clock = START + turn * TURN_GAP;
       const folder = FOLDERS[turn % FOLDERS.length]!;
       const file = `${folder}/m${turn}.ts`;
       await Deno.mkdir(join(root, folder), { recursive: true });
@@ -155,7 +158,7 @@ Deno.test({
       assert.equal(stop.code, 0, stop.stderr);
       const message = String(parseHookStdout(stop.stdout)?.systemMessage ?? "");
       assert.match(message, /1 learning → /, `turn ${turn}: ${message}`);
-      clock += DAY;
+      clock += Math.floor(TURN_GAP / 2); // the turn's later commits, before the next turn
       if (turn % 4 === 3) await commit(`turns to ${turn}`);
       if (turn % 5 === 4) {
         // a hand edit of one line in a file filed about a while ago (not a rewrite)
