@@ -24,7 +24,7 @@ export const COMMANDS: Readonly<
   },
   stop: {
     summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => loadLater("filing/hook.ts"),
+    load: () => loadLater("stop/hook.ts"),
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",

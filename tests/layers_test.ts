@@ -24,6 +24,7 @@ const LAYERS: Layers = [
   ["git/", "cli/", "shell/"],
   ["automemory/", "export/"],
   ["filing/", "inject/"],
+  ["stop/"],
   ["commands/"],
   ["command_table.ts"],
   ["main.ts"],
@@ -55,6 +56,75 @@ Deno.test("src/ imports no npm package: every module it reaches outside src/ is 
   const outside = graph.edges.filter((edge) => !edge.local && !edge.to.startsWith("node:"));
   assert.deepEqual(outside.map((edge) => `${edge.from} → ${edge.to} (${edge.kind})`), []);
   assert.ok(graph.edges.some((edge) => edge.to === "node:util"), "outside edges are read");
+});
+
+/**
+ * The filing core: routing, its plan, the journal, the lock and the scratch rewrite. `librarian
+ * route`, `import` and the Stop hook's routing step all run it.
+ */
+const FILING_CORE = [
+  "filing/route.ts",
+  "filing/plan.ts",
+  "filing/journal.ts",
+  "filing/lock.ts",
+  "filing/scratch_rewrite.ts",
+];
+
+/** The Stop hook's optional steps (src/stop/steps/) and the code only they run. */
+const OPTIONAL_STEP =
+  /^(stop\/|automemory\/sync\.ts$|git\/stale_(check|extend|refresh)\.ts$|export\/after_filing\.ts$|filing\/(over_share|nested|stop_nudge|nudge|nudge_reason|subagent_changes|subagent_note)\.ts$)/;
+
+/** Each way a filing-core module reaches an optional step, through any edge, as `a → b → c`. */
+function coreReachingSteps(graph: ImportGraph): string[] {
+  const found: string[] = [];
+  for (const core of FILING_CORE) {
+    const via = new Map<string, string>([[core, core]]);
+    const todo = [core];
+    while (todo.length > 0) {
+      const from = todo.shift()!;
+      for (const edge of graph.edges) {
+        if (edge.from !== from || !edge.local || via.has(edge.to)) continue;
+        via.set(edge.to, `${via.get(from)} → ${edge.to}`);
+        if (OPTIONAL_STEP.test(edge.to)) found.push(via.get(edge.to)!);
+        else todo.push(edge.to);
+      }
+    }
+  }
+  return found;
+}
+
+Deno.test("the filing core reaches none of the Stop hook's optional steps", async () => {
+  const graph = await readImportGraph(SRC);
+  for (const core of FILING_CORE) assert.ok(graph.modules.includes(core), core);
+  assert.ok(graph.modules.some((m) => m.startsWith("stop/steps/")), "the steps are read");
+  assert.deepEqual(coreReachingSteps(graph), []);
+});
+
+Deno.test("a filing-core module that imports an optional step, even through another, fails the check", async () => {
+  await using dir = await tempDir();
+  const copy = join(dir.path, "src");
+  const graph = await readImportGraph(SRC);
+  for (const module of graph.modules) {
+    await Deno.mkdir(join(copy, module, ".."), { recursive: true });
+    await Deno.copyFile(join(SRC, module), join(copy, module));
+  }
+  const inject = async (module: string, line: string) => {
+    const path = join(copy, module);
+    await Deno.writeTextFile(path, `${line}\n${await Deno.readTextFile(path)}`);
+  };
+  await inject("filing/plan.ts", 'import type { NUDGE } from "../stop/steps/nudge.ts";');
+  await inject(
+    "filing/journal.ts",
+    'const later = () => loadLater<typeof import("./over_share.ts")>("filing/over_share.ts");',
+  );
+  const found = coreReachingSteps(await readImportGraph(copy));
+  assert.ok(found.includes("filing/plan.ts → stop/steps/nudge.ts"), found.join("\n"));
+  assert.ok(found.includes("filing/journal.ts → filing/over_share.ts"), found.join("\n"));
+  // route.ts imports plan.ts: the step is reached through it
+  assert.ok(
+    found.includes("filing/route.ts → filing/plan.ts → stop/steps/nudge.ts"),
+    found.join("\n"),
+  );
 });
 
 Deno.test("every edge a module writes is read: imports, re-exports, import(), typeof import(), loadLater()", () => {
@@ -107,13 +177,13 @@ Deno.test("an upward import injected into a copy of src/ fails the check, whatev
     "format/tag_line.ts",
     'const later = () => loadLater<typeof import("../filing/route.ts")>("filing/route.ts");',
   );
-  await inject("inject/hint.ts", 'const filing = () => import("../filing/hook.ts");');
+  await inject("inject/hint.ts", 'const filing = () => import("../filing/route.ts");');
   const problems = withoutComputed(layerViolations(await readImportGraph(copy), LAYERS));
   assert.deepEqual(problems.filter((p) => !p.startsWith("import cycle")).sort(), [
     "core/paths.ts → command_table.ts (static): core/ imports command_table.ts, a higher layer",
     "format/tag_line.ts → filing/route.ts (loadLater): format/ imports filing/, a higher layer",
     "format/tag_line.ts → filing/route.ts (type): format/ imports filing/, a higher layer",
-    "inject/hint.ts → filing/hook.ts (dynamic): inject/ imports filing/, its sibling",
+    "inject/hint.ts → filing/route.ts (dynamic): inject/ imports filing/, its sibling",
   ]);
   // command_table.ts reaches core/paths.ts through the commands: the upward edge closes a cycle
   const cycle = problems.filter((p) => p.startsWith("import cycle"));

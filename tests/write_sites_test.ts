@@ -41,11 +41,11 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     count: 1,
     why: "state: the stale record, made at session start",
   },
-  "src/filing/subagent_changes.ts: Deno.mkdirSync": {
+  "src/filing/subagent_note.ts: Deno.mkdirSync": {
     count: 1,
     why: "state: a session's folder of subagent changes",
   },
-  "src/filing/subagent_changes.ts: writeTextAtomicSync": {
+  "src/filing/subagent_note.ts: writeTextAtomicSync": {
     count: 1,
     why: "state: the files a subagent changed, for the session's next Stop",
   },

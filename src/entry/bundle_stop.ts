@@ -16,7 +16,7 @@
  * @module
  */
 
-import { run } from "../filing/hook.ts";
+import { run } from "../stop/hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 /** The modules the stop hook loads later that its bundle carries: none (see the module doc). */
@@ -40,6 +40,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "filing/provenance_stamp.ts",
   "filing/route.ts",
   "filing/stop_summary.ts",
+  "filing/subagent_note.ts",
   "shell/bash_touches.ts",
   "git/stale_extend.ts",
   "git/stale_refresh.ts",

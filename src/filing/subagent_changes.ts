@@ -9,65 +9,50 @@
  * its writes, and its result arrives as a `<task-notification>` prompt whose turn ends with another
  * Stop, which takes them.
  *
- * One small JSON file per subagent under `<state>/subagent-changes/<session>/`; a note older than
- * a day is not taken (a session that never stopped again).
+ * One small JSON file per subagent under `<state>/subagent-changes/<session>/`, written at
+ * SubagentStop (`subagent_note.ts`, loaded only then: every Stop reads here, and its start-up
+ * graph stays without the atomic writer); a note older than a day is not taken (a session that
+ * never stopped again).
  *
  * @module
  */
 
-import { writeTextAtomicSync } from "../core/atomic.ts";
 import { safeId } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 
 /** Notes older than this are dropped, not taken. */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** At most this many files per note (the nudge names folders; provenance keeps the first 64). */
-const MAX_FILES = 256;
-
-function folderOf(state: string, sessionId: string): string {
-  return joinPath(state, "subagent-changes", safeId(sessionId));
-}
+export const MAX_FILES = 256;
 
 /**
- * Notes the project-relative code files a subagent changed, for its session's next Stop. Never
- * throws (a note that cannot be written loses only the nudge for those files).
+ * The folder of a session's subagent notes.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { noteSubagentChanges, takeSubagentChanges } from "./subagent_changes.ts";
- * const state = Deno.makeTempDirSync();
- * noteSubagentChanges(state, "s1", "agent-1", ["src/a.ts"]);
- * noteSubagentChanges(state, "s1", "agent-2", ["src/b.ts", "src/a.ts"]);
- * assert.deepEqual(takeSubagentChanges(state, "s1"), ["src/a.ts", "src/b.ts"]);
- * assert.deepEqual(takeSubagentChanges(state, "s1"), [], "taken once");
+ * import { subagentChangesFolder } from "./subagent_changes.ts";
+ * assert.equal(subagentChangesFolder("/state", "s1"), "/state/subagent-changes/s1");
  * ```
  */
-export function noteSubagentChanges(
-  state: string,
-  sessionId: string,
-  agentId: string,
-  files: readonly string[],
-): boolean {
-  if (files.length === 0) return false;
-  try {
-    const folder = folderOf(state, sessionId);
-    Deno.mkdirSync(folder, { recursive: true });
-    const path = joinPath(folder, `${safeId(agentId)}.json`);
-    writeTextAtomicSync(path, JSON.stringify({ files: files.slice(0, MAX_FILES) }));
-    return true;
-  } catch {
-    return false;
-  }
+export function subagentChangesFolder(state: string, sessionId: string): string {
+  return joinPath(state, "subagent-changes", safeId(sessionId));
 }
 
 /**
  * The files the session's subagents changed since its last Stop took them, sorted, each once; each
  * note is claimed by renaming it first, so two Stops running at once take it once between them.
  * Never throws.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { takeSubagentChanges } from "./subagent_changes.ts";
+ * assert.deepEqual(takeSubagentChanges(Deno.makeTempDirSync(), "s1"), [], "none noted");
+ * ```
  */
 export function takeSubagentChanges(state: string, sessionId: string, now = Date.now()): string[] {
-  const folder = folderOf(state, sessionId);
+  const folder = subagentChangesFolder(state, sessionId);
   const files = new Set<string>();
   let entries: Deno.DirEntry[];
   try {

@@ -34,12 +34,7 @@ import {
   refusedSettings,
   stateDir,
 } from "../core/env.ts";
-import {
-  decideFileContext,
-  type FileContext,
-  type FileLocation,
-  locateFileContext,
-} from "./file_context.ts";
+import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -47,10 +42,10 @@ import {
   readStdinTextSync,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs } from "../core/log.ts";
-import type { LibraryFile } from "../core/walk.ts";
 import { taggingReminder } from "./reminder.ts";
-import { HINT_TOOLS, hintEnding, hintTarget, hintText } from "./hint.ts";
-import { foldersToHold, holdEnabled, holdPreface, WRITE_TOOLS } from "./hold.ts";
+import { HINT_TOOLS, hintTarget } from "./hint.ts";
+import { holdEnabled, WRITE_TOOLS } from "./hold.ts";
+import { decideTouch, type Touch } from "./touch.ts";
 import { foldersOfTouches, touchedRecently } from "./recent.ts";
 import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
@@ -80,23 +75,6 @@ export const FILE_TOOLS: Readonly<Record<string, string>> = {
   MultiEdit: "file_path",
   NotebookEdit: "notebook_path",
 };
-
-/** For the log: labels as library-relative paths, comma-separated (`undefined` for none). *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { relPathsOf } from "./hook.ts";
- * const paths = relPathsOf([{ relPath: "tech.md", label: "tech.md (library root)", absPath: "/l/tech.md" }]);
- * assert.equal(paths(["tech.md (library root)"]), "tech.md");
- * assert.equal(paths([]), undefined);
- * ```
- */
-export function relPathsOf(
-  files: readonly LibraryFile[],
-): (labels: string[]) => string | undefined {
-  const byLabel = new Map(files.map((f) => [f.label, f.relPath]));
-  return (labels) => labels.map((l) => byLabel.get(l) ?? l).join(",") || undefined;
-}
 
 /**
  * The tools whose command line, patch or search folder names the paths touched
@@ -144,33 +122,11 @@ async function locate(
   return { location: found, base: { tool, file: found.touched.join(","), truncated, elsewhere } };
 }
 
-/** Whether a context brings (shows whole or in part) a file the window was never sent. */
-function bringsUnsent(context: FileContext & { kind: "context" }, ledger: Ledger): boolean {
-  const brought = new Set([...context.rendered.shown, ...context.rendered.cut]);
-  return context.files.some((f) => brought.has(f.label) && ledger.files[f.absPath] === undefined);
-}
-
 /** The project folders a call writes into, when it is one a hold applies to. */
 function writtenFolders(tool: string, location: FileLocation): string[] {
   if (location.kind !== "located") return [];
   if (WRITE_TOOLS.has(tool)) return [dirnameOf(location.relPath)];
   return "written" in location && Array.isArray(location.written) ? location.written : [];
-}
-
-/**
- * The folders this call is held for, given what the window was sent: written folders not held
- * before whose library files include one the window has never been sent.
- */
-function holdFor(location: FileLocation, written: readonly string[], ledger: Ledger): string[] {
-  if (written.length === 0 || location.kind !== "located") return [];
-  const root = location.library.projectRoot;
-  const unsent = location.files.filter((f) => !f.outside && ledger.files[f.absPath] === undefined);
-  return foldersToHold({
-    written,
-    held: ledger.held ?? [],
-    keyOf: (folder) => joinPath(root, folder),
-    unsent,
-  });
 }
 
 async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
@@ -195,86 +151,16 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
-  const decideTouch = (ledger: Ledger, recorded: boolean): Decision => {
-    // a folder not handled yet: its tag, at its level, unless that tag was given already
-    const fresh = target && !ledger.hinted?.includes(target.folder) ? target : undefined;
-    const tag = fresh?.tag();
-    const due = fresh && tag !== undefined && !ledger.hinted?.includes(tag) ? tag : undefined;
-    const hint = due ? hintText(due, fresh!.scratchPath) : undefined;
-    const hinted = fresh ? { hinted: [...new Set([fresh.folder, ...(due ? [due] : [])])] } : {};
-    /** The touch's decision, with the tagging hint or without it, in `budget` less `reserved`. */
-    const touch = (withHint: boolean, reserved: number) => {
-      const ending = withHint ? hintEnding(hint) : "";
-      const context = location.kind === "located"
-        ? decideFileContext(location, budget, ledger.files, { ending, reserved })
-        : { kind: "none" as const, reason: location.reason, hits: 0, refreshed: {} };
-      return { context, decision: touchDecision(context, withHint ? hint : undefined) };
-    };
-    const touchDecision = (context: FileContext, shownHint: string | undefined): Decision => {
-      // a hint left out (to make room for a hold) is not recorded: the next touch gives it
-      const hintedNow = hint !== undefined && shownHint === undefined ? {} : hinted;
-      if (context.kind === "none") {
-        const refreshed = context.refreshed ?? {};
-        if (shownHint) {
-          return {
-            outcome: { result: "hinted", hint: due, hits: context.hits, chars: shownHint.length },
-            output: { event: "PreToolUse", text: shownHint },
-            record: { files: refreshed, ...hinted },
-          };
-        }
-        const record = {
-          ...(Object.keys(refreshed).length > 0 ? { files: refreshed } : {}),
-          ...hintedNow,
-        };
-        return {
-          outcome: { result: context.reason, hits: context.hits },
-          ...(Object.keys(record).length > 0 ? { record } : {}),
-        };
-      }
-      const { shown, cut, left, skipped } = context.rendered;
-      const paths = relPathsOf(context.files);
-      return {
-        outcome: {
-          result: "injected",
-          sent: paths([...shown, ...cut]),
-          cut: paths(cut),
-          left_out: paths(left),
-          skipped: paths(skipped),
-          chars: context.rendered.text.length,
-          hits: context.hits,
-          hint: shownHint === undefined ? undefined : due,
-          ledger: state && ledgerKey ? "on" : "off",
-        },
-        output: { event: "PreToolUse", text: context.rendered.text },
-        record: { files: context.delivered, ...hintedNow },
-      };
-    };
-    // a write into a folder whose files never reached this window is held (hold.ts), when the
-    // hold can be recorded first
-    const holding = recorded ? holdFor(location, written, ledger) : [];
-    const unheld = touch(true, 0).decision;
-    if (holding.length === 0) return unheld;
-    const preface = holdPreface(tool, holding);
-    const reserved = preface.length + 2;
-    // held only when the context really brings one of those files (not just names them); when
-    // the budget is small, the tagging hint makes room for them (it comes with the next touch)
-    for (const withHint of hint === undefined ? [false] : [true, false]) {
-      const { context, decision } = touch(withHint, reserved);
-      if (context.kind !== "context" || !bringsUnsent(context, ledger)) continue;
-      const root = context.library.projectRoot;
-      return {
-        outcome: {
-          ...decision.outcome,
-          result: "held",
-          held: holding.map((f) => f || ".").join(","),
-        },
-        output: { event: "PreToolUse", text: `${preface}\n\n${context.rendered.text}`, deny: true },
-        record: { ...decision.record, held: holding.map((folder) => joinPath(root, folder)) },
-        unheld,
-      };
-    }
-    // no room for any of them beside the hold's words: the call goes through with its context
-    return unheld;
+  const touch: Touch = {
+    tool,
+    location,
+    target,
+    written,
+    ledgerOn: Boolean(state && ledgerKey),
+    contextFor: (sent, ending, reserved) =>
+      location.kind === "located"
+        ? decideFileContext(location, budget, sent, { ending, reserved })
+        : { kind: "none", reason: location.reason, hits: 0, refreshed: {} },
   };
   const outcome = decideOnce(
     event,
@@ -283,7 +169,10 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     ledgerKey,
     (ledger, recorded) =>
       withClientLoaded(
-        withRecent(decideTouch(ledger, recorded), touchedRecently(ledger.recent, recentFolders)),
+        withRecent(
+          decideTouch(touch, ledger, recorded),
+          touchedRecently(ledger.recent, recentFolders),
+        ),
         newIn(ledger, clientLoaded),
       ),
   );
