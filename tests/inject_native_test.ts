@@ -255,3 +255,64 @@ Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's l
   assert.match(shell, /DB-CLAUDE/);
   assert.match(shell, /DB-RULE/);
 });
+
+/** The hook's environment under Claude Code 2.1.3xx, which loads a Bash read's memory itself. */
+const CLIENT_332 = { CLAUDE_PID: "4242" };
+
+Deno.test("under a client that loads a Bash read's nested memory itself (2.1.332: CLAUDE_PID), a `cat` or `grep` of a file leaves its nested CLAUDE.md and rule to the client: sent once, by the client", async () => {
+  for (
+    const command of [
+      "cat internal-packages/database/schema.prisma",
+      "grep -n model internal-packages/database/schema.prisma",
+    ]
+  ) {
+    const { dir, root, log } = await project();
+    await using _ = dir;
+    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE/, command);
+    assert.match(sent, /DB-AGENTS/, `${command}: the client never loads a nested AGENTS.md`);
+    assert.match(sent, /GLOBAL/, `${command}: the library's own files as before`);
+  }
+});
+
+Deno.test("under 2.1.332 a Bash command the client does not take for a read (sed -i, ls, a pipe) still brings the nested CLAUDE.md and rule; under 2.1.197 (no CLAUDE_PID) a cat does too", async () => {
+  const commands = [
+    "sed -i 's/A/B/' internal-packages/database/schema.prisma",
+    "ls internal-packages/database",
+    "cat internal-packages/database/schema.prisma | wc -l",
+  ];
+  for (const command of commands) {
+    const { dir, root, log } = await project();
+    await using _ = dir;
+    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    assert.match(sent, /DB-CLAUDE/, command);
+    assert.match(sent, /DB-RULE/, command);
+  }
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const old = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.match(old, /DB-CLAUDE/);
+  assert.match(old, /DB-RULE/);
+});
+
+Deno.test("under 2.1.332 each read of a list of reads (cat && sed -n) is the client's; a list with a command it does not take for a read (sed -i) leaves every file of it to the Librarian", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command =
+    "cat internal-packages/database/schema.prisma && sed -n 1p internal-packages/api/x.ts";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE|API-RULE/, "both are reads the client serves");
+  const mixed =
+    "sed -i 's/A/B/' internal-packages/api/x.ts && cat internal-packages/database/schema.prisma";
+  const { dir: dir2, root: root2, log: log2 } = await project();
+  await using _2 = dir2;
+  const other = await inject(
+    root2,
+    log2,
+    event(root2, "Bash", { command: mixed }, "t1"),
+    CLIENT_332,
+  );
+  assert.match(other, /DB-CLAUDE/, "a list with sed -i: the client serves none of it");
+  assert.match(other, /API-RULE/);
+});

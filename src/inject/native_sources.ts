@@ -9,7 +9,9 @@
  * - the root `CLAUDE.md` and `AGENTS.md` are loaded at session start (by the client): never here;
  * - a nested `CLAUDE.md` and a matching `paths:` rule are loaded by the client after a Read (2.1.197)
  *   or a Read or Write (2.1.332) in their scope: a file tool's touch only records them as in the
- *   context window ({@link clientLoadedSources}), a Bash touch sends them;
+ *   context window ({@link clientLoadedSources}), a Bash touch sends them, except for the files a
+ *   2.1.3xx client takes the command for a read of (`cat F`, `grep x F`: it loads theirs itself,
+ *   `client_bash_reads.ts`, {@link commandNativeSources});
  * - a nested `AGENTS.md` is never loaded by Claude Code: every touch may send it.
  *
  * A link among them is never followed: a memory file is the project's own text.
@@ -314,6 +316,41 @@ export function nativeSources(
       native: "rule",
     })),
   ];
+}
+
+/**
+ * The native sources a command's touch sends ({@link nativeSources}, `"command"`) without those
+ * the client loads by itself for the files the command reads its way (`clientReads`,
+ * project-relative: Claude Code 2.1.3xx after `cat F`, `grep x F`, see `client_bash_reads.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandNativeSources } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/src`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/src/CLAUDE.md`, "- src");
+ * Deno.writeTextFileSync(`${p}/src/AGENTS.md`, "- agents");
+ * assert.deepEqual(commandNativeSources(p, ["src/a.ts"], []).map((f) => f.relPath), [
+ *   "src/CLAUDE.md",
+ *   "src/AGENTS.md",
+ * ]);
+ * assert.deepEqual(commandNativeSources(p, ["src/a.ts"], ["src/a.ts"]).map((f) => f.relPath), [
+ *   "src/AGENTS.md",
+ * ]);
+ * ```
+ */
+export function commandNativeSources(
+  projectRoot: string,
+  touched: readonly string[],
+  clientReads: readonly string[],
+): NativeSource[] {
+  const sources = nativeSources(projectRoot, touched, "command");
+  if (clientReads.length === 0) return sources;
+  const served = new Set(
+    clientReads.flatMap((rel) => clientLoadedSources(projectRoot, rel).map((f) => f.absPath)),
+  );
+  return sources.filter((file) => !served.has(file.absPath));
 }
 
 /**
