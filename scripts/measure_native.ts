@@ -6,7 +6,7 @@
  * `librarian import --yes`). Prints a Markdown table: characters of guidance per touch (every text
  * the model received with the touch's result beside the result itself: the client's
  * `Contents of …CLAUDE.md` reminders and the hooks' contexts), and the memory lines that reached it
- * more than once.
+ * more often than the memory files hold them ("lines doubled").
  *
  * Not part of any test run:
  *
@@ -100,14 +100,20 @@ function guidanceBySteps(body: Record<string, unknown>): { start: string[]; step
   return { start, steps };
 }
 
-/** The lines of the project's memory files worth counting (not blank, not a bare heading). */
-function memoryLines(files: Record<string, string>): Set<string> {
-  const lines = new Set<string>();
+/**
+ * The lines of the project's memory files worth counting (not blank, not a heading or a fence),
+ * each with how many times the memory files hold it: a line two files share may reach the model
+ * twice without being sent twice.
+ */
+function memoryLines(files: Record<string, string>): Map<string, number> {
+  const lines = new Map<string, number>();
   for (const [path, body] of Object.entries(files)) {
     if (!/(^|\/)(CLAUDE|AGENTS)\.md$|^\.claude\/rules\//.test(path)) continue;
     for (const raw of body.split("\n")) {
       const line = raw.trim();
-      if (line.length >= 24 && !/^#+\s/.test(line) && !/^[-*|`]{3,}/.test(line)) lines.add(line);
+      if (line.length >= 24 && !/^#+\s/.test(line) && !/^[-*|`]{3,}/.test(line)) {
+        lines.set(line, (lines.get(line) ?? 0) + 1);
+      }
     }
   }
   return lines;
@@ -154,8 +160,9 @@ async function measure(
   files: Record<string, string>,
   plan: Plan,
   withLibrarian: boolean,
+  pluginDir?: string,
 ): Promise<Measured> {
-  await using project = await createProject(claudeBin, files, withLibrarian ? undefined : null);
+  await using project = await createProject(claudeBin, files, withLibrarian ? pluginDir : null);
   await new Deno.Command("git", { args: ["init", "-q", project.root] }).output();
   if (withLibrarian) {
     const shell = { cwd: project.root, home: project.home };
@@ -191,7 +198,14 @@ async function measure(
   const body = run.turns.at(-1)!.body!;
   const { start, steps } = guidanceBySteps(body);
   const all = [systemText(body), ...start, ...steps.flat()].join("\n");
-  const doubled = [...memoryLines(files)].filter((line) => all.split(line).length - 1 >= 2);
+  // whole lines, not substrings: one memory line can be part of a longer one
+  const received = new Map<string, number>();
+  for (const raw of all.split("\n")) {
+    const line = raw.trim();
+    received.set(line, (received.get(line) ?? 0) + 1);
+  }
+  const doubled = [...memoryLines(files)].filter(([line, held]) => (received.get(line) ?? 0) > held)
+    .map(([line]) => line);
   const size = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0);
   return {
     start: size(start),
@@ -202,10 +216,14 @@ async function measure(
 }
 
 if (import.meta.main) {
-  const [name, repo] = Deno.args;
+  const [name, repo, pluginDir] = Deno.args;
   const plan = PLANS[name ?? ""];
   if (!plan || !repo) {
-    console.error(`usage: measure_native.ts <${Object.keys(PLANS).join("|")}> <checkout folder>`);
+    console.error(
+      `usage: measure_native.ts <${
+        Object.keys(PLANS).join("|")
+      }> <checkout folder> [another plugin tree, with its bundles built, measured alone]`,
+    );
     Deno.exit(2);
   }
   const version = e2eClaudeVersion();
@@ -218,9 +236,13 @@ if (import.meta.main) {
     })
       .outputSync().stdout,
   ).trim();
-  for (const withLibrarian of [false, true]) {
-    const m = await measure(claudeBin, files, plan, withLibrarian);
-    const mode = withLibrarian ? "client + Librarian" : "client alone";
+  for (const withLibrarian of pluginDir ? [true] : [false, true]) {
+    const m = await measure(claudeBin, files, plan, withLibrarian, pluginDir);
+    const mode = pluginDir
+      ? `client + Librarian at ${pluginDir}`
+      : withLibrarian
+      ? "client + Librarian"
+      : "client alone";
     console.log(
       `| ${name}@${commit} | ${version} | ${mode} | ${m.start} | ${m.perTouch.join(" / ")} | ${
         m.perTouch.reduce((a, b) => a + b, 0)
