@@ -19,7 +19,6 @@
  */
 
 import { parseShell } from "../shell/shell_words.ts";
-import type { EnvReader } from "../core/env.ts";
 
 /** The client's `sed -n` range scripts (`3,9p`, `4p`). */
 const SED_RANGE = /^(?:\d+,\d+|\d+)p$/;
@@ -196,23 +195,4 @@ export function clientReadsOfCommand(command: string): string[] {
     else if (!(known && HARMLESS.test(words.join(" ")))) return [];
   }
   return reads;
-}
-
-/**
- * True when the client running the hook is one that serves a Bash read's nested memory itself:
- * Claude Code sets `CLAUDE_PID` for its hooks since the 2.1.3xx releases that do (2.1.332
- * observed), and 2.1.197, which loads nothing on Bash, sets no such variable. A project's settings
- * cannot set it (a `location` row of `core/env_vars.ts`).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { envFrom } from "../core/env.ts";
- * import { clientServesBashReads } from "./client_bash_reads.ts";
- * assert.equal(clientServesBashReads(envFrom({ CLAUDE_PID: "4242" })), true);
- * assert.equal(clientServesBashReads(envFrom({})), false);
- * ```
- */
-export function clientServesBashReads(env: EnvReader): boolean {
-  return /^\d+$/.test(env("CLAUDE_PID")?.trim() ?? "");
 }

@@ -21,8 +21,8 @@ import {
   projectTouchesOf,
   projectTouchesOfCommand,
 } from "./bash_paths.ts";
-import { commandNativeSources } from "./native_sources.ts";
-import { clientReadsOfCommand, clientServesBashReads } from "./client_bash_reads.ts";
+import { clientLoadsAfterWriteAndShellRead, commandNativeSources } from "./native_sources.ts";
+import { clientReadsOfCommand } from "./client_bash_reads.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -202,7 +202,7 @@ export function locateCommandContext(
     }
     const found = projectTouchesOfCommand(command, folder, env);
     if (!found.ok) return { kind: "none", reason: "unparseable", detail: found.reason };
-    const clientReads = clientServesBashReads(env)
+    const clientReads = clientLoadsAfterWriteAndShellRead(env)
       ? clientReadsOfCommand(command).flatMap((file) => resolveLocalPath(file, folder) ?? [])
       : [];
     return locateTouches(found.touches, found.truncated, clientReads);
