@@ -113,6 +113,24 @@ scenario(
 );
 
 scenario(
+  "a Write into the folder brings the nested CLAUDE.md and the paths: rule exactly once on every version: by the client where it loads them after a Write (2.1.332), by the Librarian where it does not (2.1.197)",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Write",
+        input: {
+          file_path: project.path("internal-packages/database/seed.ts"),
+          content: "export const seed = 1;\n",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1);
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+  },
+);
+
+scenario(
   "after a Read the client loads the nested CLAUDE.md and the rule itself and reports it (InstructionsLoaded): the Bash touch that follows sends neither again",
   async (open) => {
     const project = await open(PROJECT);
