@@ -131,6 +131,32 @@ scenario(
 );
 
 scenario(
+  "a subagent's Bash `cat` brings the nested CLAUDE.md and the rule into the subagent's context exactly once, on every version",
+  async (open) => {
+    const project = await open(PROJECT);
+    const marker = "SUBAGENT-NATIVE-5d1: show the schema";
+    const run = await project.run("Delegate.", [
+      [toolUse("Agent", {
+        description: "show schema",
+        prompt: marker,
+        subagent_type: "general-purpose",
+        run_in_background: false,
+      })],
+      [toolUse("Bash", { command: CAT, description: "show the schema" })],
+      [text("Subagent done.")],
+      [text("Done.")],
+    ]);
+    assert.equal(run.code, 0, `claude exited ${run.code}; stderr: ${run.stderr}`);
+    const sub = run.turns.filter((t) => textsOf(t.body).some((x) => x.includes(marker)));
+    const last = sub.at(-1)?.body ?? null;
+    assert.ok(last, `no subagent request among ${run.turns.length} turns`);
+    const seen = textsOf(last).join("\n");
+    assert.equal(seen.split("DB-CLAUDE").length - 1, 1, "in the subagent's context");
+    assert.equal(seen.split("DB-RULE").length - 1, 1, "in the subagent's context");
+  },
+);
+
+scenario(
   "after a Read the client loads the nested CLAUDE.md and the rule itself and reports it (InstructionsLoaded): the Bash touch that follows sends neither again",
   async (open) => {
     const project = await open(PROJECT);
