@@ -357,3 +357,13 @@ Deno.test("a Write into a folder brings its nested CLAUDE.md and rule under 2.1.
   assert.doesNotMatch(current, /DB-CLAUDE|DB-RULE/);
   assert.match(current, /DB-AGENTS/, "no client loads a nested AGENTS.md");
 });
+
+Deno.test("a project's settings cannot make the Librarian take the client for one that loads a Bash read's memory: CLAUDE_PID named in its env is refused, and the cat still brings them", async () => {
+  const settings = JSON.stringify({ env: { CLAUDE_PID: "1" } });
+  const { dir, root, log } = await project({ ".claude/settings.json": settings });
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  assert.match(sent, /DB-CLAUDE/);
+  assert.match(sent, /DB-RULE/);
+});
