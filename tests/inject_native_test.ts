@@ -223,18 +223,40 @@ Deno.test("what the client reports loading (InstructionsLoaded) is in the window
   assert.match(bash, /DB-RULE/, "the client did not report the rule: it is sent");
 });
 
-Deno.test("a Write records nothing as loaded by the client (2.1.197 loads nothing on a Write; 2.1.332 reports what it loads)", async () => {
+Deno.test("a Write under 2.1.332 records nothing as loaded by the client (it reports what it loads: InstructionsLoaded), so a later Bash touch it does not take for a read sends them; under 2.1.197 they come with the Write, once", async () => {
   const { dir, root, log } = await project();
   await using _ = dir;
   const file = `${root}/internal-packages/database/new.prisma`;
-  await inject(root, log, event(root, "Write", { file_path: file, content: "x" }, "t1"));
+  const written = await inject(
+    root,
+    log,
+    event(root, "Write", { file_path: file, content: "x" }, "t1"),
+    CLIENT_332,
+  );
+  assert.doesNotMatch(written, /DB-CLAUDE|DB-RULE/);
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+    event(root, "Bash", { command: "wc -l internal-packages/database/schema.prisma" }, "t2"),
+    CLIENT_332,
   );
   assert.match(bash, /DB-CLAUDE/);
   assert.match(bash, /DB-RULE/);
+  const { dir: dir2, root: root2, log: log2 } = await project();
+  await using _2 = dir2;
+  const file2 = `${root2}/internal-packages/database/new.prisma`;
+  const old = await inject(
+    root2,
+    log2,
+    event(root2, "Write", { file_path: file2, content: "x" }, "t1"),
+  );
+  assert.match(old, /DB-CLAUDE/);
+  const again = await inject(
+    root2,
+    log2,
+    event(root2, "Bash", { command: "wc -l internal-packages/database/schema.prisma" }, "t2"),
+  );
+  assert.doesNotMatch(again, /DB-CLAUDE|DB-RULE/, "once per context window");
 });
 
 Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's load: its later shell touch still gets the nested CLAUDE.md and the rule", async () => {
@@ -254,4 +276,94 @@ Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's l
   );
   assert.match(shell, /DB-CLAUDE/);
   assert.match(shell, /DB-RULE/);
+});
+
+/** The hook's environment under Claude Code 2.1.3xx, which loads a Bash read's memory itself. */
+const CLIENT_332 = { CLAUDE_PID: "4242" };
+
+Deno.test("under a client that loads a Bash read's nested memory itself (2.1.332: CLAUDE_PID), a `cat` or `grep` of a file leaves its nested CLAUDE.md and rule to the client: sent once, by the client", async () => {
+  for (
+    const command of [
+      "cat internal-packages/database/schema.prisma",
+      "grep -n model internal-packages/database/schema.prisma",
+    ]
+  ) {
+    const { dir, root, log } = await project();
+    await using _ = dir;
+    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE/, command);
+    assert.match(sent, /DB-AGENTS/, `${command}: the client never loads a nested AGENTS.md`);
+    assert.match(sent, /GLOBAL/, `${command}: the library's own files as before`);
+  }
+});
+
+Deno.test("under 2.1.332 a Bash command the client does not take for a read (sed -i, ls, a pipe) still brings the nested CLAUDE.md and rule; under 2.1.197 (no CLAUDE_PID) a cat does too", async () => {
+  const commands = [
+    "sed -i 's/A/B/' internal-packages/database/schema.prisma",
+    "ls internal-packages/database",
+    "cat internal-packages/database/schema.prisma | wc -l",
+  ];
+  for (const command of commands) {
+    const { dir, root, log } = await project();
+    await using _ = dir;
+    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    assert.match(sent, /DB-CLAUDE/, command);
+    assert.match(sent, /DB-RULE/, command);
+  }
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const old = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  assert.match(old, /DB-CLAUDE/);
+  assert.match(old, /DB-RULE/);
+});
+
+Deno.test("under 2.1.332 each read of a list of reads (cat && sed -n) is the client's; a list with a command it does not take for a read (sed -i) leaves every file of it to the Librarian", async () => {
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const command =
+    "cat internal-packages/database/schema.prisma && sed -n 1p internal-packages/api/x.ts";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE|API-RULE/, "both are reads the client serves");
+  const mixed =
+    "sed -i 's/A/B/' internal-packages/api/x.ts && cat internal-packages/database/schema.prisma";
+  const { dir: dir2, root: root2, log: log2 } = await project();
+  await using _2 = dir2;
+  const other = await inject(
+    root2,
+    log2,
+    event(root2, "Bash", { command: mixed }, "t1"),
+    CLIENT_332,
+  );
+  assert.match(other, /DB-CLAUDE/, "a list with sed -i: the client serves none of it");
+  assert.match(other, /API-RULE/);
+});
+
+Deno.test("a Write into a folder brings its nested CLAUDE.md and rule under 2.1.197, which loads nothing after a Write; under 2.1.332 (CLAUDE_PID), which loads them itself after it, it does not", async () => {
+  const write = (root: string) =>
+    event(root, "Write", {
+      file_path: `${root}/internal-packages/database/new.prisma`,
+      content: "x",
+    }, "t1");
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const old = await inject(root, log, write(root));
+  assert.match(old, /DB-CLAUDE/);
+  assert.match(old, /DB-RULE/);
+  assert.match(old, /DB-AGENTS/);
+  const { dir: dir2, root: root2, log: log2 } = await project();
+  await using _2 = dir2;
+  const current = await inject(root2, log2, write(root2), CLIENT_332);
+  assert.doesNotMatch(current, /DB-CLAUDE|DB-RULE/);
+  assert.match(current, /DB-AGENTS/, "no client loads a nested AGENTS.md");
+});
+
+Deno.test("a project's settings cannot make the Librarian take the client for one that loads a Bash read's memory: CLAUDE_PID named in its env is refused, and the cat still brings them", async () => {
+  const settings = JSON.stringify({ env: { CLAUDE_PID: "1" } });
+  const { dir, root, log } = await project({ ".claude/settings.json": settings });
+  await using _ = dir;
+  const command = "cat internal-packages/database/schema.prisma";
+  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  assert.match(sent, /DB-CLAUDE/);
+  assert.match(sent, /DB-RULE/);
 });

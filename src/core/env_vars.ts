@@ -234,6 +234,13 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
     doc: "Claude Code's pinned project folder name under `projects/` (auto memory)",
   },
   {
+    name: "CLAUDE_PID",
+    kind: "location",
+    readBy: PROGRAM,
+    validation: "a whole number; set by Claude Code (2.1.3xx) for its hooks",
+    doc: "a client that loads a Bash read's nested memory itself: the inject hook leaves it to it",
+  },
+  {
     name: "CLAUDE_CODE_SANDBOXED",
     kind: "location",
     readBy: PROGRAM,

@@ -12,7 +12,7 @@
 import { shortName } from "../format/names.ts";
 import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { dirnameOf, normalizePath, relativeInside, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { MAX_PATCH_FILES, patchFiles } from "../core/patch_files.ts";
 import {
@@ -21,7 +21,8 @@ import {
   projectTouchesOf,
   projectTouchesOfCommand,
 } from "./bash_paths.ts";
-import { nativeSources } from "./native_sources.ts";
+import { clientLoadsAfterWriteAndShellRead, commandNativeSources } from "./native_sources.ts";
+import { clientReadsOfCommand } from "./client_bash_reads.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -105,16 +106,28 @@ function workingFolder(cwd: unknown): string | null {
  * import assert from "node:assert/strict";
  * assert.deepEqual(locateTouches([], false), { kind: "none", reason: "no-project-paths", truncated: false });
  * ```
+ *
+ * @param clientReads absolute paths of the files the client reads by itself, loading their
+ *   nested memory (`client_bash_reads.ts`): their native sources are left to it.
  */
-export function locateTouches(touches: ProjectTouch[], truncated: boolean): CommandLocation {
+export function locateTouches(
+  touches: ProjectTouch[],
+  truncated: boolean,
+  clientReads: readonly string[] = [],
+): CommandLocation {
   if (touches.length === 0) return { kind: "none", reason: "no-project-paths", truncated };
   const library = touches[0]!.library;
   const own = touches.filter((t) => t.library.root === library.root);
   const touched = own.map((t) => t.folder ? `${t.relPath}/` : t.relPath);
-  // the project's own nested memory files and path rules: the client loads none on a command
+  // the project's own nested memory files and path rules: sent, but for the files a client
+  // reads its way (2.1.3xx after `cat F`), whose memory it loads itself
+  const served = clientReads.flatMap((path) => {
+    const rel = relativeInside(path, library.projectRoot);
+    return rel === null || rel === "" ? [] : [rel];
+  });
   const files = [
     ...mergedLibraryFiles(library, own),
-    ...nativeSources(library.projectRoot, touched, "command"),
+    ...commandNativeSources(library.projectRoot, touched, served),
   ];
   const written = [
     ...new Set(
@@ -189,7 +202,10 @@ export function locateCommandContext(
     }
     const found = projectTouchesOfCommand(command, folder, env);
     if (!found.ok) return { kind: "none", reason: "unparseable", detail: found.reason };
-    return locateTouches(found.touches, found.truncated);
+    const clientReads = clientLoadsAfterWriteAndShellRead(env)
+      ? clientReadsOfCommand(command).flatMap((file) => resolveLocalPath(file, folder) ?? [])
+      : [];
+    return locateTouches(found.touches, found.truncated, clientReads);
   }
   if (tool === "apply_patch") return locatePatch(input, folder, env);
   const path = input?.path;

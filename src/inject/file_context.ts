@@ -23,7 +23,11 @@ import type { EnvReader } from "../core/env.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
-import { clientLoadedSources, nativeSources } from "./native_sources.ts";
+import {
+  clientLoadedSources,
+  clientLoadsAfterWriteAndShellRead,
+  nativeSources,
+} from "./native_sources.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -165,7 +169,7 @@ export type FileLocation =
  */
 export function locateFileContext(
   rawPath: string,
-  options: Pick<FileContextOptions, "env" | "cwd">,
+  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string },
 ): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
@@ -178,10 +182,12 @@ export function locateFileContext(
   if (placement.kind === "outside") return { kind: "none", reason: "outside-project", library };
   if (placement.kind === "in-library") return { kind: "none", reason: "in-library", library };
   const relPath = placement.relPath;
-  // the project's own nested memory files the client does not load on a file tool's touch
+  // the project's own nested memory files the client does not load on a file tool's touch: on a
+  // Write under a client that loads nothing after one (2.1.197), all of them
+  const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
-    ...nativeSources(library.projectRoot, [relPath], "file-tool"),
+    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool"),
   ];
   const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};

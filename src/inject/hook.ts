@@ -97,7 +97,7 @@ async function locate(
     if (typeof rawPath !== "string" || rawPath.trim() === "") {
       return { none: { tool, result: "no-file-path" } };
     }
-    const location = locateFileContext(rawPath, { env, cwd: event.cwd });
+    const location = locateFileContext(rawPath, { env, cwd: event.cwd, tool });
     const base = { tool, file: location.relPath ?? rawPath };
     // A folder without library files still gets an edit's tagging hint (hint.ts).
     const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&

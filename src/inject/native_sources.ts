@@ -9,7 +9,10 @@
  * - the root `CLAUDE.md` and `AGENTS.md` are loaded at session start (by the client): never here;
  * - a nested `CLAUDE.md` and a matching `paths:` rule are loaded by the client after a Read (2.1.197)
  *   or a Read or Write (2.1.332) in their scope: a file tool's touch only records them as in the
- *   context window ({@link clientLoadedSources}), a Bash touch sends them;
+ *   context window ({@link clientLoadedSources}), but a Write under a client that loads nothing
+ *   after it ({@link clientLoadsAfterWriteAndShellRead}) sends them; a Bash touch sends them, except for the files a
+ *   2.1.3xx client takes the command for a read of (`cat F`, `grep x F`: it loads theirs itself,
+ *   `client_bash_reads.ts`, {@link commandNativeSources});
  * - a nested `AGENTS.md` is never loaded by Claude Code: every touch may send it.
  *
  * A link among them is never followed: a memory file is the project's own text.
@@ -17,6 +20,7 @@
  * @module
  */
 
+import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, joinPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { mirrorLevels } from "../core/walk.ts";
@@ -128,6 +132,26 @@ export function globsCover(globs: readonly string[], relPath: string): boolean {
       return regex.test(subject) || (folder && regex.test(relPath.slice(0, -1)));
     })
   );
+}
+
+/**
+ * True when the client running the hook loads a nested `CLAUDE.md` and its `paths:` rules by itself
+ * after a Write and after a Bash read (`client_bash_reads.ts`), as Claude Code 2.1.332 does
+ * (observed); 2.1.197 loads them after a Read only. Told by `CLAUDE_PID`, which the 2.1.3xx
+ * releases set for their hooks and 2.1.197 does not; a project's settings cannot set it (a
+ * `location` row of `core/env_vars.ts`). Without it the Librarian sends them on those touches.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { clientLoadsAfterWriteAndShellRead } from "./native_sources.ts";
+ * assert.equal(clientLoadsAfterWriteAndShellRead(envFrom({ CLAUDE_PID: "4242" })), true);
+ * assert.equal(clientLoadsAfterWriteAndShellRead(envFrom({})), false);
+ * ```
+ */
+export function clientLoadsAfterWriteAndShellRead(env: EnvReader): boolean {
+  return /^\d+$/.test(env("CLAUDE_PID")?.trim() ?? "");
 }
 
 /** A YAML scalar as a glob: its quotes removed. */
@@ -314,6 +338,41 @@ export function nativeSources(
       native: "rule",
     })),
   ];
+}
+
+/**
+ * The native sources a command's touch sends ({@link nativeSources}, `"command"`) without those
+ * the client loads by itself for the files the command reads its way (`clientReads`,
+ * project-relative: Claude Code 2.1.3xx after `cat F`, `grep x F`, see `client_bash_reads.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandNativeSources } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/src`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/src/CLAUDE.md`, "- src");
+ * Deno.writeTextFileSync(`${p}/src/AGENTS.md`, "- agents");
+ * assert.deepEqual(commandNativeSources(p, ["src/a.ts"], []).map((f) => f.relPath), [
+ *   "src/CLAUDE.md",
+ *   "src/AGENTS.md",
+ * ]);
+ * assert.deepEqual(commandNativeSources(p, ["src/a.ts"], ["src/a.ts"]).map((f) => f.relPath), [
+ *   "src/AGENTS.md",
+ * ]);
+ * ```
+ */
+export function commandNativeSources(
+  projectRoot: string,
+  touched: readonly string[],
+  clientReads: readonly string[],
+): NativeSource[] {
+  const sources = nativeSources(projectRoot, touched, "command");
+  if (clientReads.length === 0) return sources;
+  const served = new Set(
+    clientReads.flatMap((rel) => clientLoadedSources(projectRoot, rel).map((f) => f.absPath)),
+  );
+  return sources.filter((file) => !served.has(file.absPath));
 }
 
 /**

@@ -3,8 +3,9 @@
  * `CLAUDE.md` and a `.claude/rules/*.md` rule with `paths:` reach the model on a Bash touch (the
  * client loads neither there), and never twice: after a Read, Claude Code loads them itself and
  * says so (InstructionsLoaded), and the Bash touch that follows sends neither. The root `CLAUDE.md`
- * is the client's, at session start. Runs with `LIBRARIAN_E2E=1` (`deno task e2e`); observed on
- * 2.1.197 (the harness reads contexts the 2.1.197 way).
+ * is the client's, at session start. On 2.1.332 a Bash read (`cat F`, `grep x F`) loads them too,
+ * after the command: the Librarian leaves those to it. Runs with `LIBRARIAN_E2E=1`
+ * (`deno task e2e`, `deno task e2e:oldest`).
  *
  * @module
  */
@@ -29,6 +30,7 @@ const PROJECT: Record<string, string> = {
 };
 
 const CAT = "cat internal-packages/database/schema.prisma";
+const WC = "wc -l internal-packages/database/schema.prisma";
 
 /** The PreToolUse:Bash contexts delivered with the run's Bash steps, in order. */
 function bashContexts(run: ClaudeRun): HookContext[] {
@@ -57,11 +59,11 @@ async function runSteps(project: E2EProject, steps: Record<string, unknown>[][])
 }
 
 scenario(
-  "a Bash `cat` brings the folder's nested CLAUDE.md and the paths: rule that covers it, each labelled with its path, once; never the root CLAUDE.md or a rule for elsewhere",
+  "a Bash command the client does not take for a read (`wc -l`) brings the folder's nested CLAUDE.md and the paths: rule that covers it, each labelled with its path, once; never the root CLAUDE.md or a rule for elsewhere",
   async (open) => {
     const project = await open(PROJECT);
     const run = await runSteps(project, [
-      [{ tool: "Bash", input: { command: CAT, description: "show the schema" } }],
+      [{ tool: "Bash", input: { command: WC, description: "count the schema" } }],
     ]);
     const [context] = bashContexts(run);
     assert.ok(context, "the Bash step carried the Librarian's context");
@@ -74,7 +76,7 @@ scenario(
       labels.some((l) => l.startsWith(".claude/rules/database.md (the project's rule for")),
       labels.join(" | "),
     );
-    assert.equal(timesSent(run, "DB-CLAUDE"), 1, "the client loads nothing on a Bash touch");
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1, "the client loads nothing on this Bash touch");
     assert.equal(timesSent(run, "DB-RULE"), 1);
     assert.equal(
       timesSent(run, "ROOT-CLAUDE"),
@@ -82,6 +84,75 @@ scenario(
       "the root CLAUDE.md only as the client loads it",
     );
     assert.equal(timesSent(run, "API-RULE"), 0, "a rule keeps its scope on Bash");
+  },
+);
+
+/**
+ * Bash commands and whether Claude Code 2.1.332 takes them for a read of the file (and loads its
+ * nested memory itself, after the command); 2.1.197 takes none so.
+ */
+const BASH_TOUCHES = [
+  "cat internal-packages/database/schema.prisma",
+  "grep -n model internal-packages/database/schema.prisma",
+  "head -3 internal-packages/database/schema.prisma",
+  "sed -i 's/Invoice/Bill/' internal-packages/database/schema.prisma",
+];
+
+scenario(
+  "every Bash touch (cat, grep, head, sed -i) brings the nested CLAUDE.md and the paths: rule exactly once, on every version: by the Librarian where the client does not load them, by the client where it does",
+  async (open) => {
+    for (const command of BASH_TOUCHES) {
+      const project = await open(PROJECT);
+      const run = await runSteps(project, [
+        [{ tool: "Bash", input: { command, description: "look at the schema" } }],
+      ]);
+      assert.equal(timesSent(run, "DB-CLAUDE"), 1, command);
+      assert.equal(timesSent(run, "DB-RULE"), 1, command);
+    }
+  },
+);
+
+scenario(
+  "a Write into the folder brings the nested CLAUDE.md and the paths: rule exactly once on every version: by the client where it loads them after a Write (2.1.332), by the Librarian where it does not (2.1.197)",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Write",
+        input: {
+          file_path: project.path("internal-packages/database/seed.ts"),
+          content: "export const seed = 1;\n",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1);
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+  },
+);
+
+scenario(
+  "a subagent's Bash `cat` brings the nested CLAUDE.md and the rule into the subagent's context exactly once, on every version",
+  async (open) => {
+    const project = await open(PROJECT);
+    const marker = "SUBAGENT-NATIVE-5d1: show the schema";
+    const run = await project.run("Delegate.", [
+      [toolUse("Agent", {
+        description: "show schema",
+        prompt: marker,
+        subagent_type: "general-purpose",
+        run_in_background: false,
+      })],
+      [toolUse("Bash", { command: CAT, description: "show the schema" })],
+      [text("Subagent done.")],
+      [text("Done.")],
+    ]);
+    assert.equal(run.code, 0, `claude exited ${run.code}; stderr: ${run.stderr}`);
+    const sub = run.turns.filter((t) => textsOf(t.body).some((x) => x.includes(marker)));
+    const last = sub.at(-1)?.body ?? null;
+    assert.ok(last, `no subagent request among ${run.turns.length} turns`);
+    const seen = textsOf(last).join("\n");
+    assert.equal(seen.split("DB-CLAUDE").length - 1, 1, "in the subagent's context");
+    assert.equal(seen.split("DB-RULE").length - 1, 1, "in the subagent's context");
   },
 );
 
