@@ -22,7 +22,15 @@ import { skipOnWindows } from "./platform.ts";
 const TURNS = Number(Deno.env.get("YEAR_TURNS") ?? 28);
 /** The time between two turns: the turns spread over a year. */
 const TURN_GAP = Math.floor(364 * 24 * 3600_000 / TURNS);
-const FOLDERS = ["src/api", "src/ui", "lib/core", "tools"];
+/** The code folders: four, and one more for every seven turns past 28 (a library file per folder
+ * stays within one touch's budget, so every learning is sent whole on its folder's first touch). */
+const FOLDERS = [
+  "src/api",
+  "src/ui",
+  "lib/core",
+  "tools",
+  ...Array.from({ length: Math.max(0, Math.ceil((TURNS - 28) / 7)) }, (_, i) => `pkg/p${i}`),
+];
 const DAY = 24 * 3600_000;
 const START = Date.UTC(2026, 0, 5);
 
