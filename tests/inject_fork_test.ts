@@ -70,11 +70,13 @@ Deno.test("a fork (SessionStart source fork, 2.1.332) is sent nothing its parent
   await Deno.writeTextFile(join(transcripts, "33333333-other.jsonl"), "{}\n");
   await Deno.utime(join(transcripts, "33333333-other.jsonl"), new Date(0), new Date(0));
   const fork = { session_id: FORK, transcript_path: join(transcripts, `${FORK}.jsonl`) };
+  // the parent's last response a minute ago: its transcript, written since, is the latest after
+  // it (a minute, so that the parent's hooks above may take long on a loaded machine or Wine)
   const start = await hook(p, {
     ...fork,
     hook_event_name: "SessionStart",
     source: "fork",
-    seconds_since_last_response: 1,
+    seconds_since_last_response: 60,
   });
   assert.equal(start, "", "the fork holds the root files already");
   assert.equal((await lastLog(p)).parent, PARENT.slice(0, 8));
