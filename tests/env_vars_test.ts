@@ -67,7 +67,7 @@ async function programReads(): Promise<Map<string, string>> {
   for (const file of await sourceFiles(join(REPO_ROOT, "src"))) {
     if (file.endsWith("env_vars.ts")) continue; // the table itself
     for (const name of namesInTypeScript(await Deno.readTextFile(file))) {
-      if (!reads.has(name)) reads.set(name, file.slice(REPO_ROOT.length + 1));
+      if (!reads.has(name)) reads.set(name, file.slice(REPO_ROOT.length + 1).replaceAll("\\", "/"));
     }
   }
   return reads;
@@ -135,7 +135,7 @@ Deno.test("only src/core/env.ts touches Deno.env: every other read goes through 
   const touching: string[] = [];
   for (const file of await sourceFiles(join(REPO_ROOT, "src"))) {
     if (/\bDeno\.env\b|\bprocess\.env\b/.test(withoutComments(await Deno.readTextFile(file)))) {
-      touching.push(file.slice(REPO_ROOT.length + 1));
+      touching.push(file.slice(REPO_ROOT.length + 1).replaceAll("\\", "/"));
     }
   }
   assert.deepEqual(touching, ["src/core/env.ts"]);
