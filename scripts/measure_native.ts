@@ -23,7 +23,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import { createProject } from "../tests/e2e/harness.ts";
 import { text, toolUse } from "../tests/e2e/model_server.ts";
 import { systemText } from "../tests/e2e/requests.ts";
