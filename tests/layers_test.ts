@@ -42,6 +42,23 @@ function withoutComputed(problems: string[]): string[] {
   return problems.filter((problem) => !COMPUTED_TARGETS.includes(problem));
 }
 
+/**
+ * A copy of src/'s modules under `parent`, and a way to put a line at the top of one of them (for
+ * tests that show the checks fail on an import planted in the copy).
+ */
+async function copyOfSrc(parent: string) {
+  const copy = join(parent, "src");
+  for (const module of (await readImportGraph(SRC)).modules) {
+    await Deno.mkdir(join(copy, module, ".."), { recursive: true });
+    await Deno.copyFile(join(SRC, module), join(copy, module));
+  }
+  const inject = async (module: string, line: string) => {
+    const path = join(copy, module);
+    await Deno.writeTextFile(path, `${line}\n${await Deno.readTextFile(path)}`);
+  };
+  return { copy, inject };
+}
+
 Deno.test("src/ imports downwards only, never a sibling layer, with no cycle", async () => {
   const graph = await readImportGraph(SRC);
   assert.ok(graph.edges.length > 500, "the whole graph was read");
@@ -102,16 +119,7 @@ Deno.test("the filing core reaches none of the Stop hook's optional steps", asyn
 
 Deno.test("a filing-core module that imports an optional step, even through another, fails the check", async () => {
   await using dir = await tempDir();
-  const copy = join(dir.path, "src");
-  const graph = await readImportGraph(SRC);
-  for (const module of graph.modules) {
-    await Deno.mkdir(join(copy, module, ".."), { recursive: true });
-    await Deno.copyFile(join(SRC, module), join(copy, module));
-  }
-  const inject = async (module: string, line: string) => {
-    const path = join(copy, module);
-    await Deno.writeTextFile(path, `${line}\n${await Deno.readTextFile(path)}`);
-  };
+  const { copy, inject } = await copyOfSrc(dir.path);
   await inject("filing/plan.ts", 'import type { NUDGE } from "../stop/steps/nudge.ts";');
   await inject(
     "filing/journal.ts",
@@ -162,16 +170,7 @@ Deno.test("every edge a module writes is read: imports, re-exports, import(), ty
 
 Deno.test("an upward import injected into a copy of src/ fails the check, whatever its kind", async () => {
   await using dir = await tempDir();
-  const copy = join(dir.path, "src");
-  const graph = await readImportGraph(SRC);
-  for (const module of graph.modules) {
-    await Deno.mkdir(join(copy, module, ".."), { recursive: true });
-    await Deno.copyFile(join(SRC, module), join(copy, module));
-  }
-  const inject = async (module: string, line: string) => {
-    const path = join(copy, module);
-    await Deno.writeTextFile(path, `${line}\n${await Deno.readTextFile(path)}`);
-  };
+  const { copy, inject } = await copyOfSrc(dir.path);
   await inject("core/paths.ts", 'import { COMMANDS } from "../command_table.ts";');
   await inject(
     "format/tag_line.ts",
