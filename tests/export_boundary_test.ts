@@ -183,15 +183,16 @@ Deno.test(
   },
 );
 
-Deno.test("exports converge: a Stop killed during its re-export leaves nothing stale after the next Stop", async () => {
-  await using dir = await tempDir();
-  const home = join(dir.path, "home");
-  const cwd = join(dir.path, "proj");
-  await writeTree(dir.path, {
+/**
+ * A project under `root` exporting `agents-md`, code folders `src/<name>` for each of `folders`,
+ * whose Stop filed learnings for src/a and src/b and was killed after its first export write.
+ */
+async function killedDuringReexport(root: string, folders: readonly string[]) {
+  const home = join(root, "home");
+  const cwd = join(root, "proj");
+  await writeTree(root, {
     ...LIBRARY,
-    "proj/src/a/x.ts": "",
-    "proj/src/b/x.ts": "",
-    "proj/src/c/x.ts": "",
+    ...Object.fromEntries(folders.map((name) => [`proj/src/${name}/x.ts`, ""])),
   });
   const init = await runLibrarian(["init", "--export", "agents-md"], { cwd, home });
   assert.equal(init.code, 0, init.stderr + init.stdout);
@@ -202,10 +203,16 @@ Deno.test("exports converge: a Stop killed during its re-export leaves nothing s
   const killed = await runLibrarian(["stop"], {
     cwd,
     home,
-    stdin: stopEvent(dir.path, cwd, "s1"),
+    stdin: stopEvent(root, cwd, "s1"),
     env: { LIBRARIAN_FAULT: "after-export-write:1" },
   });
   assert.equal(killed.code, 86, killed.stderr + killed.stdout);
+  return { home, cwd };
+}
+
+Deno.test("exports converge: a Stop killed during its re-export leaves nothing stale after the next Stop", async () => {
+  await using dir = await tempDir();
+  const { home, cwd } = await killedDuringReexport(dir.path, ["a", "b", "c"]);
   const stale = await runLibrarian(["export", "--check"], { cwd, home });
   assert.equal(stale.code, 1, stale.stdout);
   assert.match(stale.stdout, /src\/(a|b)\/AGENTS\.md/, "--check names the stale file");
@@ -261,26 +268,7 @@ Deno.test(
 
 Deno.test("exports converge even when the next Stop has nothing to file: the re-export left due is finished, its temp files swept", async () => {
   await using dir = await tempDir();
-  const home = join(dir.path, "home");
-  const cwd = join(dir.path, "proj");
-  await writeTree(dir.path, {
-    ...LIBRARY,
-    "proj/src/a/x.ts": "",
-    "proj/src/b/x.ts": "",
-  });
-  const init = await runLibrarian(["init", "--export", "agents-md"], { cwd, home });
-  assert.equal(init.code, 0, init.stderr + init.stdout);
-  await Deno.writeTextFile(
-    join(cwd, "_memory_library/.scratch.md"),
-    "## [TAG: src/a, type: edge]\n- a learning\n\n## [TAG: src/b, type: edge]\n- b learning\n",
-  );
-  const killed = await runLibrarian(["stop"], {
-    cwd,
-    home,
-    stdin: stopEvent(dir.path, cwd, "s1"),
-    env: { LIBRARIAN_FAULT: "after-export-write:1" },
-  });
-  assert.equal(killed.code, 86, killed.stderr + killed.stdout);
+  const { home, cwd } = await killedDuringReexport(dir.path, ["a", "b"]);
   // What a kill in the middle of a write leaves: a temp file beside the export.
   await Deno.writeTextFile(join(cwd, "src/b/AGENTS.md.tmp-4242-1-abc123"), "half");
   assert.equal((await runLibrarian(["export", "--check"], { cwd, home })).code, 1);
