@@ -9,7 +9,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { binaryName } from "../src/commands/setup/install_check.ts";
+import { binaryName } from "../src/setup/install_check.ts";
 import { PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 
 /** The Deno release the binaries are built with (CI, `.ci/run` and the release workflow agree). */
@@ -53,7 +53,7 @@ export function findTarget(triple: string): Target | undefined {
 
 /**
  * The file name the launcher looks for: `librarian-<triple>`, plus `.exe` on Windows (the one
- * definition is `binaryName` in `src/commands/setup/install_check.ts`, which `librarian doctor` uses).
+ * definition is `binaryName` in `src/setup/install_check.ts`, which `librarian doctor` uses).
  *
  * @example
  * ```ts

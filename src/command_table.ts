@@ -44,11 +44,11 @@ export const COMMANDS: Readonly<
   },
   "setup-hooks": {
     summary: "write the hooks into .claude/settings.local.json, for use without the plugin",
-    load: () => loadLater("commands/setup/setup_hooks.ts"),
+    load: () => loadLater("setup/setup_hooks.ts"),
   },
   "setup-gemini": {
     summary: "write a Gemini CLI extension that runs the hooks (then: gemini extensions install)",
-    load: () => loadLater("commands/setup/setup_gemini.ts"),
+    load: () => loadLater("setup/setup_gemini.ts"),
   },
   doctor: {
     summary: "check why the hooks might not fire, with a fix for each problem",
@@ -60,11 +60,11 @@ export const COMMANDS: Readonly<
   },
   export: {
     summary: "write the library as AGENTS.md, Cursor, Copilot or Claude Code rule files",
-    load: () => loadLater("commands/export.ts"),
+    load: () => loadLater("export/export.ts"),
   },
   import: {
     summary: "import a memory bank, CLAUDE.md/AGENTS.md files or Cursor rules into the library",
-    load: () => loadLater("commands/import/import.ts"),
+    load: () => loadLater("import/import.ts"),
   },
   scratch: {
     summary: "list the blocks kept in scratch with the reason and the fix; drop one",
@@ -88,7 +88,7 @@ export const COMMANDS: Readonly<
   },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
-    load: () => loadLater("commands/setup/install_cli.ts"),
+    load: () => loadLater("setup/install_cli.ts"),
   },
 };
 

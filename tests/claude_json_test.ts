@@ -1,5 +1,5 @@
 /**
- * The validators for Claude Code's own JSON files (`src/commands/setup/claude_json.ts`): a file of the
+ * The validators for Claude Code's own JSON files (`src/setup/claude_json.ts`): a file of the
  * wrong shape is named with where it is wrong, never trusted after a shallow check.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import {
   installedPluginsProblems,
   parseChecked,
   settingsProblems,
-} from "../src/commands/setup/claude_json.ts";
+} from "../src/setup/claude_json.ts";
 
 Deno.test("hooks: each level of the nesting is checked and named by its path", () => {
   assert.deepEqual(hooksProblems({ Stop: [{ hooks: [{ type: "command", command: "x" }] }] }), []);

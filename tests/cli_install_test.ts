@@ -200,7 +200,7 @@ Deno.test("doctor warns when the librarian link leads to a launcher that is gone
 });
 
 Deno.test("the launcher carries the marker install-cli recognises its own links by", async () => {
-  const { LAUNCHER_MARKER, isOwnLink } = await import("../src/commands/setup/install_cli.ts");
+  const { LAUNCHER_MARKER, isOwnLink } = await import("../src/setup/install_cli.ts");
   const head = Deno.readTextFileSync(LAUNCHER).split("\n").slice(0, 8);
   assert.ok(head.some((line) => line.startsWith(LAUNCHER_MARKER)), head.join("\n"));
   assert.ok(isOwnLink("/anywhere/librarian", LAUNCHER));

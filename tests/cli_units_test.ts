@@ -8,8 +8,8 @@ import { parseCommandArgs, UsageError } from "../src/cli/args.ts";
 import { colorEnabled, makeStyle } from "../src/cli/output.ts";
 import { type CommandSpec, helpText } from "../src/cli/help.ts";
 import { parseRenames } from "../src/git/renames.ts";
-import { installedPlugin, librarianHookEvents } from "../src/commands/setup/hooks_wiring.ts";
-import { kebabCase, mapSource, orderSources, planImport } from "../src/commands/import/plan.ts";
+import { installedPlugin, librarianHookEvents } from "../src/setup/hooks_wiring.ts";
+import { kebabCase, mapSource, orderSources, planImport } from "../src/import/plan.ts";
 import { appendLines, hasPatternLine } from "../src/commands/init.ts";
 import {
   bulletsOf,

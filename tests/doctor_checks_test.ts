@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { doubleWiring } from "../src/commands/doctor/checks.ts";
-import type { HookWiring } from "../src/commands/setup/hooks_wiring.ts";
+import type { HookWiring } from "../src/setup/hooks_wiring.ts";
 
 function wiring(settingsFiles: string[], enabled: boolean | null = true): HookWiring {
   return {

@@ -1,9 +1,9 @@
 /**
- * The command lines written into Claude Code settings (`src/commands/setup/hook_command.ts`): a path
+ * The command lines written into Claude Code settings (`src/setup/hook_command.ts`): a path
  * with any character in it must reach the launcher as one word, in sh and in PowerShell.
  */
 import assert from "node:assert/strict";
-import { hookCommand, powershellQuote, shSingleQuote } from "../src/commands/setup/hook_command.ts";
+import { hookCommand, powershellQuote, shSingleQuote } from "../src/setup/hook_command.ts";
 
 Deno.test("sh quoting keeps spaces, dollars and backquotes literal, and ends quotes around a quote", () => {
   assert.equal(shSingleQuote("/my repo"), "'/my repo'");

@@ -1,5 +1,5 @@
 /**
- * What `setup-hooks` writes into settings as the program to run (`src/commands/setup/hook_program.ts`):
+ * What `setup-hooks` writes into settings as the program to run (`src/setup/hook_program.ts`):
  * never the plugin's own copy, which moves with every update.
  */
 import assert from "node:assert/strict";
@@ -10,7 +10,7 @@ import {
   chooseProgram,
   chooseProject,
   isPluginCachePath,
-} from "../src/commands/setup/hook_program.ts";
+} from "../src/setup/hook_program.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("a relative path is made absolute against the current folder", () => {

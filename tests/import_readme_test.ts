@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { SPEC } from "../src/commands/import/import.ts";
+import { SPEC } from "../src/import/import.ts";
 import { REPO_ROOT } from "./helpers.ts";
 
 const readme = Deno.readTextFileSync(join(REPO_ROOT, "README.md"));

@@ -1,14 +1,9 @@
 /**
- * What `librarian import` reads (`src/commands/import/sources.ts`), in process: from a project
+ * What `librarian import` reads (`src/import/sources.ts`), in process: from a project
  * only its instruction files, nested ones and Cursor rules, each placed where it applies.
  */
 import assert from "node:assert/strict";
-import {
-  globsFolder,
-  listSources,
-  parseCursorRule,
-  whyIgnored,
-} from "../src/commands/import/sources.ts";
+import { globsFolder, listSources, parseCursorRule, whyIgnored } from "../src/import/sources.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("a project gives its CLAUDE.md, nested instruction files and rules; its own documents stay", async () => {

@@ -1,5 +1,5 @@
 /**
- * `import --suggest` (`src/commands/import/suggest.ts`), in process: root learnings that name
+ * `import --suggest` (`src/import/suggest.ts`), in process: root learnings that name
  * code paths are proposed for the mirror folder of that code, numbered, and moved without loss.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import {
   splitUnits,
   suggestMoves,
   withoutUnit,
-} from "../src/commands/import/suggest.ts";
+} from "../src/import/suggest.ts";
 
 const tree: Record<string, PathKind> = {
   "src": "dir",

@@ -1,5 +1,5 @@
 /**
- * What `doctor` looks at in an installation (`src/commands/setup/install_check.ts` and the pure checks
+ * What `doctor` looks at in an installation (`src/setup/install_check.ts` and the pure checks
  * of `src/commands/doctor/checks.ts`): the plugin root and the files that make the hooks run.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import {
   currentRuntime,
   findPluginRoot,
   inspectPluginRoot,
-} from "../src/commands/setup/install_check.ts";
+} from "../src/setup/install_check.ts";
 import { pluginFilesProblem } from "../src/commands/doctor/checks.ts";
 import { REPO_ROOT } from "./helpers.ts";
 import { tempDir } from "./helpers.ts";

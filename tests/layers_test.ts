@@ -22,10 +22,12 @@ const LAYERS: Layers = [
   ["core/"],
   ["format/"],
   ["git/", "cli/", "shell/"],
-  ["automemory/", "export/"],
+  ["automemory/"],
   ["filing/", "inject/"],
   ["stop/"],
   ["commands/"],
+  ["export/"],
+  ["import/", "setup/"],
   ["command_table.ts"],
   ["main.ts"],
   ["entry/"],
@@ -37,6 +39,44 @@ const COMPUTED_TARGETS = [
 ];
 
 const SRC = join(REPO_ROOT, "src");
+
+/**
+ * The products beside the core, each a folder of its own: `import`, `export` (the command, the
+ * formats, and the re-export after filing) and install/setup (`setup-hooks`, `setup-gemini`,
+ * `install-cli`). Only the program (the command table, `main.ts`, the entry modules) loads them.
+ */
+const PRODUCTS = ["import/", "export/", "setup/"];
+
+/** The program's top, above the core and the products: it reaches every command. */
+const PROGRAM = /^(entry\/|main\.ts$|command_table\.ts$)/;
+
+/**
+ * The only edges from the core into a product (`from → to`, any kind), each for a reason; they are
+ * also the only edges allowed to go up a layer.
+ */
+const PRODUCT_EDGES: readonly string[] = [
+  // re-export after filing is a Stop step, loaded only when due; `route` files the same way
+  "stop/steps/re_export.ts → export/after_filing.ts",
+  "commands/route.ts → export/after_filing.ts",
+  // `init --export` checks and records the formats the Stop hook re-exports
+  "commands/init.ts → export/export.ts",
+  "commands/init.ts → export/record.ts",
+  // `lint` leaves the export record alone (acted on, not stray)
+  "commands/lint/lint.ts → export/config.ts",
+  // `doctor` and `status` read the hook wiring and the installation that setup writes
+  "commands/doctor/checks.ts → setup/hooks_wiring.ts",
+  "commands/doctor/checks.ts → setup/install_check.ts",
+  "commands/doctor/checks.ts → setup/install_cli.ts",
+  "commands/doctor/checks.ts → setup/hook_command.ts",
+  "commands/lint/lint.ts → setup/hook_command.ts",
+  "commands/status/status.ts → setup/hooks_wiring.ts",
+  // `lint` and `doctor` name the native memory files the library doubles (what import reads)
+  "commands/doctor/native_check.ts → import/native.ts",
+  "commands/doctor/native_check.ts → import/project_sources.ts",
+  "commands/lint/lint.ts → import/native.ts",
+  "commands/lint/lint.ts → import/project_sources.ts",
+  "commands/lint/checks.ts → import/secret_lines.ts",
+];
 
 function withoutComputed(problems: string[]): string[] {
   return problems.filter((problem) => !COMPUTED_TARGETS.includes(problem));
@@ -63,7 +103,56 @@ Deno.test("src/ imports downwards only, never a sibling layer, with no cycle", a
   const graph = await readImportGraph(SRC);
   assert.ok(graph.edges.length > 500, "the whole graph was read");
   assert.ok(graph.edges.some((e) => e.kind === "loadLater" && e.to === "filing/route.ts"));
-  assert.deepEqual(withoutComputed(layerViolations(graph, LAYERS)), []);
+  assert.deepEqual(withoutComputed(layerViolations(graph, LAYERS, PRODUCT_EDGES)), []);
+});
+
+/** Each edge from a core module into a product that is not listed, as `a → b (kind)`. */
+function coreImportingProducts(graph: ImportGraph): string[] {
+  const product = (module: string) => PRODUCTS.find((folder) => module.startsWith(folder));
+  return graph.edges
+    .filter((e) => e.local && product(e.to) && !product(e.from) && !PROGRAM.test(e.from))
+    .filter((e) => !PRODUCT_EDGES.includes(`${e.from} → ${e.to}`))
+    .map((e) => `${e.from} → ${e.to} (${e.kind})`);
+}
+
+Deno.test("the core imports neither import/, export/ nor setup/, except the listed edges", async () => {
+  const graph = await readImportGraph(SRC);
+  for (const folder of PRODUCTS) {
+    assert.ok(graph.modules.some((m) => m.startsWith(folder)), `${folder} is read`);
+  }
+  for (const edge of PRODUCT_EDGES) {
+    const [from, to] = edge.split(" → ");
+    assert.ok(graph.edges.some((e) => e.from === from && e.to === to), `${edge} still exists`);
+  }
+  assert.deepEqual(coreImportingProducts(graph), []);
+});
+
+Deno.test("a core module that imports a product, whatever the kind, fails the check", async () => {
+  await using dir = await tempDir();
+  const { copy, inject } = await copyOfSrc(dir.path);
+  await inject("filing/route.ts", 'import { runExport } from "../export/run.ts";');
+  await inject("stop/pipeline.ts", 'import type { ExportReport } from "../export/run.ts";');
+  await inject(
+    "inject/hint.ts",
+    'const later = () => loadLater<typeof import("../setup/hook_merge.ts")>("setup/hook_merge.ts");',
+  );
+  await inject("commands/status/status.ts", 'const i = () => import("../../import/import.ts");');
+  const graph = await readImportGraph(copy);
+  assert.deepEqual(coreImportingProducts(graph).sort(), [
+    "commands/status/status.ts → import/import.ts (dynamic)",
+    "filing/route.ts → export/run.ts (static)",
+    "inject/hint.ts → setup/hook_merge.ts (loadLater)",
+    "inject/hint.ts → setup/hook_merge.ts (type)",
+    "stop/pipeline.ts → export/run.ts (type)",
+  ]);
+  // the layer check names them too: a product sits above the core
+  const problems = layerViolations(graph, LAYERS, PRODUCT_EDGES);
+  assert.ok(
+    problems.includes(
+      "filing/route.ts → export/run.ts (static): filing/ imports export/, a higher layer",
+    ),
+    problems.join("\n"),
+  );
 });
 
 Deno.test("src/ imports no npm package: every module it reaches outside src/ is a node: built-in", async () => {
@@ -177,7 +266,8 @@ Deno.test("an upward import injected into a copy of src/ fails the check, whatev
     'const later = () => loadLater<typeof import("../filing/route.ts")>("filing/route.ts");',
   );
   await inject("inject/hint.ts", 'const filing = () => import("../filing/route.ts");');
-  const problems = withoutComputed(layerViolations(await readImportGraph(copy), LAYERS));
+  const graph = await readImportGraph(copy);
+  const problems = withoutComputed(layerViolations(graph, LAYERS, PRODUCT_EDGES));
   assert.deepEqual(problems.filter((p) => !p.startsWith("import cycle")).sort(), [
     "core/paths.ts → command_table.ts (static): core/ imports command_table.ts, a higher layer",
     "format/tag_line.ts → filing/route.ts (loadLater): format/ imports filing/, a higher layer",

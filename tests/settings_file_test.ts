@@ -1,10 +1,10 @@
 /**
- * Reading Claude Code settings files for `setup-hooks` (`src/commands/setup/settings_file.ts`): a file
+ * Reading Claude Code settings files for `setup-hooks` (`src/setup/settings_file.ts`): a file
  * of the wrong shape stops the command with what to fix; the per-developer file stays out of git.
  */
 import assert from "node:assert/strict";
 import { LibrarianError } from "../src/core/errors.ts";
-import { EXCLUDE_LINE, excludeFromGit, readSettings } from "../src/commands/setup/settings_file.ts";
+import { EXCLUDE_LINE, excludeFromGit, readSettings } from "../src/setup/settings_file.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("missing and blank settings files read as empty objects; whether it existed is kept", async () => {

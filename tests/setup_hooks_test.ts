@@ -12,12 +12,12 @@ import {
   isLibrarianHandler,
   setLibraryPath,
   SettingsShapeError,
-} from "../src/commands/setup/hook_settings.ts";
-import { hookCommand, type HookProgram } from "../src/commands/setup/hook_command.ts";
-import { type Json } from "../src/commands/setup/claude_json.ts";
-import { mergeHooks } from "../src/commands/setup/hook_merge.ts";
-import { isPluginCachePath } from "../src/commands/setup/hook_program.ts";
-import { setupHooks } from "../src/commands/setup/settings_update.ts";
+} from "../src/setup/hook_settings.ts";
+import { hookCommand, type HookProgram } from "../src/setup/hook_command.ts";
+import { type Json } from "../src/setup/claude_json.ts";
+import { mergeHooks } from "../src/setup/hook_merge.ts";
+import { isPluginCachePath } from "../src/setup/hook_program.ts";
+import { setupHooks } from "../src/setup/settings_update.ts";
 import { normalizePath } from "../src/core/paths.ts";
 import { LAUNCHER, launcherModes, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";

@@ -94,7 +94,7 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     why: "state: the export mark, cleared once the re-export wrote everything or none is set",
   },
   // Adopting the boundary in this branch: each goes as its command moves to it.
-  "src/commands/setup/setup_gemini.ts: writeTextAtomic": {
+  "src/setup/setup_gemini.ts: writeTextAtomic": {
     count: 1,
     why: "the Gemini extension folder the user names with --dir (outside any project)",
   },

@@ -19,7 +19,7 @@ import { VERSION } from "../version.ts";
 import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../cli/args.ts";
 import { type CommandSpec } from "../cli/help.ts";
 import { makeStyle, printJson } from "../cli/output.ts";
-import { parseFormats } from "./export.ts";
+import { parseFormats } from "../export/export.ts";
 import { recordExportFormats } from "../export/record.ts";
 
 /** The `.gitignore` line that keeps pending learnings out of git. */

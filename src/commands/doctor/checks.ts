@@ -20,7 +20,7 @@ import {
 } from "../../core/env.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
-import { describeWiring, detectHookWiring, type HookWiring } from "../setup/hooks_wiring.ts";
+import { describeWiring, detectHookWiring, type HookWiring } from "../../setup/hooks_wiring.ts";
 import {
   binaryName,
   currentRuntime,
@@ -28,11 +28,11 @@ import {
   inspectPluginRoot,
   type PluginFiles,
   type Runtime,
-} from "../setup/install_check.ts";
+} from "../../setup/install_check.ts";
 import { describeFoundBy, locateLibrary } from "../../cli/locate.ts";
-import { cliLinkProblem } from "../setup/install_cli.ts";
+import { cliLinkProblem } from "../../setup/install_cli.ts";
 import { joinPath, normalizePath } from "../../core/paths.ts";
-import { shSingleQuote } from "../setup/hook_command.ts";
+import { shSingleQuote } from "../../setup/hook_command.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
 import { binaryFacts, describeBinary } from "./binary_check.ts";

@@ -6,8 +6,8 @@
  */
 
 import type { Library } from "../../core/discover.ts";
-import { describeDoubling } from "../import/native.ts";
-import { nativeDoublings } from "../import/project_sources.ts";
+import { describeDoubling } from "../../import/native.ts";
+import { nativeDoublings } from "../../import/project_sources.ts";
 import { type Check, ok, warn } from "./check.ts";
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { withoutSecretLines } from "../import/secret_lines.ts";
+import { withoutSecretLines } from "../../import/secret_lines.ts";
 import { mirrorLevels } from "../../core/walk.ts";
 import type { Rename } from "../../git/renames.ts";
 import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../../format/markers.ts";

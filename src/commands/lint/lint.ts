@@ -4,8 +4,8 @@
  * @module
  */
 
-import { nativeDoublings } from "../import/project_sources.ts";
-import { describeDoubling } from "../import/native.ts";
+import { nativeDoublings } from "../../import/project_sources.ts";
+import { describeDoubling } from "../../import/native.ts";
 import { VERSION } from "../../version.ts";
 import {
   type Library,
@@ -14,7 +14,7 @@ import {
   trustsOwnersOf,
 } from "../../core/discover.ts";
 import { CONFIG_FILE_NAME } from "../../export/config.ts";
-import { shSingleQuote } from "../setup/hook_command.ts";
+import { shSingleQuote } from "../../setup/hook_command.ts";
 import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
 import { basenameOf, joinPath } from "../../core/paths.ts";
 import { decodeLibraryBytes } from "../../core/read_text.ts";

@@ -13,7 +13,7 @@ import { EXIT_OK, flag, intOption, runCommand, stringOption } from "../../cli/ar
 import { type CommandSpec } from "../../cli/help.ts";
 import { formatBytes, makeStyle, printJson, type Style } from "../../cli/output.ts";
 import { plural } from "../../core/words.ts";
-import { describeWiring, detectHookWiring } from "../setup/hooks_wiring.ts";
+import { describeWiring, detectHookWiring } from "../../setup/hooks_wiring.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
 import { describeFoundBy, libraryJson, requireLibrary } from "../../cli/locate.ts";
 import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";

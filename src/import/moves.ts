@@ -7,17 +7,17 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import type { Library } from "../../core/discover.ts";
-import type { EnvReader } from "../../core/env.ts";
-import { basenameOf, joinPath, relativeInside } from "../../core/paths.ts";
-import { compareNames, isServedName } from "../../core/walk.ts";
-import { lockLibrary } from "../../filing/coordination.ts";
-import { VERSION } from "../../version.ts";
-import { EXIT_OK, UsageError } from "../../cli/args.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
-import { safeText } from "../../core/log_tail.ts";
+import { Boundary } from "../core/boundary.ts";
+import type { Library } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { basenameOf, joinPath, relativeInside } from "../core/paths.ts";
+import { compareNames, isServedName } from "../core/walk.ts";
+import { lockLibrary } from "../filing/coordination.ts";
+import { VERSION } from "../version.ts";
+import { EXIT_OK, UsageError } from "../cli/args.ts";
+import { makeStyle, printJson } from "../cli/output.ts";
+import { plural } from "../core/words.ts";
+import { safeText } from "../core/log_tail.ts";
 import {
   movedTextOf,
   type PathKind,
@@ -170,7 +170,7 @@ function codeNames(projectRoot: string, libraryRoot: string): Map<string, string
  * @example Usage
  * ```ts
  * import { parseOnly } from "./moves.ts";
- * import { UsageError } from "../../cli/args.ts";
+ * import { UsageError } from "../cli/args.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseOnly("1, 3,5"), new Set([1, 3, 5]));

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { claudeDir, type EnvReader } from "../../core/env.ts";
-import { joinPath } from "../../core/paths.ts";
-import { isRegularFile } from "../../core/read_text.ts";
+import { claudeDir, type EnvReader } from "../core/env.ts";
+import { joinPath } from "../core/paths.ts";
+import { isRegularFile } from "../core/read_text.ts";
 import {
   installedPluginsProblems,
   isObject,
@@ -165,7 +165,7 @@ function enabledIn(settings: Json | null): boolean | undefined {
  * @example Usage
  * ```ts
  * import { settingsFiles } from "./hooks_wiring.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(settingsFiles(envFrom({ HOME: "/home/ada" }), "/repo"), [
@@ -192,7 +192,7 @@ export function settingsFiles(env: EnvReader, projectRoot: string | undefined): 
  * @example Usage
  * ```ts
  * import { detectHookWiring } from "./hooks_wiring.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const home = Deno.makeTempDirSync();

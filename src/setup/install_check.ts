@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { EnvReader } from "../../core/env.ts";
+import type { EnvReader } from "../core/env.ts";
 import { hooksFileProblems, parseChecked } from "./claude_json.ts";
-import { basenameOf, dirnameOf, joinPath, normalizePath } from "../../core/paths.ts";
-import { isFile, readTextIfExists } from "../../core/fs_probe.ts";
+import { basenameOf, dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
+import { isFile, readTextIfExists } from "../core/fs_probe.ts";
 
 /** How this process runs. */
 export interface Runtime {
@@ -59,7 +59,7 @@ export interface PluginRoot {
  * @example Usage
  * ```ts
  * import { currentRuntime, findPluginRoot } from "./install_check.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const runtime = currentRuntime();
@@ -80,7 +80,7 @@ export function findPluginRoot(env: EnvReader, runtime: Runtime): PluginRoot | n
     return { path: dirnameOf(dirnameOf(normalizePath(launcher))), from: "launcher" };
   }
   if (runtime.compiled) return { path: dirnameOf(dirnameOf(runtime.execPath)), from: "binary" };
-  const url = new URL("../../..", import.meta.url);
+  const url = new URL("../..", import.meta.url);
   if (url.protocol !== "file:") return null;
   return {
     path: normalizePath(decodeURIComponent(url.pathname)).replace(/^\/([A-Z]:)/, "$1"),

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { type ExportFormat, FORMAT_LIMITS, outputPlace } from "../../export/formats.ts";
-import type { ExportAction } from "../../export/plan.ts";
+import { type ExportFormat, FORMAT_LIMITS, outputPlace } from "../export/formats.ts";
+import type { ExportAction } from "../export/plan.ts";
 import type { SourceKind } from "./formats.ts";
 import type { ImportEntry } from "./plan.ts";
 

@@ -8,10 +8,10 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { basenameOf, joinPath, normalizePath, relativeInside } from "../../core/paths.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
+import { Boundary } from "../core/boundary.ts";
+import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
+import { basenameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
+import { isDirectory } from "../core/fs_probe.ts";
 import { listSources, whyIgnored } from "./sources.ts";
 import {
   EXIT_OK,
@@ -21,15 +21,15 @@ import {
   runCommand,
   stringOption,
   UsageError,
-} from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { printJson } from "../../cli/output.ts";
+} from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { printJson } from "../cli/output.ts";
 import { parseOnly, runMoves } from "./moves.ts";
-import { VERSION } from "../../version.ts";
-import { LibrarianError, messageOf } from "../../core/errors.ts";
-import { lockLibrary } from "../../filing/coordination.ts";
+import { VERSION } from "../version.ts";
+import { LibrarianError, messageOf } from "../core/errors.ts";
+import { lockLibrary } from "../filing/coordination.ts";
 import { mapSource, planImport, type SourceFile } from "./plan.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "../../cli/locate.ts";
+import { libraryJson, locateLibrary, noLibraryMessage } from "../cli/locate.ts";
 import {
   findProjectSources,
   onDemandIndex,
@@ -38,12 +38,12 @@ import {
 } from "./project_sources.ts";
 import { stubText } from "./formats.ts";
 import { reportLines, whyKept } from "./report.ts";
-import { stripMetadata } from "../../format/library_doc.ts";
-import { isServedName } from "../../core/walk.ts";
-import { trustsOwnersOf } from "../../core/discover.ts";
-import { ConfigError, readLibraryConfig } from "../../export/config.ts";
-import { EXPORT_FORMATS, type ExportFormat } from "../../export/formats.ts";
-import { parseFormats } from "../export.ts";
+import { stripMetadata } from "../format/library_doc.ts";
+import { isServedName } from "../core/walk.ts";
+import { trustsOwnersOf } from "../core/discover.ts";
+import { ConfigError, readLibraryConfig } from "../export/config.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../export/formats.ts";
+import { parseFormats } from "../export/export.ts";
 import { type Becoming, planBecoming } from "./become_export.ts";
 import { becomeExports, type ExportStep } from "./export_step.ts";
 

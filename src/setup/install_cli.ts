@@ -7,17 +7,17 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { Boundary } from "../../core/boundary.ts";
-import { isFile, readFileBounded } from "../../core/fs_probe.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../../core/paths.ts";
-import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { printJson } from "../../cli/output.ts";
+import { type EnvReader, processEnv } from "../core/env.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { Boundary } from "../core/boundary.ts";
+import { isFile, readFileBounded } from "../core/fs_probe.ts";
+import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
+import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { printJson } from "../cli/output.ts";
 import { isPluginCachePath } from "./hook_program.ts";
 import { currentRuntime, findPluginRoot } from "./install_check.ts";
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../version.ts";
 
 /** The command line of `librarian install-cli`. */
 export const SPEC: CommandSpec = {
@@ -61,7 +61,7 @@ export interface InstallCliReport {
  * @example Usage
  * ```ts
  * import { thisLauncher } from "./install_cli.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(thisLauncher(envFrom({ LIBRARIAN_LAUNCHER: "/p/bin/librarian" })), "/p/bin/librarian");
@@ -170,7 +170,7 @@ function onPath(dir: string, env: EnvReader): boolean | null {
  * @example Usage
  * ```ts
  * import { installCli, LAUNCHER_MARKER } from "./install_cli.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const dir = Deno.makeTempDirSync();
@@ -236,7 +236,7 @@ export function installCli(
  * @example Usage
  * ```ts
  * import { cliLinkProblem } from "./install_cli.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const home = Deno.makeTempDirSync();

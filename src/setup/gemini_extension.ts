@@ -12,7 +12,7 @@
  * @module
  */
 
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../version.ts";
 import { hookCommand, type HookProgram } from "./hook_command.ts";
 
 /** The extension's name (Gemini expects the folder it installs to carry it). */

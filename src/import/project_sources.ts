@@ -9,9 +9,9 @@
  * @module
  */
 
-import { Boundary, BoundaryError } from "../../core/boundary.ts";
-import { messageOf } from "../../core/errors.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
+import { Boundary, BoundaryError } from "../core/boundary.ts";
+import { messageOf } from "../core/errors.ts";
+import { isDirectory } from "../core/fs_probe.ts";
 import {
   basenameOf,
   dirnameOf,
@@ -19,9 +19,9 @@ import {
   joinPath,
   normalizePath,
   relativeInside,
-} from "../../core/paths.ts";
-import { compareNames } from "../../core/walk.ts";
-import { MARKER_WORDS } from "../../export/formats.ts";
+} from "../core/paths.ts";
+import { compareNames } from "../core/walk.ts";
+import { MARKER_WORDS } from "../export/formats.ts";
 import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,

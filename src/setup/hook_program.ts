@@ -5,12 +5,12 @@
  * @module
  */
 
-import { findLibraryAbove } from "../../core/discover.ts";
-import type { EnvReader } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { isFile } from "../../core/fs_probe.ts";
-import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../../core/paths.ts";
-import { gitRootAbove } from "../../git/root.ts";
+import { findLibraryAbove } from "../core/discover.ts";
+import type { EnvReader } from "../core/env.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isFile } from "../core/fs_probe.ts";
+import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { gitRootAbove } from "../git/root.ts";
 import type { HookProgram, HookShell } from "./hook_command.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 
@@ -20,7 +20,7 @@ import { binaryName, currentRuntime } from "./install_check.ts";
  * @example Usage
  * ```ts
  * import { absolute } from "./hook_program.ts";
- * import { LibrarianError } from "../../core/errors.ts";
+ * import { LibrarianError } from "../core/errors.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(absolute("bin/librarian", "/repo"), "/repo/bin/librarian");
@@ -39,7 +39,7 @@ export function absolute(path: string, cwd: string): string {
  * @example Usage
  * ```ts
  * import { chooseProject } from "./hook_program.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const project = Deno.makeTempDirSync();
@@ -85,7 +85,7 @@ export function isPluginCachePath(path: string): boolean {
  * @example Usage
  * ```ts
  * import { chooseProgram } from "./hook_program.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const dir = Deno.makeTempDirSync();
@@ -113,7 +113,7 @@ export function chooseProgram(
     if (launcher) program = { kind: "launcher", path: absolute(launcher, cwd) };
     else if (runtime.compiled) program = { kind: "binary", path: runtime.execPath };
     else {
-      const url = new URL("../../../bin/librarian", import.meta.url);
+      const url = new URL("../../bin/librarian", import.meta.url);
       program = { kind: "launcher", path: normalizePath(decodeURIComponent(url.pathname)) };
       program.path = program.path.replace(/^\/([A-Za-z]:)/, "$1");
     }

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { NOT_A_SECRET } from "../../format/markers.ts";
-import { findSecrets, findSecretSpans } from "../../format/secrets.ts";
+import { NOT_A_SECRET } from "../format/markers.ts";
+import { findSecrets, findSecretSpans } from "../format/secrets.ts";
 
 /** A line kept out of the library. */
 export interface HeldLine {

@@ -6,10 +6,10 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { isDirectory, readTextIfExists } from "../../core/fs_probe.ts";
-import { joinPath } from "../../core/paths.ts";
+import { Boundary } from "../core/boundary.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isDirectory, readTextIfExists } from "../core/fs_probe.ts";
+import { joinPath } from "../core/paths.ts";
 import { type Json, parseChecked, settingsProblems } from "./claude_json.ts";
 
 /**
@@ -21,7 +21,7 @@ import { type Json, parseChecked, settingsProblems } from "./claude_json.ts";
  * @example Usage
  * ```ts
  * import { readSettings } from "./settings_file.ts";
- * import { LibrarianError } from "../../core/errors.ts";
+ * import { LibrarianError } from "../core/errors.ts";
  * import assert from "node:assert/strict";
  *
  * const path = `${Deno.makeTempDirSync()}/settings.json`;

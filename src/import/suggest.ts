@@ -183,7 +183,7 @@ const TOKEN = /`([^`\s]+)`|(?<![\w/.:-])((?:[\w.-]+\/)+[\w.-]*)/g;
 
 /**
  * The project paths a unit names (in backticks, or path-like with a `/`), cleaned: no leading
- * `./`, no trailing `/` or punctuation; never absolute, `..` or a URL (pure).
+ * `../commands/import/`, no trailing `/` or punctuation; never absolute, `..` or a URL (pure).
  *
  * @example Usage
  * ```ts

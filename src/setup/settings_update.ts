@@ -6,11 +6,11 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import { claudeDir, type EnvReader, homeDir } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { dirnameOf, joinPath } from "../../core/paths.ts";
+import { Boundary } from "../core/boundary.ts";
+import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isDirectory } from "../core/fs_probe.ts";
+import { dirnameOf, joinPath } from "../core/paths.ts";
 import { type HookProgram, type HookShell } from "./hook_command.ts";
 import { mergeHooks, removeLibrarianHooks } from "./hook_merge.ts";
 import { absolute, chooseProgram, chooseProject } from "./hook_program.ts";
@@ -23,7 +23,7 @@ import {
 } from "./hook_settings.ts";
 import { detectHookWiring } from "./hooks_wiring.ts";
 import { excludeFromGit, readSettings } from "./settings_file.ts";
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../version.ts";
 
 /** What `setup-hooks` did (or, with `--dry-run`, would do). */
 export interface SetupReport {
@@ -60,7 +60,7 @@ export interface SetupRequest {
  * @example Usage
  * ```ts
  * import { setupHooks } from "./settings_update.ts";
- * import { envFrom } from "../../core/env.ts";
+ * import { envFrom } from "../core/env.ts";
  * import assert from "node:assert/strict";
  *
  * const project = Deno.makeTempDirSync();

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { readFrontMatter } from "../../format/front_matter.ts";
-import { joinPath, relativeInside } from "../../core/paths.ts";
-import { decodeLibraryBytes } from "../../core/read_text.ts";
-import { compareNames } from "../../core/walk.ts";
+import { Boundary } from "../core/boundary.ts";
+import { LibrarianError } from "../core/errors.ts";
+import { isDirectory } from "../core/fs_probe.ts";
+import { readFrontMatter } from "../format/front_matter.ts";
+import { joinPath, relativeInside } from "../core/paths.ts";
+import { decodeLibraryBytes } from "../core/read_text.ts";
+import { compareNames } from "../core/walk.ts";
 import { kebabCase, KNOWN_FILES, type SourceFile } from "./plan.ts";
 
 /** Folders never searched for `CLAUDE.md` / `AGENTS.md`. */

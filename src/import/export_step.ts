@@ -8,13 +8,13 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import type { Library } from "../../core/discover.ts";
-import { messageOf } from "../../core/errors.ts";
-import { joinPath } from "../../core/paths.ts";
-import type { ExportFormat } from "../../export/formats.ts";
-import { type RecordAction, recordFormats } from "../../export/record.ts";
-import { type ExportReport, runExport } from "../../export/run.ts";
+import { Boundary } from "../core/boundary.ts";
+import type { Library } from "../core/discover.ts";
+import { messageOf } from "../core/errors.ts";
+import { joinPath } from "../core/paths.ts";
+import type { ExportFormat } from "../export/formats.ts";
+import { type RecordAction, recordFormats } from "../export/record.ts";
+import { type ExportReport, runExport } from "../export/run.ts";
 import {
   type Becoming,
   type Candidate,

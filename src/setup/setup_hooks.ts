@@ -10,11 +10,11 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { normalizePath } from "../../core/paths.ts";
-import { EXIT_OK, flag, runCommand, stringOption, UsageError } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
+import { type EnvReader, processEnv } from "../core/env.ts";
+import { normalizePath } from "../core/paths.ts";
+import { EXIT_OK, flag, runCommand, stringOption, UsageError } from "../cli/args.ts";
+import { type CommandSpec } from "../cli/help.ts";
+import { makeStyle, printJson } from "../cli/output.ts";
 import { setupHooks, type SetupReport, type SetupRequest } from "./settings_update.ts";
 import { EXCLUDE_LINE } from "./settings_file.ts";
 
