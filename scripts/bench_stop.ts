@@ -16,7 +16,7 @@
  */
 
 import { join } from "node:path";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import {
   baselineCommand,
   type BenchRow,

@@ -140,7 +140,7 @@ function header(bundle: HookBundle): string {
  * import assert from "node:assert/strict";
  * import { freshnessScript, HOOK_BUNDLES } from "./bundle_hooks.ts";
  *
- * const script = freshnessScript(HOOK_BUNDLES[2]!, ["stop/hook.ts"]);
+ * const script = freshnessScript(HOOK_BUNDLES[2]!, ["stop/stop_hook.ts"]);
  * assert.match(script, /\[ "\$root\/src\/stop\/hook\.ts" -ot "\$root\/bundles\/stop\.js" \] &&/);
  * assert.match(script, /\[ "\$root\/deno\.json" -ot "\$root\/bundles\/stop\.js" \]\n$/);
  * ```

@@ -20,11 +20,11 @@ export const COMMANDS: Readonly<
 > = {
   inject: {
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
-    load: () => loadLater("inject/hook.ts"),
+    load: () => loadLater("inject/inject_hook.ts"),
   },
   stop: {
     summary: "hook: file tagged scratch learnings and new auto memories into the library",
-    load: () => loadLater("stop/hook.ts"),
+    load: () => loadLater("stop/stop_hook.ts"),
   },
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
@@ -36,7 +36,7 @@ export const COMMANDS: Readonly<
   },
   route: {
     summary: "file the scratch file's tagged learnings into the library now",
-    load: () => loadLater("commands/route.ts"),
+    load: () => loadLater("commands/route_command.ts"),
   },
   init: {
     summary: "create _memory_library/ and the git settings it needs (safe to rerun)",
@@ -68,7 +68,7 @@ export const COMMANDS: Readonly<
   },
   scratch: {
     summary: "list the blocks kept in scratch with the reason and the fix; drop one",
-    load: () => loadLater("commands/scratch/scratch.ts"),
+    load: () => loadLater("commands/scratch/scratch_command.ts"),
   },
   sessions: {
     summary: "list recent sessions in this project and what they were sent",

@@ -14,7 +14,7 @@ import {
   memoryDirs,
   memoryDirSetting,
   projectPathHash,
-} from "../src/automemory/locate.ts";
+} from "../src/automemory/memory_locate.ts";
 import { joinPath } from "../src/core/paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";

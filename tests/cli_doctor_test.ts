@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { formatLogLine } from "../src/core/log.ts";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import { launcherModes, REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 

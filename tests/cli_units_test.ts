@@ -9,7 +9,7 @@ import { colorEnabled, makeStyle } from "../src/cli/output.ts";
 import { type CommandSpec, helpText } from "../src/cli/help.ts";
 import { parseRenames } from "../src/git/renames.ts";
 import { installedPlugin, librarianHookEvents } from "../src/setup/hooks_wiring.ts";
-import { kebabCase, mapSource, orderSources, planImport } from "../src/import/plan.ts";
+import { kebabCase, mapSource, orderSources, planImport } from "../src/import/import_plan.ts";
 import { appendLines, hasPatternLine } from "../src/commands/init.ts";
 import {
   bulletsOf,
@@ -17,7 +17,7 @@ import {
   duplicateBullets,
   likelyNewHome,
   outermostFolders,
-} from "../src/commands/lint/checks.ts";
+} from "../src/commands/lint/lint_checks.ts";
 
 const SPEC: CommandSpec = {
   name: "demo",

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { closingLine, type ContextSection, cutText, renderContext } from "../src/inject/context.ts";
+import {
+  closingLine,
+  type ContextSection,
+  cutText,
+  renderContext,
+} from "../src/inject/context_budget.ts";
 
 function section(label: string, size: number, partial = false): ContextSection {
   return { label, readPath: `/lib/${label}`, body: "x".repeat(size), partial };

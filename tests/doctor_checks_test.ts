@@ -1,9 +1,9 @@
 /**
- * `doctor`'s pure checks (`src/commands/doctor/checks.ts`), in process: hooks wired twice are a
+ * `doctor`'s pure checks (`src/commands/doctor/doctor_checks.ts`), in process: hooks wired twice are a
  * failure whose fix names the exact command for each settings file.
  */
 import assert from "node:assert/strict";
-import { doubleWiring } from "../src/commands/doctor/checks.ts";
+import { doubleWiring } from "../src/commands/doctor/doctor_checks.ts";
 import type { HookWiring } from "../src/setup/hooks_wiring.ts";
 
 function wiring(settingsFiles: string[], enabled: boolean | null = true): HookWiring {

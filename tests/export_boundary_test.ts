@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
-import { generatedText } from "../src/export/formats.ts";
-import { runExport } from "../src/export/run.ts";
+import { generatedText } from "../src/export/export_formats.ts";
+import { runExport } from "../src/export/export_run.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { CAN_MOUNT_TINY_DISK, fillDisk, mountTinyDisk } from "./full_disk.ts";

@@ -1,5 +1,5 @@
 /**
- * Export's ownership markers cannot be forged or confused (`src/export/formats.ts`, `plan.ts`):
+ * Export's ownership markers cannot be forged or confused (`src/export/export_formats.ts`, `plan.ts`):
  * they match only whole lines in their exact form, so a person's prose that mentions a marker, a
  * library line that looks like one, or a folder name with line breaks in it changes nothing; the
  * Copilot section is found and replaced exactly, and a rerun changes nothing.
@@ -12,8 +12,8 @@ import {
   isGeneratedText,
   SECTION_BEGIN,
   SECTION_END,
-} from "../src/export/formats.ts";
-import { hasSection, withSection } from "../src/export/plan.ts";
+} from "../src/export/export_formats.ts";
+import { hasSection, withSection } from "../src/export/export_plan.ts";
 import { renderFolder } from "../src/export/render.ts";
 
 function frontMatter(text: string): Record<string, unknown> {

@@ -17,11 +17,11 @@ import {
   globEscape,
   isGeneratedText,
   outputPlace,
-} from "../src/export/formats.ts";
-import { planExport, withSection } from "../src/export/plan.ts";
+} from "../src/export/export_formats.ts";
+import { planExport, withSection } from "../src/export/export_plan.ts";
 import { renderFolder } from "../src/export/render.ts";
 import { stripMetadata } from "../src/format/library_doc.ts";
-import { runExport } from "../src/export/run.ts";
+import { runExport } from "../src/export/export_run.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 /** The YAML front matter of a generated file, parsed. */

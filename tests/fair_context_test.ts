@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ContextSection, renderContext } from "../src/inject/context.ts";
+import { type ContextSection, renderContext } from "../src/inject/context_budget.ts";
 import { digestOf } from "../src/inject/digest.ts";
 import { parseLibraryDoc, stripMetadata } from "../src/format/library_doc.ts";
 

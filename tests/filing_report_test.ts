@@ -1,10 +1,10 @@
 /**
- * The report of a filing pass (`src/filing/report.ts`), in process: what was filed where, what
+ * The report of a filing pass (`src/filing/route_report.ts`), in process: what was filed where, what
  * stayed and why, and that a target whose write failed is counted as a failure, not as filed.
  */
 import assert from "node:assert/strict";
-import { planRoute } from "../src/filing/plan.ts";
-import { emptyReport, reportOf } from "../src/filing/report.ts";
+import { planRoute } from "../src/filing/route_plan.ts";
+import { emptyReport, reportOf } from "../src/filing/route_report.ts";
 import { parseScratch } from "../src/format/scratch.ts";
 
 const SCRATCH = [

@@ -9,9 +9,9 @@ import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { isCaseInsensitiveOs, normalizePath } from "../src/core/paths.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
-import { folderSlug } from "../src/export/formats.ts";
+import { folderSlug } from "../src/export/export_formats.ts";
 import { coordinationPaths } from "../src/filing/coordination_paths.ts";
-import { rawHash } from "../src/filing/plan.ts";
+import { rawHash } from "../src/filing/route_plan.ts";
 import { tempDir } from "./helpers.ts";
 import { makeProject } from "./stop_fixtures.ts";
 

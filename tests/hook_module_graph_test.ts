@@ -51,7 +51,7 @@ Deno.test("the stop hook's idle turn loads only the checks: no sync, lock, summa
     ),
     [],
   );
-  assert.ok(graph.includes("stop/hook.ts") && graph.includes("automemory/scan.ts"));
+  assert.ok(graph.includes("stop/stop_hook.ts") && graph.includes("automemory/scan.ts"));
 });
 
 Deno.test("the inject bundle leaves the shell parser to the shell bundle (hooks.json: `inject --shell`)", async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
-import { isGeneratedText } from "../src/export/formats.ts";
+import { isGeneratedText } from "../src/export/export_formats.ts";
 
 /** AGENTS.md at two levels, Cursor rules (always, globbed, legacy), a code tree. */
 const TEAM: Record<string, string> = {

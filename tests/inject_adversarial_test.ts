@@ -4,7 +4,7 @@
  * decision, never hangs, stays within the budget and names what it could not show.
  */
 import assert from "node:assert/strict";
-import { closingLine } from "../src/inject/context.ts";
+import { closingLine } from "../src/inject/context_budget.ts";
 import { envFrom } from "../src/core/env.ts";
 import { buildFileContext, contextHeader, MAX_HEADER_PATH } from "../src/inject/file_context.ts";
 import { isLocalAbsolutePath, normalizePath, resolveLocalPath } from "../src/core/paths.ts";

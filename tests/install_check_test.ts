@@ -1,6 +1,6 @@
 /**
  * What `doctor` looks at in an installation (`src/setup/install_check.ts` and the pure checks
- * of `src/commands/doctor/checks.ts`): the plugin root and the files that make the hooks run.
+ * of `src/commands/doctor/doctor_checks.ts`): the plugin root and the files that make the hooks run.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
@@ -10,7 +10,7 @@ import {
   findPluginRoot,
   inspectPluginRoot,
 } from "../src/setup/install_check.ts";
-import { pluginFilesProblem } from "../src/commands/doctor/checks.ts";
+import { pluginFilesProblem } from "../src/commands/doctor/doctor_checks.ts";
 import { REPO_ROOT } from "./helpers.ts";
 import { tempDir } from "./helpers.ts";
 import { normalizePath } from "../src/core/paths.ts";

@@ -381,7 +381,7 @@ Deno.test(
     const plugin = await copyLauncher(dir.path);
     const tools = await toolsDir(dir.path, { deno: FAKE_DENO });
     const stop = HOOK_BUNDLES.find((bundle) => bundle.name === "stop")!;
-    for (const file of ["src/main.ts", "src/entry/stop.ts", "src/stop/hook.ts", "deno.json"]) {
+    for (const file of ["src/main.ts", "src/entry/stop.ts", "src/stop/stop_hook.ts", "deno.json"]) {
       await Deno.mkdir(join(plugin, file, ".."), { recursive: true });
       await Deno.writeTextFile(join(plugin, file), "");
     }
@@ -389,17 +389,20 @@ Deno.test(
     const bundle = join(plugin, "bundles", stop.file);
     await Deno.writeTextFile(bundle, "");
     const fragment = join(plugin, "bundles", freshnessFile(stop));
-    await Deno.writeTextFile(fragment, freshnessScript(stop, ["entry/stop.ts", "stop/hook.ts"]));
+    await Deno.writeTextFile(
+      fragment,
+      freshnessScript(stop, ["entry/stop.ts", "stop/stop_hook.ts"]),
+    );
     const age = (file: string, seconds: number) =>
       Deno.utime(join(plugin, file), Date.now() / 1000 + seconds, Date.now() / 1000 + seconds);
-    for (const file of ["src/entry/stop.ts", "src/stop/hook.ts", "deno.json"]) {
+    for (const file of ["src/entry/stop.ts", "src/stop/stop_hook.ts", "deno.json"]) {
       await age(file, -60);
     }
     assert.equal(await launched(plugin, ["stop"], tools), "bundles/stop.js");
     // a source saved after the build
-    await age("src/stop/hook.ts", 60);
+    await age("src/stop/stop_hook.ts", 60);
     assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
-    await age("src/stop/hook.ts", -60);
+    await age("src/stop/stop_hook.ts", -60);
     // the import map or compiler options changed
     await age("deno.json", 60);
     assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
@@ -415,9 +418,9 @@ Deno.test(
     // bundle without its fragment is not run
     await Deno.mkdir(join(plugin, "hooks"));
     await Deno.writeTextFile(join(plugin, "hooks", "stop.js"), "");
-    await age("src/stop/hook.ts", 60);
+    await age("src/stop/stop_hook.ts", 60);
     assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
-    await age("src/stop/hook.ts", -60);
+    await age("src/stop/stop_hook.ts", -60);
     await Deno.remove(fragment);
     assert.equal(await launched(plugin, ["stop"], tools), "src/entry/stop.ts");
   },

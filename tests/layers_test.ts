@@ -56,18 +56,18 @@ const PROGRAM = /^(entry\/|main\.ts$|command_table\.ts$)/;
  */
 const PRODUCT_EDGES: readonly string[] = [
   // re-export after filing is a Stop step, loaded only when due; `route` files the same way
-  "stop/steps/re_export.ts → export/after_filing.ts",
-  "commands/route.ts → export/after_filing.ts",
+  "stop/steps/re_export_step.ts → export/after_filing.ts",
+  "commands/route_command.ts → export/after_filing.ts",
   // `init --export` checks and records the formats the Stop hook re-exports
   "commands/init.ts → export/export.ts",
   "commands/init.ts → export/record.ts",
   // `lint` leaves the export record alone (acted on, not stray)
   "commands/lint/lint.ts → export/config.ts",
   // `doctor` and `status` read the hook wiring and the installation that setup writes
-  "commands/doctor/checks.ts → setup/hooks_wiring.ts",
-  "commands/doctor/checks.ts → setup/install_check.ts",
-  "commands/doctor/checks.ts → setup/install_cli.ts",
-  "commands/doctor/checks.ts → setup/hook_command.ts",
+  "commands/doctor/doctor_checks.ts → setup/hooks_wiring.ts",
+  "commands/doctor/doctor_checks.ts → setup/install_check.ts",
+  "commands/doctor/doctor_checks.ts → setup/install_cli.ts",
+  "commands/doctor/doctor_checks.ts → setup/hook_command.ts",
   "commands/lint/lint.ts → setup/hook_command.ts",
   "commands/status/status.ts → setup/hooks_wiring.ts",
   // `lint` and `doctor` name the native memory files the library doubles (what import reads)
@@ -75,7 +75,7 @@ const PRODUCT_EDGES: readonly string[] = [
   "commands/doctor/native_check.ts → import/project_sources.ts",
   "commands/lint/lint.ts → import/native.ts",
   "commands/lint/lint.ts → import/project_sources.ts",
-  "commands/lint/checks.ts → import/secret_lines.ts",
+  "commands/lint/lint_checks.ts → import/secret_lines.ts",
 ];
 
 function withoutComputed(problems: string[]): string[] {
@@ -130,8 +130,8 @@ Deno.test("the core imports neither import/, export/ nor setup/, except the list
 Deno.test("a core module that imports a product, whatever the kind, fails the check", async () => {
   await using dir = await tempDir();
   const { copy, inject } = await copyOfSrc(dir.path);
-  await inject("filing/route.ts", 'import { runExport } from "../export/run.ts";');
-  await inject("stop/pipeline.ts", 'import type { ExportReport } from "../export/run.ts";');
+  await inject("filing/route.ts", 'import { runExport } from "../export/export_run.ts";');
+  await inject("stop/pipeline.ts", 'import type { ExportReport } from "../export/export_run.ts";');
   await inject(
     "inject/hint.ts",
     'const later = () => loadLater<typeof import("../setup/hook_merge.ts")>("setup/hook_merge.ts");',
@@ -140,16 +140,16 @@ Deno.test("a core module that imports a product, whatever the kind, fails the ch
   const graph = await readImportGraph(copy);
   assert.deepEqual(coreImportingProducts(graph).sort(), [
     "commands/status/status.ts → import/import.ts (dynamic)",
-    "filing/route.ts → export/run.ts (static)",
+    "filing/route.ts → export/export_run.ts (static)",
     "inject/hint.ts → setup/hook_merge.ts (loadLater)",
     "inject/hint.ts → setup/hook_merge.ts (type)",
-    "stop/pipeline.ts → export/run.ts (type)",
+    "stop/pipeline.ts → export/export_run.ts (type)",
   ]);
   // the layer check names them too: a product sits above the core
   const problems = layerViolations(graph, LAYERS, PRODUCT_EDGES);
   assert.ok(
     problems.includes(
-      "filing/route.ts → export/run.ts (static): filing/ imports export/, a higher layer",
+      "filing/route.ts → export/export_run.ts (static): filing/ imports export/, a higher layer",
     ),
     problems.join("\n"),
   );
@@ -170,9 +170,9 @@ Deno.test("src/ imports no npm package: every module it reaches outside src/ is 
  */
 const FILING_CORE = [
   "filing/route.ts",
-  "filing/plan.ts",
+  "filing/route_plan.ts",
   "filing/journal.ts",
-  "filing/lock.ts",
+  "filing/library_lock.ts",
   "filing/scratch_rewrite.ts",
 ];
 
@@ -209,17 +209,17 @@ Deno.test("the filing core reaches none of the Stop hook's optional steps", asyn
 Deno.test("a filing-core module that imports an optional step, even through another, fails the check", async () => {
   await using dir = await tempDir();
   const { copy, inject } = await copyOfSrc(dir.path);
-  await inject("filing/plan.ts", 'import type { NUDGE } from "../stop/steps/nudge.ts";');
+  await inject("filing/route_plan.ts", 'import type { NUDGE } from "../stop/steps/nudge_step.ts";');
   await inject(
     "filing/journal.ts",
     'const later = () => loadLater<typeof import("./over_share.ts")>("filing/over_share.ts");',
   );
   const found = coreReachingSteps(await readImportGraph(copy));
-  assert.ok(found.includes("filing/plan.ts → stop/steps/nudge.ts"), found.join("\n"));
+  assert.ok(found.includes("filing/route_plan.ts → stop/steps/nudge_step.ts"), found.join("\n"));
   assert.ok(found.includes("filing/journal.ts → filing/over_share.ts"), found.join("\n"));
-  // route.ts imports plan.ts: the step is reached through it
+  // route.ts imports route_plan.ts: the step is reached through it
   assert.ok(
-    found.includes("filing/route.ts → filing/plan.ts → stop/steps/nudge.ts"),
+    found.includes("filing/route.ts → filing/route_plan.ts → stop/steps/nudge_step.ts"),
     found.join("\n"),
   );
 });

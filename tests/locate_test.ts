@@ -1,5 +1,5 @@
 /**
- * How commands find the library and what they say when there is none (`src/cli/locate.ts`).
+ * How commands find the library and what they say when there is none (`src/cli/locate_library.ts`).
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
@@ -11,7 +11,7 @@ import {
   locateLibrary,
   noLibraryError,
   noLibraryMessage,
-} from "../src/cli/locate.ts";
+} from "../src/cli/locate_library.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("LIBRARIAN_PATH: unset or an existing folder is fine; anything else says why it is ignored", async () => {

@@ -1,6 +1,6 @@
 /**
  * The one lock (`src/core/lock.ts`) and what each side makes of a timeout: the inject hook's
- * window lock gives up with `null`, filing's library lock (`src/filing/lock.ts`) throws a
+ * window lock gives up with `null`, filing's library lock (`src/filing/library_lock.ts`) throws a
  * `LockTimeoutError` naming the lock. One holder at a time, across processes; released by
  * `using`, `await using` or `release()`, never throwing.
  */
@@ -12,7 +12,7 @@ import {
   DEFAULT_LOCK_TIMEOUT_MS,
   LockTimeoutError,
   lockTimeoutFrom,
-} from "../src/filing/lock.ts";
+} from "../src/filing/library_lock.ts";
 import { tempDir } from "./helpers.ts";
 
 Deno.test("a held lock makes a second taker give up with null once its timeout has passed", async () => {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import { parseHookStdout, REPO_ROOT, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { stopEvent } from "./stop_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";

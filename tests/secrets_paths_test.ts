@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { listFiles, makeProject, stopEvent } from "./stop_fixtures.ts";
 

@@ -12,11 +12,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import { recordPathOf } from "../src/automemory/records.ts";
 import { classifyBlock } from "../src/filing/classify.ts";
 import { coordinationPaths } from "../src/filing/coordination_paths.ts";
-import { planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
+import { planRoute, rawHash, type TargetState } from "../src/filing/route_plan.ts";
 import { parseScratch } from "../src/format/scratch.ts";
 import { checkTagPath, checkTagType } from "../src/format/tag_rules.ts";
 import {

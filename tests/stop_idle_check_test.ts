@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { encodeProjectDir } from "../src/automemory/locate.ts";
+import { encodeProjectDir } from "../src/automemory/memory_locate.ts";
 import type { Library } from "../src/core/discover.ts";
 import { envFrom } from "../src/core/env.ts";
 import { keptPath } from "../src/filing/carry_kept.ts";

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { appendLearnings, localDay } from "../src/filing/append.ts";
 import { type BlockDecision, targetsToRead } from "../src/filing/classify.ts";
 import { splitItems } from "../src/filing/items.ts";
-import { type PlanOptions, planRoute, rawHash, type TargetState } from "../src/filing/plan.ts";
+import {
+  type PlanOptions,
+  planRoute,
+  rawHash,
+  type TargetState,
+} from "../src/filing/route_plan.ts";
 import { withFailedTargets } from "../src/filing/write_failures.ts";
 import { applyScratchEdits, isNewlyKept, scratchEditsOf } from "../src/filing/scratch_edits.ts";
 import { parseScratch } from "../src/format/scratch.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { envFrom } from "../src/core/env.ts";
 import { isAbsolutePath, joinPath, normalizePath, relativeInside } from "../src/core/paths.ts";
 import { targetsToRead } from "../src/filing/classify.ts";
-import { planRoute, type TargetState } from "../src/filing/plan.ts";
+import { planRoute, type TargetState } from "../src/filing/route_plan.ts";
 import { applyScratchEdits } from "../src/filing/scratch_edits.ts";
 import { routeLocked } from "../src/filing/route.ts";
 import { parseScratch, renderScratch } from "../src/format/scratch.ts";

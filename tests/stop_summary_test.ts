@@ -3,7 +3,7 @@
  * and what needs the user, tells a kept block only once, and never floods the screen.
  */
 import assert from "node:assert/strict";
-import { emptyReport, type RouteReport } from "../src/filing/report.ts";
+import { emptyReport, type RouteReport } from "../src/filing/route_report.ts";
 import {
   failedMessage,
   MAX_MESSAGE_CHARS,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { join } from "node:path";
-import { applyTidy, planTidy, type TidyFile } from "../src/commands/tidy/plan.ts";
+import { applyTidy, planTidy, type TidyFile } from "../src/commands/tidy/tidy_plan.ts";
 import { learningsOf } from "../src/format/learnings.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 

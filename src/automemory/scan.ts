@@ -9,7 +9,7 @@
 import type { Library } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
-import { listMemoryFiles, memoryDirs } from "./locate.ts";
+import { listMemoryFiles, memoryDirs } from "./memory_locate.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
 import { readRecord, recordPathOf } from "./records.ts";
 

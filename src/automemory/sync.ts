@@ -1,7 +1,7 @@
 /**
  * Phase 1 of the stop hook: Claude Code's own auto memory → scratch blocks.
  *
- * The memory folders (`memoryDirs` in `locate.ts`) are scanned cheaply at every turn end
+ * The memory folders (`memoryDirs` in `memory_locate.ts`) are scanned cheaply at every turn end
  * (`scanAutoMemory` in `scan.ts`: `stat` calls only, no memory file read); only
  * when a file changed does {@link syncAutoMemory} read it, parse it ({@link parseMemoryFile}: its
  * front matter is read without a YAML package, so no sync needs the network) and
@@ -23,13 +23,13 @@ import { readFileBounded } from "../core/fs_probe.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { formatProvenance, localDay } from "../format/provenance.ts";
-import { listMemoryFiles } from "./locate.ts";
+import { listMemoryFiles } from "./memory_locate.ts";
 import { memoryBlock, type MemorySkip, parseMemoryFile } from "./parse.ts";
 import { recordPathOf, type SyncRecord } from "./records.ts";
 import { type DamagedRecord, loadRecord, saveRecord } from "./record_store.ts";
 import { appendToScratch, scratchTarget } from "./scratch_append.ts";
 import { type AutoMemoryMode, autoMemoryMode } from "./mode.ts";
-import { reviewBlock } from "./review.ts";
+import { reviewBlock } from "./review_mode.ts";
 import {
   type ChangedFile,
   changedFilesOf,
@@ -143,7 +143,7 @@ function syncDir(
  *
  * @example Usage
  * ```ts
- * import { encodeProjectDir } from "./locate.ts";
+ * import { encodeProjectDir } from "./memory_locate.ts";
  * import { syncAutoMemory } from "./sync.ts";
  * import { scanAutoMemory } from "./scan.ts";
  * import assert from "node:assert/strict";

@@ -8,7 +8,7 @@
  * Synchronous on purpose: a hook has nothing else to do while it waits (the inject hook's window
  * lock, the Stop hook's library lock), and sleeping with `Atomics.wait` starts no timer. Each
  * caller says what a timeout means: the inject hook sends nothing (`inject/ledger.ts`), filing
- * throws `LockTimeoutError` (`filing/lock.ts`).
+ * throws `LockTimeoutError` (`filing/library_lock.ts`).
  *
  * @module
  */

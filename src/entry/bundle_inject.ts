@@ -19,7 +19,7 @@
 
 import * as sessionStart from "../inject/start.ts";
 import { provideBundled } from "../core/load_later.ts";
-import { run } from "../inject/hook.ts";
+import { run } from "../inject/inject_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 /** The modules the inject hook loads later, carried by its bundle (by path under `src/`). */

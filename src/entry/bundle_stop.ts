@@ -16,7 +16,7 @@
  * @module
  */
 
-import { run } from "../stop/hook.ts";
+import { run } from "../stop/stop_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 /** The modules the stop hook loads later that its bundle carries: none (see the module doc). */
@@ -33,7 +33,7 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
   "export/after_filing.ts",
   "filing/coordination.ts",
   "git/head.ts",
-  "filing/lock.ts",
+  "filing/library_lock.ts",
   "filing/nested.ts",
   "filing/nudge_reason.ts",
   "filing/over_share.ts",

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { run } from "../inject/hook.ts";
+import { run } from "../inject/inject_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 if (import.meta.main) await runHookEntry("inject", run);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { run } from "../stop/hook.ts";
+import { run } from "../stop/stop_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
 
 if (import.meta.main) await runHookEntry("stop", run);

@@ -79,7 +79,7 @@ export async function reexportFiled(
   try {
     const [{ readLibraryConfig }, { runExport }] = await Promise.all([
       import("./config.ts"),
-      import("./run.ts"),
+      import("./export_run.ts"),
     ]);
     const formats = readLibraryConfig(library.root, trustsOwnersOf(library)).export;
     if (formats.length === 0) return settled();

@@ -12,7 +12,7 @@ import { readTextIfExists } from "../core/fs_probe.ts";
 import { isObject } from "../core/json.ts";
 import { joinPath } from "../core/paths.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
-import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./formats.ts";
+import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./export_formats.ts";
 
 /** The settings file's name, at the library root (a dotfile: never served to the model). */
 export const CONFIG_FILE_NAME = ".librarian.json";

@@ -8,8 +8,8 @@
 import { LIBRARY_DIR_NAME, type OwnerCheck } from "../core/discover.ts";
 import { joinPath } from "../core/paths.ts";
 import { CONFIG_FILE_NAME, readLibraryConfig, writeLibraryConfig } from "./config.ts";
-import type { ExportFormat } from "./formats.ts";
-import { runExport } from "./run.ts";
+import type { ExportFormat } from "./export_formats.ts";
+import { runExport } from "./export_run.ts";
 
 /** What recording and exporting did to one path (the shape `init` reports). */
 export interface RecordAction {

@@ -9,7 +9,7 @@
  */
 
 import { stripMetadata } from "../format/library_doc.ts";
-import { encodeName } from "./formats.ts";
+import { encodeName } from "./export_formats.ts";
 
 /** A library file of one folder, read. */
 export interface FolderFile {

@@ -55,7 +55,7 @@ export async function acquireCoordination(
   options: { timeoutMs: number },
 ): Promise<Coordination> {
   // Loaded here, not above: the stop hook's idle check needs only the paths.
-  const { acquireLock, LockTimeoutError } = await import("./lock.ts");
+  const { acquireLock, LockTimeoutError } = await import("./library_lock.ts");
   const tried: string[] = [];
   const all = coordinationChoices(library, env);
   for (const { paths } of all) {
@@ -100,7 +100,7 @@ export async function acquireCoordination(
  * ```
  */
 export async function lockLibrary(library: Library, env: EnvReader): Promise<Coordination> {
-  const { lockTimeoutFrom } = await import("./lock.ts");
+  const { lockTimeoutFrom } = await import("./library_lock.ts");
   const timeoutMs = lockTimeoutFrom(env("LIBRARIAN_LOCK_TIMEOUT_MS"));
   return await acquireCoordination(library, env, { timeoutMs });
 }

@@ -45,9 +45,9 @@ import {
   withFiled,
 } from "./journal.ts";
 import { sweepAfterCrash } from "./crash_sweep.ts";
-import { type PlanOptions, planRoute, rawHash, type TargetState } from "./plan.ts";
+import { type PlanOptions, planRoute, rawHash, type TargetState } from "./route_plan.ts";
 import { withFailedTargets } from "./write_failures.ts";
-import { emptyReport, reportOf, type RouteReport } from "./report.ts";
+import { emptyReport, reportOf, type RouteReport } from "./route_report.ts";
 import { parseScratch } from "../format/scratch.ts";
 import { scratchEditsOf } from "./scratch_edits.ts";
 import { existingSpelling } from "./spelling.ts";

@@ -9,8 +9,8 @@
 import { type Library, scratchPathOf } from "../core/discover.ts";
 import { processEnv } from "../core/env.ts";
 import { acquireCoordination, CoordinationError } from "./coordination.ts";
-import { LockTimeoutError, lockTimeoutFrom } from "./lock.ts";
-import { emptyReport, type RouteReport } from "./report.ts";
+import { LockTimeoutError, lockTimeoutFrom } from "./library_lock.ts";
+import { emptyReport, type RouteReport } from "./route_report.ts";
 import { routeLocked, type RouteOptions } from "./route.ts";
 
 /**

@@ -23,7 +23,7 @@ export interface ScratchEdits {
  * @example Usage
  * ```ts
  * import { scratchEditsOf } from "./scratch_edits.ts";
- * import { planRoute } from "./plan.ts";
+ * import { planRoute } from "./route_plan.ts";
  * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *
@@ -53,7 +53,7 @@ export function scratchEditsOf(decisions: readonly BlockDecision[]): ScratchEdit
  * @example Usage
  * ```ts
  * import { isNewlyKept } from "./scratch_edits.ts";
- * import { planRoute } from "./plan.ts";
+ * import { planRoute } from "./route_plan.ts";
  * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";
  *

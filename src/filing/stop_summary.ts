@@ -4,11 +4,11 @@
  * @module
  */
 
-import { syncLogFields, syncMessages } from "../automemory/report.ts";
+import { syncLogFields, syncMessages } from "../automemory/sync_report.ts";
 import type { SyncReport } from "../automemory/sync.ts";
 import type { MemoryScan } from "../automemory/scan.ts";
 import type { LogValue } from "../core/log.ts";
-import type { RouteReport } from "./report.ts";
+import type { RouteReport } from "./route_report.ts";
 import type { KnownAt } from "./known.ts";
 import { plural } from "../core/words.ts";
 
@@ -26,7 +26,7 @@ export type SyncOutcome = SyncReport & { error?: string };
  * @example Usage
  * ```ts
  * import { summarize } from "./stop_summary.ts";
- * import { emptyReport } from "./report.ts";
+ * import { emptyReport } from "./route_report.ts";
  * import assert from "node:assert/strict";
  *
  * const report = { ...emptyReport("routed", "/lib/.scratch.md"), learnings: 2 };
@@ -144,7 +144,7 @@ export function nothingFiledMessage(why: string): string {
  * @example Usage
  * ```ts
  * import { routeFields } from "./stop_summary.ts";
- * import { emptyReport } from "./report.ts";
+ * import { emptyReport } from "./route_report.ts";
  * import assert from "node:assert/strict";
  *
  * const fields = routeFields({ ...emptyReport("routed", "/lib/.scratch.md"), learnings: 3 });

@@ -1,6 +1,6 @@
 /**
  * SubagentStop's note of the code files a subagent changed, for its session's next Stop, which
- * takes it (`subagent_changes.ts`). Loaded only at SubagentStop (`stop/steps/subagent_note.ts`).
+ * takes it (`subagent_changes.ts`). Loaded only at SubagentStop (`stop/steps/subagent_note_step.ts`).
  *
  * @module
  */

@@ -12,7 +12,7 @@
 import { type Library, realPathOfNearest, trustsOwnersOf } from "../core/discover.ts";
 import { lstatOrNull, readTextBounded } from "../core/fs_probe.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
-import type { TargetState } from "./plan.ts";
+import type { TargetState } from "./route_plan.ts";
 
 /** A text file read whole: missing, its text, or why it cannot be read. */
 export type ReadResult = { kind: "missing" } | { kind: "text"; text: string } | {

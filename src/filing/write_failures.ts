@@ -12,7 +12,7 @@ import { type BlockDecision, foldKey } from "./classify.ts";
  *
  * @example Usage
  * ```ts
- * import { planRoute } from "./plan.ts";
+ * import { planRoute } from "./route_plan.ts";
  * import { withFailedTargets } from "./write_failures.ts";
  * import { parseScratch } from "../format/scratch.ts";
  * import assert from "node:assert/strict";

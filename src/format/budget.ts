@@ -18,7 +18,7 @@
  *
  * What a cut file shows in its share (its hand-written top, its newest learnings, an outline of
  * the rest) is the renderer's business (`inject/digest.ts`); the closing line that names every
- * cut file is `inject/context.ts`'s.
+ * cut file is `inject/context_budget.ts`'s.
  *
  * The share is also what filing means by "a file over its fair share of the budget": a library
  * file whose text is longer than `fairShare(sizes of every file on its path, budget)` is one that

@@ -8,7 +8,7 @@
 
 import { xxh32 } from "../core/hash.ts";
 import { MAX_DIGEST_BYTES } from "../core/file_digest.ts";
-import { runGitBytes } from "./run.ts";
+import { runGitBytes } from "./git_run.ts";
 
 /**
  * The key of one file at one commit in {@link blobDigests}' answer.

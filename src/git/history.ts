@@ -14,7 +14,7 @@
  * @module
  */
 
-import { runGit } from "./run.ts";
+import { runGit } from "./git_run.ts";
 
 /** One file change of a commit (or of the working tree). */
 export interface FileChange {

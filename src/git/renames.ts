@@ -8,7 +8,7 @@
  * @module
  */
 
-import { runGit } from "./run.ts";
+import { runGit } from "./git_run.ts";
 
 /** One renamed file, paths relative to the folder git ran in. */
 export interface Rename {

@@ -9,10 +9,10 @@
  * @module
  */
 
-import { type ExportFormat, FORMAT_LIMITS, outputPlace } from "../export/formats.ts";
-import type { ExportAction } from "../export/plan.ts";
-import type { SourceKind } from "./formats.ts";
-import type { ImportEntry } from "./plan.ts";
+import { type ExportFormat, FORMAT_LIMITS, outputPlace } from "../export/export_formats.ts";
+import type { ExportAction } from "../export/export_plan.ts";
+import type { SourceKind } from "./source_formats.ts";
+import type { ImportEntry } from "./import_plan.ts";
 
 /** The export format each kind of other agents' file becomes. */
 const FORMAT_OF_KIND: Partial<Record<SourceKind | "imported", ExportFormat>> = {

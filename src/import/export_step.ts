@@ -12,9 +12,9 @@ import { Boundary } from "../core/boundary.ts";
 import type { Library } from "../core/discover.ts";
 import { messageOf } from "../core/errors.ts";
 import { joinPath } from "../core/paths.ts";
-import type { ExportFormat } from "../export/formats.ts";
+import type { ExportFormat } from "../export/export_formats.ts";
 import { type RecordAction, recordFormats } from "../export/record.ts";
-import { type ExportReport, runExport } from "../export/run.ts";
+import { type ExportReport, runExport } from "../export/export_run.ts";
 import {
   type Becoming,
   type Candidate,
@@ -22,7 +22,7 @@ import {
   planBecoming,
   toRestore,
 } from "./become_export.ts";
-import type { ImportEntry } from "./plan.ts";
+import type { ImportEntry } from "./import_plan.ts";
 import { MAX_SOURCE_BYTES } from "./project_sources.ts";
 
 /** What the export step did. */

@@ -28,21 +28,21 @@ import { parseOnly, runMoves } from "./moves.ts";
 import { VERSION } from "../version.ts";
 import { LibrarianError, messageOf } from "../core/errors.ts";
 import { lockLibrary } from "../filing/coordination.ts";
-import { mapSource, planImport, type SourceFile } from "./plan.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "../cli/locate.ts";
+import { mapSource, planImport, type SourceFile } from "./import_plan.ts";
+import { libraryJson, locateLibrary, noLibraryMessage } from "../cli/locate_library.ts";
 import {
   findProjectSources,
   onDemandIndex,
   type Original,
   type ProjectSources,
 } from "./project_sources.ts";
-import { stubText } from "./formats.ts";
-import { reportLines, whyKept } from "./report.ts";
+import { stubText } from "./source_formats.ts";
+import { reportLines, whyKept } from "./import_report.ts";
 import { stripMetadata } from "../format/library_doc.ts";
 import { isServedName } from "../core/walk.ts";
 import { trustsOwnersOf } from "../core/discover.ts";
 import { ConfigError, readLibraryConfig } from "../export/config.ts";
-import { EXPORT_FORMATS, type ExportFormat } from "../export/formats.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../export/export_formats.ts";
 import { parseFormats } from "../export/export.ts";
 import { type Becoming, planBecoming } from "./become_export.ts";
 import { becomeExports, type ExportStep } from "./export_step.ts";

@@ -21,7 +21,7 @@ import {
   relativeInside,
 } from "../core/paths.ts";
 import { compareNames } from "../core/walk.ts";
-import { MARKER_WORDS } from "../export/formats.ts";
+import { MARKER_WORDS } from "../export/export_formats.ts";
 import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,
@@ -30,8 +30,8 @@ import {
   loadedByClaude,
   parseRule,
   type SourceKind,
-} from "./formats.ts";
-import { kebabCase, mapSource, type SourceFile } from "./plan.ts";
+} from "./source_formats.ts";
+import { kebabCase, mapSource, type SourceFile } from "./import_plan.ts";
 import { doubledText, type Doubling, type NativeFile } from "./native.ts";
 
 /** Folders never searched. */

@@ -14,7 +14,7 @@ import { readFrontMatter } from "../format/front_matter.ts";
 import { joinPath, relativeInside } from "../core/paths.ts";
 import { decodeLibraryBytes } from "../core/read_text.ts";
 import { compareNames } from "../core/walk.ts";
-import { kebabCase, KNOWN_FILES, type SourceFile } from "./plan.ts";
+import { kebabCase, KNOWN_FILES, type SourceFile } from "./import_plan.ts";
 
 /** Folders never searched for `CLAUDE.md` / `AGENTS.md`. */
 const SKIPPED_DIRS = new Set([

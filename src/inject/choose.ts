@@ -17,7 +17,7 @@ import {
   cutText,
   renderContext,
   type RenderedContext,
-} from "./context.ts";
+} from "./context_budget.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
 import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";

@@ -9,7 +9,7 @@
  */
 
 import { encodeName } from "../format/names.ts";
-import type { RenderedContext } from "./context.ts";
+import type { RenderedContext } from "./context_budget.ts";
 import { chooseContext, type ChooseOptions } from "./choose.ts";
 import {
   isLibrary,

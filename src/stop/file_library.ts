@@ -19,13 +19,13 @@ import type { EnvReader } from "../core/env.ts";
 import type { LogValue } from "../core/log.ts";
 import { scanAutoMemory, scanLogFields } from "../automemory/scan.ts";
 import type { TurnSource } from "../filing/stop_nudge.ts";
-import type { FilingContext } from "./context.ts";
+import type { FilingContext } from "./stop_context.ts";
 import { runSteps, type Step } from "./step.ts";
 import { leftOverOf, scratchHasContent } from "./work.ts";
-import { AUTO_MEMORY_SYNC } from "./steps/auto_memory_sync.ts";
-import { ROUTING } from "./steps/routing.ts";
-import { OVER_SHARE } from "./steps/over_share.ts";
-import { RE_EXPORT } from "./steps/re_export.ts";
+import { AUTO_MEMORY_SYNC } from "./steps/auto_memory_sync_step.ts";
+import { ROUTING } from "./steps/routing_step.ts";
+import { OVER_SHARE } from "./steps/over_share_step.ts";
+import { RE_EXPORT } from "./steps/re_export_step.ts";
 
 /** The steps of filing one library, in their order, run under its lock. */
 export const FILING_STEPS: readonly Step<FilingContext>[] = [
@@ -90,7 +90,7 @@ export async function fileLibrary(
   ] = await Promise.all([
     loadLater<typeof import("../filing/stop_summary.ts")>("filing/stop_summary.ts"),
     loadLater<typeof import("../filing/coordination.ts")>("filing/coordination.ts"),
-    loadLater<typeof import("../filing/lock.ts")>("filing/lock.ts"),
+    loadLater<typeof import("../filing/library_lock.ts")>("filing/library_lock.ts"),
     loadLater<typeof import("../automemory/sync.ts")>("automemory/sync.ts"),
     loadLater<typeof import("../filing/route.ts")>("filing/route.ts"),
     loadLater<typeof import("../format/provenance.ts")>("format/provenance.ts"),

@@ -23,14 +23,14 @@ import type { HookEvent } from "../core/hook_io.ts";
 import type { LogValue } from "../core/log.ts";
 import { claimStopEvent } from "../filing/session_records.ts";
 import { turnSource } from "../filing/stop_nudge.ts";
-import type { StopContext } from "./context.ts";
+import type { StopContext } from "./stop_context.ts";
 import { runSteps, type Step } from "./step.ts";
-import { FILING } from "./steps/filing.ts";
-import { NESTED_LIBRARIES } from "./steps/nested_libraries.ts";
-import { NUDGE } from "./steps/nudge.ts";
-import { SUBAGENT_NOTE } from "./steps/subagent_note.ts";
-import { TURN_END } from "./steps/turn_end.ts";
-import { STALE_RECORD } from "./steps/stale_record.ts";
+import { FILING } from "./steps/filing_step.ts";
+import { NESTED_LIBRARIES } from "./steps/nested_libraries_step.ts";
+import { NUDGE } from "./steps/nudge_step.ts";
+import { SUBAGENT_NOTE } from "./steps/subagent_note_step.ts";
+import { TURN_END } from "./steps/turn_end_step.ts";
+import { STALE_RECORD } from "./steps/stale_record_step.ts";
 
 /** The Stop hook's steps, in the order they run. */
 export const STOP_STEPS: readonly Step<StopContext>[] = [

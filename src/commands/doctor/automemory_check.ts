@@ -7,7 +7,7 @@
 
 import type { Library } from "../../core/discover.ts";
 import type { EnvReader } from "../../core/env.ts";
-import { memoryDirs } from "../../automemory/locate.ts";
+import { memoryDirs } from "../../automemory/memory_locate.ts";
 import { autoMemoryMode } from "../../automemory/mode.ts";
 import type { Check } from "./check.ts";
 

@@ -11,7 +11,7 @@ import { normalizePath } from "../../core/paths.ts";
 import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
-import { runChecks } from "./checks.ts";
+import { runChecks } from "./doctor_checks.ts";
 import { type Check } from "./check.ts";
 
 /** The command line of `librarian doctor`. */

@@ -12,13 +12,13 @@ import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
 import { HookInputError, parseHookEvent, provideStdinText } from "../../core/hook_io.ts";
 import { readAllSync } from "../../core/read_all.ts";
 import { decideFileContext, locateFileContext } from "../../inject/file_context.ts";
-import { FILE_TOOLS } from "../../inject/hook.ts";
+import { FILE_TOOLS } from "../../inject/inject_hook.ts";
 import { rootFilesAtStart } from "../../inject/start.ts";
 import { collectLibraryFiles } from "../../core/walk.ts";
 import { loadLedger } from "../../inject/ledger.ts";
 import { ledgerKeyOf, windowStateDir } from "../../inject/window.ts";
 import { safeText } from "../../core/log_tail.ts";
-import { reviewScratch } from "../scratch/review.ts";
+import { reviewScratch } from "../scratch/scratch_review.ts";
 
 /**
  * The explanation of one inject event, as lines for stderr (reads, never writes).

@@ -12,8 +12,8 @@ import type { Library } from "../../core/discover.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import { messageOf } from "../../core/errors.ts";
 import { dirnameOf, joinPath } from "../../core/paths.ts";
-import { runGit } from "../../git/run.ts";
-import type { Finding } from "./checks.ts";
+import { runGit } from "../../git/git_run.ts";
+import type { Finding } from "./lint_checks.ts";
 
 /** One folder move `--fix` made or refused. */
 export interface FolderMove {

@@ -41,9 +41,9 @@ import {
   nearDuplicates,
   outermostFolders,
   sortFindings,
-} from "./checks.ts";
-import { libraryJson, requireLibrary } from "../../cli/locate.ts";
-import { scratchFindings } from "../scratch/review.ts";
+} from "./lint_checks.ts";
+import { libraryJson, requireLibrary } from "../../cli/locate_library.ts";
+import { scratchFindings } from "../scratch/scratch_review.ts";
 import { isDirectory } from "../../core/fs_probe.ts";
 import { nestedScratches } from "../status/nested_scratch.ts";
 

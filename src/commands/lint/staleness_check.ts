@@ -9,7 +9,7 @@
 
 import type { Library } from "../../core/discover.ts";
 import { basenameOf, dirnameOf } from "../../core/paths.ts";
-import type { Finding } from "./checks.ts";
+import type { Finding } from "./lint_checks.ts";
 import type { Learning, SourceFate } from "../../git/staleness.ts";
 import { scanStaleness } from "../../git/stale_scan.ts";
 

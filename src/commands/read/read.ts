@@ -31,7 +31,7 @@ import {
   librarianPathProblem,
   libraryJson,
   noLibraryMessage,
-} from "../../cli/locate.ts";
+} from "../../cli/locate_library.ts";
 
 /** The command line of `librarian read`. */
 export const SPEC: CommandSpec = {

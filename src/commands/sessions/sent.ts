@@ -12,7 +12,7 @@ import { EXIT_OK, flag, runCommand } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { safeText } from "../../core/log_tail.ts";
-import { requireLibrary } from "../../cli/locate.ts";
+import { requireLibrary } from "../../cli/locate_library.ts";
 import { projectSessions, type SessionLedgers, versionState } from "./ledgers.ts";
 
 /** The command line of `librarian sent`. */

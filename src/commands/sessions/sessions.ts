@@ -12,7 +12,7 @@ import { type CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
 import { plural } from "../../core/words.ts";
 import { ageOf } from "../../core/log_tail.ts";
-import { requireLibrary } from "../../cli/locate.ts";
+import { requireLibrary } from "../../cli/locate_library.ts";
 import { projectSessions, type SessionLedgers } from "./ledgers.ts";
 
 /** The command line of `librarian sessions`. */

@@ -14,7 +14,7 @@ import { VERSION } from "../../version.ts";
 import { EXIT_OK, flag, intOption, runCommand } from "../../cli/args.ts";
 import type { CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate.ts";
+import { locateLibrary, noLibraryError } from "../../cli/locate_library.ts";
 import { projectSessions } from "../sessions/ledgers.ts";
 import { fileUse } from "./usage.ts";
 

@@ -15,13 +15,13 @@ import { formatBytes, makeStyle, printJson, type Style } from "../../cli/output.
 import { plural } from "../../core/words.ts";
 import { describeWiring, detectHookWiring } from "../../setup/hooks_wiring.ts";
 import { scanLibrary } from "../../core/library_scan.ts";
-import { describeFoundBy, libraryJson, requireLibrary } from "../../cli/locate.ts";
+import { describeFoundBy, libraryJson, requireLibrary } from "../../cli/locate_library.ts";
 import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
-import { recentPluginDirRun } from "../doctor/checks.ts";
+import { recentPluginDirRun } from "../doctor/doctor_checks.ts";
 import type { LogRecord } from "../../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./tree.ts";
 import { VERSION } from "../../version.ts";
-import { type BlockReview, reviewScratch } from "../scratch/review.ts";
+import { type BlockReview, reviewScratch } from "../scratch/scratch_review.ts";
 import { nestedScratches } from "./nested_scratch.ts";
 
 /** The command line of `librarian status`. */

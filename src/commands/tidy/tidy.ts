@@ -1,6 +1,6 @@
 /**
  * `librarian tidy [--apply] [--json]`: files that stay small. Proposes a deterministic plan for
- * each library file over its fair share of the budget (`plan.ts`): learnings whose cited code
+ * each library file over its fair share of the budget (`tidy_plan.ts`): learnings whose cited code
  * files all lie under one sub-folder move down into that sub-folder's file, exact duplicates go,
  * stale learnings are listed for a decision. `--apply` carries it out as one transaction under
  * the library lock: every new text is worked out first, then written through the library's
@@ -26,8 +26,8 @@ import { VERSION } from "../../version.ts";
 import { EXIT_OK, flag, runCommand } from "../../cli/args.ts";
 import type { CommandSpec } from "../../cli/help.ts";
 import { makeStyle, printJson } from "../../cli/output.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate.ts";
-import { applyTidy, planTidy, type TidyFile, type TidyPlan } from "./plan.ts";
+import { locateLibrary, noLibraryError } from "../../cli/locate_library.ts";
+import { applyTidy, planTidy, type TidyFile, type TidyPlan } from "./tidy_plan.ts";
 
 /** The command line of `librarian tidy`. */
 export const SPEC: CommandSpec = {
