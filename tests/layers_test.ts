@@ -57,25 +57,21 @@ const PROGRAM = /^(entry\/|main\.ts$|command_table\.ts$)/;
 const PRODUCT_EDGES: readonly string[] = [
   // re-export after filing is a Stop step, loaded only when due; `route` files the same way
   "stop/steps/re_export_step.ts → export/after_filing.ts",
-  "commands/route_command.ts → export/after_filing.ts",
-  // `init --export` checks and records the formats the Stop hook re-exports
-  "commands/init.ts → export/export.ts",
-  "commands/init.ts → export/record.ts",
-  // `lint` leaves the export record alone (acted on, not stray)
-  "commands/lint/lint.ts → export/config.ts",
-  // `doctor` and `status` read the hook wiring and the installation that setup writes
-  "commands/doctor/doctor_checks.ts → setup/hooks_wiring.ts",
-  "commands/doctor/doctor_checks.ts → setup/install_check.ts",
-  "commands/doctor/doctor_checks.ts → setup/install_cli.ts",
-  "commands/doctor/doctor_checks.ts → setup/hook_command.ts",
-  "commands/lint/lint.ts → setup/hook_command.ts",
-  "commands/status/status.ts → setup/hooks_wiring.ts",
-  // `lint` and `doctor` name the native memory files the library doubles (what import reads)
-  "commands/doctor/native_check.ts → import/native.ts",
-  "commands/doctor/native_check.ts → import/project_sources.ts",
-  "commands/lint/lint.ts → import/native.ts",
-  "commands/lint/lint.ts → import/project_sources.ts",
-  "commands/lint/lint_checks.ts → import/secret_lines.ts",
+  "commands/route_command.ts → export/mod.ts",
+  // `init --export` checks and records the formats the Stop hook re-exports; `lint` leaves the
+  // export record alone (acted on, not stray)
+  "commands/init.ts → export/mod.ts",
+  "commands/lint/lint.ts → export/mod.ts",
+  // `doctor` and `status` read the hook wiring and the installation that setup writes; `doctor`
+  // and `lint` quote their fixes as setup quotes hook commands
+  "commands/doctor/doctor_checks.ts → setup/mod.ts",
+  "commands/lint/lint.ts → setup/mod.ts",
+  "commands/status/status.ts → setup/mod.ts",
+  // `lint` and `doctor` name the native memory files the library doubles (what import reads), and
+  // `lint` holds back secret lines as import does
+  "commands/doctor/native_check.ts → import/mod.ts",
+  "commands/lint/lint.ts → import/mod.ts",
+  "commands/lint/lint_checks.ts → import/mod.ts",
 ];
 
 function withoutComputed(problems: string[]): string[] {
@@ -153,6 +149,113 @@ Deno.test("a core module that imports a product, whatever the kind, fails the ch
     ),
     problems.join("\n"),
   );
+});
+
+/** The folder (`core/`) a module is in, or `null` for a module at the top of `src/`. */
+function folderOf(module: string): string | null {
+  const slash = module.indexOf("/");
+  return slash === -1 ? null : module.slice(0, slash + 1);
+}
+
+/**
+ * The modules a hook may load: what the entry modules reach through any code edge (static,
+ * dynamic, `loadLater`), short of `main.ts` (a hook run by hand). They import the modules inside
+ * a folder directly: a door loads its whole folder, so in source mode a hook would load modules it
+ * does not run (tests/hook_module_graph_test.ts names what each hook must not load).
+ */
+function hookModules(graph: ImportGraph): Set<string> {
+  const entries = graph.modules.filter((m) => m.startsWith("entry/"));
+  const next = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (!edge.local || edge.kind === "type" || edge.to === "main.ts") continue;
+    next.set(edge.from, [...next.get(edge.from) ?? [], edge.to]);
+  }
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length > 0) {
+    const module = todo.pop()!;
+    if (seen.has(module)) continue;
+    seen.add(module);
+    todo.push(...next.get(module) ?? []);
+  }
+  return seen;
+}
+
+/**
+ * Each edge into a folder from outside it that does not go through the folder's door, its
+ * `mod.ts`, as `a → b (kind)`. Exempt: the program (entry modules, `main.ts`, the command table),
+ * the modules a hook may load ({@link hookModules}), and a module loaded later (`loadLater`, with
+ * the `typeof import()` that types it), which is a door of its own: loading it loads only its graph.
+ */
+function doorViolations(graph: ImportGraph): string[] {
+  const hooks = hookModules(graph);
+  const later = new Set(
+    graph.edges.filter((e) => e.kind === "loadLater").map((e) => `${e.from} → ${e.to}`),
+  );
+  return graph.edges.filter((edge) => {
+    const folder = folderOf(edge.to);
+    if (!edge.local || folder === null || edge.from.startsWith(folder)) return false;
+    if (edge.to === `${folder}mod.ts` || PROGRAM.test(edge.from) || hooks.has(edge.from)) {
+      return false;
+    }
+    const lazy = edge.kind === "loadLater" || edge.kind === "type";
+    return !(lazy && later.has(`${edge.from} → ${edge.to}`));
+  }).map((e) => `${e.from} → ${e.to} (${e.kind})`);
+}
+
+/**
+ * The folders with a door (`mod.ts`: only re-exports of what other folders use). The others are
+ * used from outside only by the program, the hooks and `loadLater`: `commands/`, `entry/`,
+ * `shell/`, `stop/`.
+ */
+const DOORS = [
+  "automemory/",
+  "cli/",
+  "core/",
+  "export/",
+  "filing/",
+  "format/",
+  "git/",
+  "import/",
+  "inject/",
+  "setup/",
+];
+
+Deno.test("a module outside a folder imports only its mod.ts (the hooks and loadLater aside)", async () => {
+  const graph = await readImportGraph(SRC);
+  const doors = graph.modules.filter((m) => m.endsWith("/mod.ts")).map((m) => folderOf(m)!);
+  assert.deepEqual(doors, DOORS);
+  for (const folder of DOORS) {
+    const door = `${folder}mod.ts`;
+    const text = await Deno.readTextFile(join(SRC, door));
+    const code = text.replace(/\/\*\*[\s\S]*?\*\//g, "").replace(
+      /export \{[^}]*\} from "\.\/[\w.]+";/g,
+      "",
+    );
+    assert.equal(code.trim(), "", `${door} holds only re-exports of its own folder's modules`);
+    assert.ok(graph.edges.some((e) => e.to === door), `${door} is used`);
+  }
+  assert.deepEqual(doorViolations(graph), []);
+});
+
+Deno.test("a module that reaches past a folder's door, whatever the kind, fails the check", async () => {
+  await using dir = await tempDir();
+  const { copy, inject } = await copyOfSrc(dir.path);
+  await inject("commands/lint/lint.ts", 'import { parseScratch } from "../../format/scratch.ts";');
+  await inject("setup/hook_merge.ts", 'import type { Json } from "../core/json.ts";');
+  await inject("import/suggest.ts", 'const run = () => import("../export/export_run.ts");');
+  // loaded later: a door of its own
+  await inject(
+    "commands/tidy/tidy.ts",
+    'const make = () => loadLater<typeof import("../../git/stale_make.ts")>("git/stale_make.ts");',
+  );
+  const graph = await readImportGraph(copy);
+  assert.ok(hookModules(graph).has("inject/inject_hook.ts"), "the hooks' modules are exempt");
+  assert.deepEqual(doorViolations(graph).sort(), [
+    "commands/lint/lint.ts → format/scratch.ts (static)",
+    "import/suggest.ts → export/export_run.ts (dynamic)",
+    "setup/hook_merge.ts → core/json.ts (type)",
+  ]);
 });
 
 Deno.test("src/ imports no npm package: every module it reaches outside src/ is a node: built-in", async () => {

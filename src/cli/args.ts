@@ -9,8 +9,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { LibrarianError, messageOf } from "../core/errors.ts";
-import { resolveLocalPath } from "../core/paths.ts";
+import { LibrarianError, messageOf, resolveLocalPath } from "../core/mod.ts";
 import { type CommandSpec, HELP_OPTION, helpText, usageLine } from "./help.ts";
 
 /** Everything went as asked, nothing to report. */

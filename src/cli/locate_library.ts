@@ -5,17 +5,18 @@
  * @module
  */
 
-import { LibrarianError } from "../core/errors.ts";
 import {
+  type EnvReader,
   isLibrary,
+  isLocalAbsolutePath,
+  LibrarianError,
   type Library,
   LIBRARY_DIR_NAME,
   lookUpLibraryForSession,
+  normalizePath,
   refusalWarning,
   type RefusedLibrary,
-} from "../core/discover.ts";
-import type { EnvReader } from "../core/env.ts";
-import { isLocalAbsolutePath, normalizePath } from "../core/paths.ts";
+} from "../core/mod.ts";
 
 /** The outcome of looking for the library from a folder. */
 export interface LocatedLibrary {

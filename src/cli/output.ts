@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { EnvReader } from "../core/env.ts";
+import type { EnvReader } from "../core/mod.ts";
 
 /**
  * Prints a value as indented JSON on stdout.

@@ -8,19 +8,33 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import { findLibraryAbove, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../core/discover.ts";
-import { type EnvReader, processEnv } from "../core/env.ts";
-import { joinPath, normalizePath } from "../core/paths.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { isDirectory, isFile, readTextIfExists } from "../core/fs_probe.ts";
-import { gitRootAbove } from "../git/root.ts";
+import {
+  Boundary,
+  type EnvReader,
+  findLibraryAbove,
+  isDirectory,
+  isFile,
+  joinPath,
+  LibrarianError,
+  LIBRARY_DIR_NAME,
+  normalizePath,
+  processEnv,
+  readTextIfExists,
+  SCRATCH_FILE_NAME,
+} from "../core/mod.ts";
+import { gitRootAbove } from "../git/mod.ts";
 import { VERSION } from "../version.ts";
-import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { makeStyle, printJson } from "../cli/output.ts";
-import { parseFormats } from "../export/export.ts";
-import { recordExportFormats } from "../export/record.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  makeStyle,
+  pathArgument,
+  printJson,
+  runCommand,
+  stringOption,
+} from "../cli/mod.ts";
+import { parseFormats, recordExportFormats } from "../export/mod.ts";
 
 /** The `.gitignore` line that keeps pending learnings out of git. */
 export const GITIGNORE_LINE = `${LIBRARY_DIR_NAME}/${SCRATCH_FILE_NAME}`;

@@ -6,16 +6,21 @@
  */
 
 import { VERSION } from "../version.ts";
-import { type EnvReader, processEnv } from "../core/env.ts";
-import type { RouteReport } from "../filing/route_report.ts";
-import { routeScratch } from "../filing/route_scratch.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { makeStyle, printJson, type Style } from "../cli/output.ts";
-import { plural } from "../core/words.ts";
-import { reexportFiled } from "../export/after_filing.ts";
-import { coordinationPaths } from "../filing/coordination_paths.ts";
-import { libraryJson, requireLibrary } from "../cli/locate_library.ts";
+import { type EnvReader, plural, processEnv } from "../core/mod.ts";
+import { coordinationPaths, type RouteReport, routeScratch } from "../filing/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  libraryJson,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+  type Style,
+} from "../cli/mod.ts";
+import { reexportFiled } from "../export/mod.ts";
 
 /** The command line of `librarian route`. */
 export const SPEC: CommandSpec = {

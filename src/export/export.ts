@@ -6,18 +6,25 @@
  * @module
  */
 
-import { LibrarianError } from "../core/errors.ts";
+import { type EnvReader, LibrarianError, plural, processEnv, trustsOwnersOf } from "../core/mod.ts";
 import { VERSION } from "../version.ts";
-import { type EnvReader, processEnv } from "../core/env.ts";
-import { trustsOwnersOf } from "../core/discover.ts";
 import { ConfigError, readLibraryConfig } from "./config.ts";
 import { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "./export_formats.ts";
 import { type ExportReport, runExport } from "./export_run.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand, stringOption, UsageError } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { makeStyle, printJson, type Style } from "../cli/output.ts";
-import { plural } from "../core/words.ts";
-import { libraryJson, requireLibrary } from "../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  libraryJson,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+  stringOption,
+  type Style,
+  UsageError,
+} from "../cli/mod.ts";
 
 /** The command line of `librarian export`. */
 export const SPEC: CommandSpec = {

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { LIBRARY_DIR_NAME, type OwnerCheck } from "../core/discover.ts";
-import { joinPath } from "../core/paths.ts";
+import { joinPath, LIBRARY_DIR_NAME, type OwnerCheck } from "../core/mod.ts";
 import { CONFIG_FILE_NAME, readLibraryConfig, writeLibraryConfig } from "./config.ts";
 import type { ExportFormat } from "./export_formats.ts";
 import { runExport } from "./export_run.ts";

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { type Library, scratchPathOf } from "../core/discover.ts";
-import { processEnv } from "../core/env.ts";
+import { type Library, processEnv, scratchPathOf } from "../core/mod.ts";
 import { acquireCoordination, CoordinationError } from "./coordination.ts";
 import { LockTimeoutError, lockTimeoutFrom } from "./library_lock.ts";
 import { emptyReport, type RouteReport } from "./route_report.ts";

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { type ExportFormat, FORMAT_LIMITS, outputPlace } from "../export/export_formats.ts";
-import type { ExportAction } from "../export/export_plan.ts";
+import { type ExportAction, type ExportFormat, FORMAT_LIMITS, outputPlace } from "../export/mod.ts";
 import type { SourceKind } from "./source_formats.ts";
 import type { ImportEntry } from "./import_plan.ts";
 

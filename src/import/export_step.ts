@@ -8,13 +8,14 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import type { Library } from "../core/discover.ts";
-import { messageOf } from "../core/errors.ts";
-import { joinPath } from "../core/paths.ts";
-import type { ExportFormat } from "../export/export_formats.ts";
-import { type RecordAction, recordFormats } from "../export/record.ts";
-import { type ExportReport, runExport } from "../export/export_run.ts";
+import { Boundary, joinPath, type Library, messageOf } from "../core/mod.ts";
+import {
+  type ExportFormat,
+  type ExportReport,
+  type RecordAction,
+  recordFormats,
+  runExport,
+} from "../export/mod.ts";
 import {
   type Becoming,
   type Candidate,

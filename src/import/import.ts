@@ -8,28 +8,40 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import { type EnvReader, processEnv, readBudget } from "../core/env.ts";
-import { basenameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
-import { isDirectory } from "../core/fs_probe.ts";
+import {
+  basenameOf,
+  Boundary,
+  type EnvReader,
+  isDirectory,
+  isServedName,
+  joinPath,
+  LibrarianError,
+  messageOf,
+  normalizePath,
+  processEnv,
+  readBudget,
+  relativeInside,
+  trustsOwnersOf,
+} from "../core/mod.ts";
 import { listSources, whyIgnored } from "./sources.ts";
 import {
+  type CommandSpec,
   EXIT_OK,
   EXIT_PROBLEMS,
   flag,
+  libraryJson,
+  locateLibrary,
+  noLibraryMessage,
   pathArgument,
+  printJson,
   runCommand,
   stringOption,
   UsageError,
-} from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { printJson } from "../cli/output.ts";
+} from "../cli/mod.ts";
 import { parseOnly, runMoves } from "./moves.ts";
 import { VERSION } from "../version.ts";
-import { LibrarianError, messageOf } from "../core/errors.ts";
-import { lockLibrary } from "../filing/coordination.ts";
+import { lockLibrary } from "../filing/mod.ts";
 import { mapSource, planImport, type SourceFile } from "./import_plan.ts";
-import { libraryJson, locateLibrary, noLibraryMessage } from "../cli/locate_library.ts";
 import {
   findProjectSources,
   onDemandIndex,
@@ -38,12 +50,14 @@ import {
 } from "./project_sources.ts";
 import { stubText } from "./source_formats.ts";
 import { reportLines, whyKept } from "./import_report.ts";
-import { stripMetadata } from "../format/library_doc.ts";
-import { isServedName } from "../core/walk.ts";
-import { trustsOwnersOf } from "../core/discover.ts";
-import { ConfigError, readLibraryConfig } from "../export/config.ts";
-import { EXPORT_FORMATS, type ExportFormat } from "../export/export_formats.ts";
-import { parseFormats } from "../export/export.ts";
+import { stripMetadata } from "../format/mod.ts";
+import {
+  ConfigError,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  parseFormats,
+  readLibraryConfig,
+} from "../export/mod.ts";
 import { type Becoming, planBecoming } from "./become_export.ts";
 import { becomeExports, type ExportStep } from "./export_step.ts";
 

@@ -6,9 +6,8 @@
  * @module
  */
 
-import { libraryLine } from "../format/markdown.ts";
+import { checkTagType, libraryLine } from "../format/mod.ts";
 import { describeHeld, type HeldLine, withoutSecretLines } from "./secret_lines.ts";
-import { checkTagType } from "../format/tag_rules.ts";
 
 /** Well-known memory-bank files (by lower-case stem) and where they go. */
 export const KNOWN_FILES: readonly { stem: string; target: string; transient: boolean }[] = [

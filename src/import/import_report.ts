@@ -7,7 +7,7 @@
  * @module
  */
 
-import { plural } from "../core/words.ts";
+import { plural } from "../core/mod.ts";
 import type { ImportEntry } from "./import_plan.ts";
 import type { Original } from "./project_sources.ts";
 import type { Becoming } from "./become_export.ts";

@@ -7,17 +7,21 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import type { Library } from "../core/discover.ts";
-import type { EnvReader } from "../core/env.ts";
-import { basenameOf, joinPath, relativeInside } from "../core/paths.ts";
-import { compareNames, isServedName } from "../core/walk.ts";
-import { lockLibrary } from "../filing/coordination.ts";
+import {
+  basenameOf,
+  Boundary,
+  compareNames,
+  type EnvReader,
+  isServedName,
+  joinPath,
+  type Library,
+  plural,
+  relativeInside,
+  safeText,
+} from "../core/mod.ts";
+import { lockLibrary } from "../filing/mod.ts";
 import { VERSION } from "../version.ts";
-import { EXIT_OK, UsageError } from "../cli/args.ts";
-import { makeStyle, printJson } from "../cli/output.ts";
-import { plural } from "../core/words.ts";
-import { safeText } from "../core/log_tail.ts";
+import { EXIT_OK, makeStyle, printJson, UsageError } from "../cli/mod.ts";
 import {
   movedTextOf,
   type PathKind,

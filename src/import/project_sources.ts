@@ -9,19 +9,20 @@
  * @module
  */
 
-import { Boundary, BoundaryError } from "../core/boundary.ts";
-import { messageOf } from "../core/errors.ts";
-import { isDirectory } from "../core/fs_probe.ts";
 import {
   basenameOf,
+  Boundary,
+  BoundaryError,
+  compareNames,
   dirnameOf,
   isAbsolutePath,
+  isDirectory,
   joinPath,
+  messageOf,
   normalizePath,
   relativeInside,
-} from "../core/paths.ts";
-import { compareNames } from "../core/walk.ts";
-import { MARKER_WORDS } from "../export/export_formats.ts";
+} from "../core/mod.ts";
+import { MARKER_WORDS } from "../export/mod.ts";
 import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,

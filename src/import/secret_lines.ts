@@ -8,8 +8,7 @@
  * @module
  */
 
-import { NOT_A_SECRET } from "../format/markers.ts";
-import { findSecrets, findSecretSpans } from "../format/secrets.ts";
+import { findSecrets, findSecretSpans, NOT_A_SECRET } from "../format/mod.ts";
 
 /** A line kept out of the library. */
 export interface HeldLine {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readFrontMatter } from "../format/front_matter.ts";
+import { readFrontMatter } from "../format/mod.ts";
 import { globsFolder } from "./sources.ts";
 
 /** Which agent's file it is. */

@@ -7,13 +7,16 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { isDirectory } from "../core/fs_probe.ts";
-import { readFrontMatter } from "../format/front_matter.ts";
-import { joinPath, relativeInside } from "../core/paths.ts";
-import { decodeLibraryBytes } from "../core/read_text.ts";
-import { compareNames } from "../core/walk.ts";
+import {
+  Boundary,
+  compareNames,
+  decodeLibraryBytes,
+  isDirectory,
+  joinPath,
+  LibrarianError,
+  relativeInside,
+} from "../core/mod.ts";
+import { readFrontMatter } from "../format/mod.ts";
 import { kebabCase, KNOWN_FILES, type SourceFile } from "./import_plan.ts";
 
 /** Folders never searched for `CLAUDE.md` / `AGENTS.md`. */

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { isObject, type Json } from "../core/json.ts";
+import { isObject, type Json } from "../core/mod.ts";
 
 export { isObject, type Json };
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { normalizePath, type PathOs } from "../core/paths.ts";
+import { normalizePath, type PathOs } from "../core/mod.ts";
 
 /** How a hook command starts the program. */
 export type HookShell = "sh" | "powershell";

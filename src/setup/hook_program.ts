@@ -5,12 +5,17 @@
  * @module
  */
 
-import { findLibraryAbove } from "../core/discover.ts";
-import type { EnvReader } from "../core/env.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { isFile } from "../core/fs_probe.ts";
-import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
-import { gitRootAbove } from "../git/root.ts";
+import {
+  dirnameOf,
+  type EnvReader,
+  findLibraryAbove,
+  isFile,
+  joinPath,
+  LibrarianError,
+  normalizePath,
+  resolveLocalPath,
+} from "../core/mod.ts";
+import { gitRootAbove } from "../git/mod.ts";
 import type { HookProgram, HookShell } from "./hook_command.ts";
 import { binaryName, currentRuntime } from "./install_check.ts";
 

@@ -12,8 +12,7 @@
  */
 
 import pluginHooks from "../../hooks/hooks.json" with { type: "json" };
-import { LibrarianError } from "../core/errors.ts";
-import type { PathOs } from "../core/paths.ts";
+import { LibrarianError, type PathOs } from "../core/mod.ts";
 import { isObject, type Json, restoreLongNumbers } from "./claude_json.ts";
 import { hookCommand } from "./hook_command.ts";
 

@@ -8,9 +8,7 @@
  * @module
  */
 
-import { claudeDir, type EnvReader } from "../core/env.ts";
-import { joinPath } from "../core/paths.ts";
-import { isRegularFile } from "../core/read_text.ts";
+import { claudeDir, type EnvReader, isRegularFile, joinPath } from "../core/mod.ts";
 import {
   installedPluginsProblems,
   isObject,

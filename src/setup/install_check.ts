@@ -6,10 +6,16 @@
  * @module
  */
 
-import type { EnvReader } from "../core/env.ts";
+import {
+  basenameOf,
+  dirnameOf,
+  type EnvReader,
+  isFile,
+  joinPath,
+  normalizePath,
+  readTextIfExists,
+} from "../core/mod.ts";
 import { hooksFileProblems, parseChecked } from "./claude_json.ts";
-import { basenameOf, dirnameOf, joinPath, normalizePath } from "../core/paths.ts";
-import { isFile, readTextIfExists } from "../core/fs_probe.ts";
 
 /** How this process runs. */
 export interface Runtime {

@@ -7,14 +7,27 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../core/env.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { Boundary } from "../core/boundary.ts";
-import { isFile, readFileBounded } from "../core/fs_probe.ts";
-import { dirnameOf, isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
-import { EXIT_OK, flag, pathArgument, runCommand, stringOption } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { printJson } from "../cli/output.ts";
+import {
+  Boundary,
+  dirnameOf,
+  type EnvReader,
+  isAbsolutePath,
+  isFile,
+  joinPath,
+  LibrarianError,
+  normalizePath,
+  processEnv,
+  readFileBounded,
+} from "../core/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  pathArgument,
+  printJson,
+  runCommand,
+  stringOption,
+} from "../cli/mod.ts";
 import { isPluginCachePath } from "./hook_program.ts";
 import { currentRuntime, findPluginRoot } from "./install_check.ts";
 import { VERSION } from "../version.ts";

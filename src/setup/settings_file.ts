@@ -6,10 +6,7 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { isDirectory, readTextIfExists } from "../core/fs_probe.ts";
-import { joinPath } from "../core/paths.ts";
+import { Boundary, isDirectory, joinPath, LibrarianError, readTextIfExists } from "../core/mod.ts";
 import { type Json, parseChecked, settingsProblems } from "./claude_json.ts";
 
 /**

@@ -6,11 +6,16 @@
  * @module
  */
 
-import { Boundary } from "../core/boundary.ts";
-import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
-import { LibrarianError } from "../core/errors.ts";
-import { isDirectory } from "../core/fs_probe.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import {
+  Boundary,
+  claudeDir,
+  dirnameOf,
+  type EnvReader,
+  homeDir,
+  isDirectory,
+  joinPath,
+  LibrarianError,
+} from "../core/mod.ts";
 import { type HookProgram, type HookShell } from "./hook_command.ts";
 import { mergeHooks, removeLibrarianHooks } from "./hook_merge.ts";
 import { absolute, chooseProgram, chooseProject } from "./hook_program.ts";

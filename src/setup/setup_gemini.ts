@@ -6,15 +6,25 @@
  * @module
  */
 
-import { writeTextAtomic } from "../core/atomic.ts";
-import { type EnvReader, processEnv } from "../core/env.ts";
-import { joinPath, normalizePath } from "../core/paths.ts";
-import { EXIT_OK, flag, runCommand, stringOption, UsageError } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { printJson } from "../cli/output.ts";
-import { readTextIfExists } from "../core/fs_probe.ts";
+import {
+  type EnvReader,
+  joinPath,
+  LibrarianError,
+  normalizePath,
+  processEnv,
+  readTextIfExists,
+  writeTextAtomic,
+} from "../core/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  printJson,
+  runCommand,
+  stringOption,
+  UsageError,
+} from "../cli/mod.ts";
 import { absolute, chooseProgram } from "./hook_program.ts";
-import { LibrarianError } from "../core/errors.ts";
 import { foreignExtension, geminiExtensionFiles } from "./gemini_extension.ts";
 
 /** The command line of `librarian setup-gemini`. */

@@ -10,11 +10,17 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../core/env.ts";
-import { normalizePath } from "../core/paths.ts";
-import { EXIT_OK, flag, runCommand, stringOption, UsageError } from "../cli/args.ts";
-import { type CommandSpec } from "../cli/help.ts";
-import { makeStyle, printJson } from "../cli/output.ts";
+import { type EnvReader, normalizePath, processEnv } from "../core/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  makeStyle,
+  printJson,
+  runCommand,
+  stringOption,
+  UsageError,
+} from "../cli/mod.ts";
 import { setupHooks, type SetupReport, type SetupRequest } from "./settings_update.ts";
 import { EXCLUDE_LINE } from "./settings_file.ts";
 

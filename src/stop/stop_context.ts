@@ -6,15 +6,9 @@
  * @module
  */
 
-import type { Library } from "../core/discover.ts";
-import type { EnvReader } from "../core/env.ts";
-import type { HookEvent } from "../core/hook_io.ts";
-import type { LogValue } from "../core/log.ts";
-import type { MemoryScan } from "../automemory/scan.ts";
-import type { Coordination } from "../filing/coordination.ts";
-import type { RouteReport } from "../filing/route_report.ts";
-import type { SyncOutcome } from "../filing/stop_summary.ts";
-import type { TurnSource } from "../filing/stop_nudge.ts";
+import type { EnvReader, HookEvent, Library, LogValue } from "../core/mod.ts";
+import type { MemoryScan } from "../automemory/mod.ts";
+import type { Coordination, RouteReport, SyncOutcome, TurnSource } from "../filing/mod.ts";
 import type { LeftOver } from "./work.ts";
 
 /** One Stop event in the session's library, as its steps go. */

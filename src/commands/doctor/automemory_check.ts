@@ -5,10 +5,8 @@
  * @module
  */
 
-import type { Library } from "../../core/discover.ts";
-import type { EnvReader } from "../../core/env.ts";
-import { memoryDirs } from "../../automemory/memory_locate.ts";
-import { autoMemoryMode } from "../../automemory/mode.ts";
+import type { EnvReader, Library } from "../../core/mod.ts";
+import { autoMemoryMode, memoryDirs } from "../../automemory/mod.ts";
 import type { Check } from "./check.ts";
 
 /**

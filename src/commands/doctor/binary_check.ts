@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basenameOf, dirnameOf } from "../../core/paths.ts";
+import { basenameOf, dirnameOf } from "../../core/mod.ts";
 
 /** What is known of the running binary. */
 export interface BinaryFacts {

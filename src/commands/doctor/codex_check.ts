@@ -11,10 +11,7 @@
  * @module
  */
 
-import type { EnvReader } from "../../core/env.ts";
-import { homeDir } from "../../core/env.ts";
-import { readTextIfExists } from "../../core/fs_probe.ts";
-import { joinPath } from "../../core/paths.ts";
+import { type EnvReader, homeDir, joinPath, readTextIfExists } from "../../core/mod.ts";
 import { type Check, ok, warn } from "./check.ts";
 
 /**

@@ -6,11 +6,16 @@
  */
 
 import { VERSION } from "../../version.ts";
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { normalizePath } from "../../core/paths.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, runCommand } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
+import { type EnvReader, normalizePath, processEnv } from "../../core/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  makeStyle,
+  printJson,
+  runCommand,
+} from "../../cli/mod.ts";
 import { runChecks } from "./doctor_checks.ts";
 import { type Check } from "./check.ts";
 

@@ -5,42 +5,45 @@
  */
 
 import {
+  ageOf,
+  type EnvReader,
+  isFile,
+  joinPath,
   type Library,
   LIBRARY_DIR_NAME,
+  logFile,
+  normalizePath,
+  readBudget,
+  readProjectRuns,
+  refusalMessage,
   refusalWarning,
   type RefusedLibrary,
-  scratchPathOf,
-} from "../../core/discover.ts";
-import {
-  type EnvReader,
-  logFile,
-  readBudget,
-  refusalMessage,
   refusedSettings,
-} from "../../core/env.ts";
-import { scanLibrary } from "../../core/library_scan.ts";
+  safeText,
+  scanLibrary,
+  scratchPathOf,
+} from "../../core/mod.ts";
 import { autoMemoryCheck } from "./automemory_check.ts";
-import { describeWiring, detectHookWiring, type HookWiring } from "../../setup/hooks_wiring.ts";
 import {
   binaryName,
+  cliLinkProblem,
   currentRuntime,
+  describeWiring,
+  detectHookWiring,
   findPluginRoot,
+  type HookWiring,
   inspectPluginRoot,
   type PluginFiles,
   type Runtime,
-} from "../../setup/install_check.ts";
-import { describeFoundBy, locateLibrary } from "../../cli/locate_library.ts";
-import { cliLinkProblem } from "../../setup/install_cli.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
-import { shSingleQuote } from "../../setup/hook_command.ts";
+  shSingleQuote,
+} from "../../setup/mod.ts";
+import { describeFoundBy, locateLibrary } from "../../cli/mod.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import { logCheck } from "./log_check.ts";
 import { binaryFacts, describeBinary } from "./binary_check.ts";
-import { isFile } from "../../core/fs_probe.ts";
 import { codexCheck } from "./codex_check.ts";
 import { loadedTwiceCheck } from "./native_check.ts";
 import { type PluginDirRun, pluginDirRun } from "./plugin_dir.ts";
-import { ageOf, readProjectRuns, safeText } from "../../core/log_tail.ts";
 
 const REINSTALL = "reinstall the plugin (/plugin uninstall librarian, then /plugin install)";
 const INSTALL = "install the plugin (/plugin install librarian@<marketplace>), or run " +

@@ -5,10 +5,15 @@
  * @module
  */
 
-import { type EnvReader, logFile } from "../../core/env.ts";
-import type { LogRecord } from "../../core/log.ts";
+import {
+  ageOf,
+  type EnvReader,
+  logFile,
+  type LogRecord,
+  readProjectRuns,
+  safeText,
+} from "../../core/mod.ts";
 import { type Check, ok, warn } from "./check.ts";
-import { ageOf, readProjectRuns, safeText } from "../../core/log_tail.ts";
 
 /** Hook runs older than this make the log check warn. */
 const STALE_LOG_MS = 7 * 24 * 60 * 60 * 1000;

@@ -5,9 +5,8 @@
  * @module
  */
 
-import type { Library } from "../../core/discover.ts";
-import { describeDoubling } from "../../import/native.ts";
-import { nativeDoublings } from "../../import/project_sources.ts";
+import type { Library } from "../../core/mod.ts";
+import { describeDoubling, nativeDoublings } from "../../import/mod.ts";
 import { type Check, ok, warn } from "./check.ts";
 
 /**

@@ -7,8 +7,7 @@
  * @module
  */
 
-import type { LogRecord } from "../../core/log.ts";
-import { normalizePath } from "../../core/paths.ts";
+import { type LogRecord, normalizePath } from "../../core/mod.ts";
 
 /** Runs older than this are not taken as a sign of how the hooks are wired now. */
 export const PLUGIN_DIR_RECENT_MS = 7 * 24 * 60 * 60 * 1000;

@@ -7,10 +7,15 @@
  * @module
  */
 
-import { findLibraryForSession, type Library } from "../../core/discover.ts";
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
-import { scanLibrary } from "../../core/library_scan.ts";
+import {
+  type EnvReader,
+  findLibraryForSession,
+  joinPath,
+  type Library,
+  normalizePath,
+  processEnv,
+  scanLibrary,
+} from "../../core/mod.ts";
 
 /** The events `--example` can make, per hook. */
 export const EXAMPLE_EVENTS: Readonly<Record<string, readonly string[]>> = {

@@ -7,17 +7,28 @@
  * @module
  */
 
-import { findLibraryForSession, scratchPathOf } from "../../core/discover.ts";
-import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { HookInputError, parseHookEvent, provideStdinText } from "../../core/hook_io.ts";
-import { readAllSync } from "../../core/read_all.ts";
-import { decideFileContext, locateFileContext } from "../../inject/file_context.ts";
-import { FILE_TOOLS } from "../../inject/inject_hook.ts";
-import { rootFilesAtStart } from "../../inject/start.ts";
-import { collectLibraryFiles } from "../../core/walk.ts";
-import { loadLedger } from "../../inject/ledger.ts";
-import { ledgerKeyOf, windowStateDir } from "../../inject/window.ts";
-import { safeText } from "../../core/log_tail.ts";
+import {
+  collectLibraryFiles,
+  type EnvReader,
+  findLibraryForSession,
+  HookInputError,
+  parseHookEvent,
+  processEnv,
+  provideStdinText,
+  readAllSync,
+  readBudget,
+  safeText,
+  scratchPathOf,
+} from "../../core/mod.ts";
+import {
+  decideFileContext,
+  FILE_TOOLS,
+  ledgerKeyOf,
+  loadLedger,
+  locateFileContext,
+  rootFilesAtStart,
+  windowStateDir,
+} from "../../inject/mod.ts";
 import { reviewScratch } from "../scratch/scratch_review.ts";
 
 /**

@@ -7,12 +7,15 @@
  * @module
  */
 
-import { Boundary } from "../../core/boundary.ts";
-import type { Library } from "../../core/discover.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { messageOf } from "../../core/errors.ts";
-import { dirnameOf, joinPath } from "../../core/paths.ts";
-import { runGit } from "../../git/git_run.ts";
+import {
+  Boundary,
+  dirnameOf,
+  isDirectory,
+  joinPath,
+  type Library,
+  messageOf,
+} from "../../core/mod.ts";
+import { runGit } from "../../git/mod.ts";
 import type { Finding } from "./lint_checks.ts";
 
 /** One folder move `--fix` made or refused. */

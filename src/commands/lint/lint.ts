@@ -4,31 +4,43 @@
  * @module
  */
 
-import { nativeDoublings } from "../../import/project_sources.ts";
-import { describeDoubling } from "../../import/native.ts";
+import { describeDoubling, nativeDoublings } from "../../import/mod.ts";
 import { VERSION } from "../../version.ts";
 import {
+  basenameOf,
+  decodeLibraryBytes,
+  type EnvReader,
+  isDirectory,
+  joinPath,
   type Library,
   type OwnerCheck,
+  plural,
+  processEnv,
+  readBudget,
+  scanLibrary,
+  type ScannedFile,
+  type ScannedFolder,
   SCRATCH_FILE_NAME,
   trustsOwnersOf,
-} from "../../core/discover.ts";
-import { CONFIG_FILE_NAME } from "../../export/config.ts";
-import { shSingleQuote } from "../../setup/hook_command.ts";
-import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { basenameOf, joinPath } from "../../core/paths.ts";
-import { decodeLibraryBytes } from "../../core/read_text.ts";
-import { EXIT_OK, EXIT_PROBLEMS, flag, intOption, runCommand } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
-import { gitRenames } from "../../git/renames.ts";
-import { scanLibrary, type ScannedFile, type ScannedFolder } from "../../core/library_scan.ts";
+} from "../../core/mod.ts";
+import { CONFIG_FILE_NAME } from "../../export/mod.ts";
+import { shSingleQuote } from "../../setup/mod.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  flag,
+  intOption,
+  libraryJson,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+} from "../../cli/mod.ts";
+import { DEFAULT_CHANGE_RATIO, gitRenames, refreshStaleRecord } from "../../git/mod.ts";
 import { applyFolderMoves, type FolderMove } from "./fix.ts";
 import { type LibraryText, staleLearningFindings } from "./staleness_check.ts";
-import { refreshStaleRecord } from "../../git/stale_refresh.ts";
-import { DEFAULT_CHANGE_RATIO } from "../../git/staleness.ts";
-import { DEFAULT_SIMILARITY } from "../../format/similarity.ts";
+import { DEFAULT_SIMILARITY } from "../../format/mod.ts";
 import {
   type BulletFile,
   bulletsOf,
@@ -42,9 +54,7 @@ import {
   outermostFolders,
   sortFindings,
 } from "./lint_checks.ts";
-import { libraryJson, requireLibrary } from "../../cli/locate_library.ts";
 import { scratchFindings } from "../scratch/scratch_review.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
 import { nestedScratches } from "../status/nested_scratch.ts";
 
 /** The command line of `librarian lint`. */

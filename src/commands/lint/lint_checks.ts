@@ -5,12 +5,16 @@
  * @module
  */
 
-import { withoutSecretLines } from "../../import/secret_lines.ts";
-import { mirrorLevels } from "../../core/walk.ts";
-import type { Rename } from "../../git/renames.ts";
-import { NOT_A_SECRET, NOT_SECRET_MARKER } from "../../format/markers.ts";
-import { learningsOf } from "../../format/learnings.ts";
-import { shinglesOf, similarPairs } from "../../format/similarity.ts";
+import { withoutSecretLines } from "../../import/mod.ts";
+import { mirrorLevels } from "../../core/mod.ts";
+import type { Rename } from "../../git/mod.ts";
+import {
+  learningsOf,
+  NOT_A_SECRET,
+  NOT_SECRET_MARKER,
+  shinglesOf,
+  similarPairs,
+} from "../../format/mod.ts";
 
 /** The kinds of findings, in the order they are reported. */
 export const FINDING_KINDS = [

@@ -7,11 +7,9 @@
  * @module
  */
 
-import type { Library } from "../../core/discover.ts";
-import { basenameOf, dirnameOf } from "../../core/paths.ts";
+import { basenameOf, dirnameOf, type Library } from "../../core/mod.ts";
 import type { Finding } from "./lint_checks.ts";
-import type { Learning, SourceFate } from "../../git/staleness.ts";
-import { scanStaleness } from "../../git/stale_scan.ts";
+import { type Learning, scanStaleness, type SourceFate } from "../../git/mod.ts";
 
 /** A served library file's text, for {@link staleLearningFindings}. */
 export interface LibraryText {

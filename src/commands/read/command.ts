@@ -5,9 +5,13 @@
  * @module
  */
 
-import type { EnvReader } from "../../core/env.ts";
-import { locateCommandContext, type NoCommandContextReason } from "../../inject/command_context.ts";
-import { decideFileContext, type FileContext } from "../../inject/file_context.ts";
+import type { EnvReader } from "../../core/mod.ts";
+import {
+  decideFileContext,
+  type FileContext,
+  locateCommandContext,
+  type NoCommandContextReason,
+} from "../../inject/mod.ts";
 
 /** The context a command line would get, or why it gets none. */
 export type CommandReadContext =

@@ -5,33 +5,39 @@
  * @module
  */
 
-import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { dirnameOf, joinPath, normalizePath, resolveLocalPath } from "../../core/paths.ts";
+import {
+  dirnameOf,
+  type EnvReader,
+  isDirectory,
+  joinPath,
+  normalizePath,
+  processEnv,
+  readBudget,
+  resolveLocalPath,
+} from "../../core/mod.ts";
 import {
   buildFileContext,
   type FileContext,
+  type NoCommandContextReason,
   type NoContextReason,
-} from "../../inject/file_context.ts";
+} from "../../inject/mod.ts";
 import {
+  type CommandSpec,
+  describeFoundBy,
   EXIT_OK,
   EXIT_PROBLEMS,
   flag,
+  librarianPathProblem,
+  libraryJson,
+  makeStyle,
+  noLibraryMessage,
+  printJson,
   runCommand,
   stringOption,
   UsageError,
-} from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
+} from "../../cli/mod.ts";
 import { VERSION } from "../../version.ts";
 import { commandReadContext, NO_COMMAND_CONTEXT } from "./command.ts";
-import type { NoCommandContextReason } from "../../inject/command_context.ts";
-import {
-  describeFoundBy,
-  librarianPathProblem,
-  libraryJson,
-  noLibraryMessage,
-} from "../../cli/locate_library.ts";
 
 /** The command line of `librarian read`. */
 export const SPEC: CommandSpec = {

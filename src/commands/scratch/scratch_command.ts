@@ -6,23 +6,31 @@
  * @module
  */
 
-import { type Library, scratchPathOf } from "../../core/discover.ts";
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { readTextIfExists } from "../../core/fs_probe.ts";
-import { classifyBlock, type KeepCode } from "../../filing/classify.ts";
-import { lockLibrary } from "../../filing/coordination.ts";
-import { NOT_A_SECRET } from "../../format/markers.ts";
-import { tagLineFix } from "../../format/near_miss.ts";
-import { parseScratch } from "../../format/scratch.ts";
-import { rewriteScratch } from "../../filing/scratch_rewrite.ts";
+import {
+  type EnvReader,
+  LibrarianError,
+  type Library,
+  plural,
+  processEnv,
+  readTextIfExists,
+  safeText,
+  scratchPathOf,
+} from "../../core/mod.ts";
+import { classifyBlock, type KeepCode, lockLibrary, rewriteScratch } from "../../filing/mod.ts";
+import { NOT_A_SECRET, parseScratch, tagLineFix } from "../../format/mod.ts";
 import { VERSION } from "../../version.ts";
-import { EXIT_OK, flag, intOption, runCommand, stringOption, UsageError } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
-import { safeText } from "../../core/log_tail.ts";
-import { requireLibrary } from "../../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  intOption,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+  stringOption,
+  UsageError,
+} from "../../cli/mod.ts";
 
 /** The command line of `librarian scratch`. */
 export const SPEC: CommandSpec = {

@@ -6,10 +6,8 @@
  * @module
  */
 
-import { classifyBlock, type KeepCode } from "../../filing/classify.ts";
-import { NOT_A_SECRET } from "../../format/markers.ts";
-import { tagLineFix } from "../../format/near_miss.ts";
-import { parseScratch } from "../../format/scratch.ts";
+import { classifyBlock, type KeepCode } from "../../filing/mod.ts";
+import { NOT_A_SECRET, parseScratch, tagLineFix } from "../../format/mod.ts";
 import type { Finding } from "../lint/lint_checks.ts";
 
 /** One pending scratch block and what the stop hook will do with it. */

@@ -8,11 +8,8 @@
  * @module
  */
 
-import { type EnvReader } from "../../core/env.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
-import { parseLedger } from "../../inject/ledger_format.ts";
-import { windowStateDir } from "../../inject/window.ts";
+import { type EnvReader, isDirectory, joinPath, normalizePath } from "../../core/mod.ts";
+import { parseLedger, windowStateDir } from "../../inject/mod.ts";
 
 /** One context window's ledger: the main conversation or one subagent. */
 export interface WindowLedger {

@@ -5,14 +5,17 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
+import { type EnvReader, LibrarianError, processEnv, safeText } from "../../core/mod.ts";
 import { VERSION } from "../../version.ts";
-import { EXIT_OK, flag, runCommand } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { safeText } from "../../core/log_tail.ts";
-import { requireLibrary } from "../../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+} from "../../cli/mod.ts";
 import { projectSessions, type SessionLedgers, versionState } from "./ledgers.ts";
 
 /** The command line of `librarian sent`. */

@@ -5,14 +5,18 @@
  * @module
  */
 
-import { type EnvReader, processEnv } from "../../core/env.ts";
+import { ageOf, type EnvReader, plural, processEnv } from "../../core/mod.ts";
 import { VERSION } from "../../version.ts";
-import { EXIT_OK, flag, intOption, runCommand } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
-import { ageOf } from "../../core/log_tail.ts";
-import { requireLibrary } from "../../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  intOption,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+} from "../../cli/mod.ts";
 import { projectSessions, type SessionLedgers } from "./ledgers.ts";
 
 /** The command line of `librarian sessions`. */

@@ -6,15 +6,27 @@
  * @module
  */
 
-import { type EnvReader, nowFrom, processEnv } from "../../core/env.ts";
-import { normalizePath } from "../../core/paths.ts";
-import { scanLibrary, servedFiles } from "../../core/library_scan.ts";
-import { safeText } from "../../core/log_tail.ts";
+import {
+  type EnvReader,
+  normalizePath,
+  nowFrom,
+  processEnv,
+  safeText,
+  scanLibrary,
+  servedFiles,
+} from "../../core/mod.ts";
 import { VERSION } from "../../version.ts";
-import { EXIT_OK, flag, intOption, runCommand } from "../../cli/args.ts";
-import type { CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  intOption,
+  locateLibrary,
+  makeStyle,
+  noLibraryError,
+  printJson,
+  runCommand,
+} from "../../cli/mod.ts";
 import { projectSessions } from "../sessions/ledgers.ts";
 import { fileUse } from "./usage.ts";
 

@@ -6,9 +6,14 @@
  * @module
  */
 
-import { type Library, LIBRARY_DIR_NAME, SCRATCH_FILE_NAME } from "../../core/discover.ts";
-import { readFileBounded } from "../../core/fs_probe.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
+import {
+  joinPath,
+  type Library,
+  LIBRARY_DIR_NAME,
+  normalizePath,
+  readFileBounded,
+  SCRATCH_FILE_NAME,
+} from "../../core/mod.ts";
 
 /** The most folders looked at for nested libraries. */
 export const MAX_WALKED_FOLDERS = 20_000;

@@ -5,20 +5,40 @@
  * @module
  */
 
-import { type Library, scratchPathOf } from "../../core/discover.ts";
-import { type EnvReader, logFile, processEnv } from "../../core/env.ts";
-import { basenameOf, normalizePath } from "../../core/paths.ts";
-import { isRegularFile } from "../../core/read_text.ts";
-import { EXIT_OK, flag, intOption, runCommand, stringOption } from "../../cli/args.ts";
-import { type CommandSpec } from "../../cli/help.ts";
-import { formatBytes, makeStyle, printJson, type Style } from "../../cli/output.ts";
-import { plural } from "../../core/words.ts";
-import { describeWiring, detectHookWiring } from "../../setup/hooks_wiring.ts";
-import { scanLibrary } from "../../core/library_scan.ts";
-import { describeFoundBy, libraryJson, requireLibrary } from "../../cli/locate_library.ts";
-import { ageOf, describeRecord, readProjectRuns, safeText } from "../../core/log_tail.ts";
+import {
+  ageOf,
+  basenameOf,
+  describeRecord,
+  type EnvReader,
+  isRegularFile,
+  type Library,
+  logFile,
+  type LogRecord,
+  normalizePath,
+  plural,
+  processEnv,
+  readProjectRuns,
+  safeText,
+  scanLibrary,
+  scratchPathOf,
+} from "../../core/mod.ts";
+import {
+  type CommandSpec,
+  describeFoundBy,
+  EXIT_OK,
+  flag,
+  formatBytes,
+  intOption,
+  libraryJson,
+  makeStyle,
+  printJson,
+  requireLibrary,
+  runCommand,
+  stringOption,
+  type Style,
+} from "../../cli/mod.ts";
+import { describeWiring, detectHookWiring } from "../../setup/mod.ts";
 import { recentPluginDirRun } from "../doctor/doctor_checks.ts";
-import type { LogRecord } from "../../core/log.ts";
 import { collapseTree, type FolderRow, naturalTreeOrder } from "./tree.ts";
 import { VERSION } from "../../version.ts";
 import { type BlockReview, reviewScratch } from "../scratch/scratch_review.ts";

@@ -10,23 +10,35 @@
  * @module
  */
 
-import type { Library } from "../../core/discover.ts";
-import { Boundary } from "../../core/boundary.ts";
-import { type EnvReader, processEnv, readBudget } from "../../core/env.ts";
-import { LibrarianError } from "../../core/errors.ts";
-import { isDirectory } from "../../core/fs_probe.ts";
-import { scanLibrary, servedFiles } from "../../core/library_scan.ts";
-import { joinPath, normalizePath } from "../../core/paths.ts";
-import { safeText } from "../../core/log_tail.ts";
-import { readLibraryText, statStamp } from "../../core/read_text.ts";
-import { lockLibrary } from "../../filing/coordination.ts";
-import { scanStaleness, staleReason } from "../../git/stale_scan.ts";
-import { DEFAULT_CHANGE_RATIO } from "../../git/staleness.ts";
+import {
+  Boundary,
+  type EnvReader,
+  isDirectory,
+  joinPath,
+  LibrarianError,
+  type Library,
+  normalizePath,
+  processEnv,
+  readBudget,
+  readLibraryText,
+  safeText,
+  scanLibrary,
+  servedFiles,
+  statStamp,
+} from "../../core/mod.ts";
+import { lockLibrary } from "../../filing/mod.ts";
+import { DEFAULT_CHANGE_RATIO, scanStaleness, staleReason } from "../../git/mod.ts";
 import { VERSION } from "../../version.ts";
-import { EXIT_OK, flag, runCommand } from "../../cli/args.ts";
-import type { CommandSpec } from "../../cli/help.ts";
-import { makeStyle, printJson } from "../../cli/output.ts";
-import { locateLibrary, noLibraryError } from "../../cli/locate_library.ts";
+import {
+  type CommandSpec,
+  EXIT_OK,
+  flag,
+  locateLibrary,
+  makeStyle,
+  noLibraryError,
+  printJson,
+  runCommand,
+} from "../../cli/mod.ts";
 import { applyTidy, planTidy, type TidyFile, type TidyPlan } from "./tidy_plan.ts";
 
 /** The command line of `librarian tidy`. */

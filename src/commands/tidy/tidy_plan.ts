@@ -18,10 +18,8 @@
  * @module
  */
 
-import { fairShare } from "../../format/budget.ts";
-import { stripMetadata } from "../../format/library_doc.ts";
-import { learningsOf, type LearningUnit } from "../../format/learnings.ts";
-import { appendLearnings } from "../../filing/append.ts";
+import { fairShare, learningsOf, type LearningUnit, stripMetadata } from "../../format/mod.ts";
+import { appendLearnings } from "../../filing/mod.ts";
 
 /** A library file's text. */
 export interface TidyFile {

@@ -1,0 +1,19 @@
+/**
+ * The door of `format/`: what other folders use of it. The library's text formats the commands and
+ * the products read: scratch blocks, tag rules, markers, secrets, front matter, learnings,
+ * similarity.
+ *
+ * @module
+ */
+
+export { fairShare } from "./budget.ts";
+export { readFrontMatter } from "./front_matter.ts";
+export { learningsOf, type LearningUnit } from "./learnings.ts";
+export { stripMetadata } from "./library_doc.ts";
+export { libraryLine } from "./markdown.ts";
+export { NOT_A_SECRET, NOT_SECRET_MARKER } from "./markers.ts";
+export { tagLineFix } from "./near_miss.ts";
+export { parseScratch } from "./scratch.ts";
+export { findSecrets, findSecretSpans } from "./secrets.ts";
+export { DEFAULT_SIMILARITY, shinglesOf, similarPairs } from "./similarity.ts";
+export { checkTagType } from "./tag_rules.ts";
