@@ -34,6 +34,7 @@ import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
 import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
+import { nativeSources, repoWideRules } from "./native_sources.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -81,13 +82,22 @@ function rootContext(
   env: EnvReader,
   recent: readonly string[] = [],
 ): { text: string; files: Record<string, string>; sent: string } {
-  const rootFiles = collectLibraryFiles(library.root, "");
-  // after a compaction, the folders worked on last come back first (recent.ts)
+  // the library's root files, then the other agents' rules for the whole repository (Claude
+  // Code never loads them), under one budget: cut last
+  const rootFiles = [
+    ...collectLibraryFiles(library.root, ""),
+    ...repoWideRules(library.projectRoot),
+  ];
+  // after a compaction, the folders worked on last come back first (recent.ts), with what the
+  // client does not load again for them (a nested AGENTS.md, another agent's rule covering them)
   const folders = recent.flatMap((folder) => {
     const rel = relativeInside(folder, library.projectRoot);
     return rel === null || rel === "" ? [] : [rel];
   });
-  const walks = folders.map((folder) => collectLibraryFiles(library.root, folder));
+  const walks = folders.map((folder) => [
+    ...collectLibraryFiles(library.root, folder),
+    ...nativeSources(library.projectRoot, [`${folder}/`], "file-tool"),
+  ]);
   const files = compactionFiles(walks, rootFiles);
   const named = folders.filter((_, i) => walks[i]!.some((f) => dirnameOf(f.relPath) !== ""));
   if (files.length === 0) return { text: "", files: {}, sent: "" };
