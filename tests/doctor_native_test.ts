@@ -57,3 +57,26 @@ Deno.test("doctor says nothing is doubled only when no CLAUDE.md, AGENTS.md or r
   assert.equal(check.status, "ok");
   assert.match(check.message, /CLAUDE\.md, AGENTS\.md or \.claude\/rules/);
 });
+
+Deno.test("doctor names another agent's rule read in place whose text an earlier import copied into the library, with its characters and the fix", async () => {
+  const check = await loadedTwice({
+    ".cursor/rules/db.mdc": "---\nglobs: db/**\n---\n- migrations are forward only\n",
+    "_memory_library/db/db.md": "- migrations are forward only\n",
+  });
+  assert.equal(check.status, "warn");
+  assert.match(
+    check.message,
+    /\.cursor\/rules\/db\.mdc: 29 characters the Librarian sends from where it lies/,
+  );
+  assert.match(check.fix ?? "", /delete the copied lines from the library/);
+});
+
+Deno.test("doctor leaves alone an agent-requested rule (never sent where it lies) and the Librarian's own export", async () => {
+  const check = await loadedTwice({
+    ".cursor/rules/release.mdc":
+      "---\ndescription: releases\nalwaysApply: false\n---\n- tag every release by hand\n",
+    "_memory_library/.on-demand/release.md": "- tag every release by hand\n",
+    "_memory_library/tech.md": "- tag every release by hand\n",
+  });
+  assert.equal(check.status, "ok", check.message);
+});
