@@ -26,6 +26,10 @@ export type RuleScope =
 /** The first front-matter block: its text and where the body starts, or null. */
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
+/** True when `value` is one quoted scalar, whole. */
+const isQuoted = (value: string): boolean =>
+  /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')$/.test(value);
+
 /** A YAML scalar as plain text: its quotes (and a trailing comment) removed. */
 function unquote(value: string): string {
   const v = value.trim();
@@ -55,6 +59,10 @@ function listOf(value: string): string[] {
  *   description: "When deploying to prod",
  *   paths: ["db/**"],
  * });
+ * assert.deepEqual(frontMatterKeys("description: 'Release steps: tag, push' # x\nalwaysApply: true # y"), {
+ *   description: "Release steps: tag, push",
+ *   alwaysApply: "true",
+ * });
  * ```
  */
 export function frontMatterKeys(yaml: string): Record<string, string | string[]> {
@@ -63,12 +71,15 @@ export function frontMatterKeys(yaml: string): Record<string, string | string[]>
   for (let i = 0; i < lines.length; i++) {
     const match = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(lines[i]!);
     if (!match || Object.hasOwn(out, match[1]!)) continue;
-    const inline = (match[2] ?? "").replace(/(^|\s)#.*$/, "").trim();
+    const raw = (match[2] ?? "").trim();
+    const value = isQuoted(raw) ? raw : raw.replace(/(^|\s)#.*$/, "").trim();
+    const quoted = isQuoted(value);
+    const inline = quoted ? unquote(value) : value;
     const nested: string[] = [];
     while (i + 1 < lines.length && /^(?:[ \t]+\S|[ \t]*-(?:[ \t]|$)|[ \t]*$)/.test(lines[i + 1]!)) {
       nested.push(lines[++i]!);
     }
-    if (inline === "" || /^[|>][-+1-9]*$/.test(inline)) {
+    if (!quoted && (inline === "" || /^[|>][-+1-9]*$/.test(inline))) {
       const items = nested.map((l) => /^[ \t]*-[ \t]+(.*)$/.exec(l)?.[1]);
       out[match[1]!] = inline === "" && items.some((item) => item !== undefined)
         ? items.filter((item): item is string => item !== undefined).map(unquote)
