@@ -160,7 +160,10 @@ Deno.test("import's default leaves the other agents' glob-scoped and repo-wide r
     inPlace.get(".cursor/rules/trigger.mdc") ?? "",
     /^read in place: a Cursor rule for \*\*\/trigger\/\*\*; the Librarian sends it on every touch it covers/,
   );
-  assert.match(inPlace.get(".cursor/rules/db.mdc") ?? "", /globs internal-packages\/database\/\*\*|for internal-packages\/database\/\*\*/);
+  assert.match(
+    inPlace.get(".cursor/rules/db.mdc") ?? "",
+    /globs internal-packages\/database\/\*\*|for internal-packages\/database\/\*\*/,
+  );
   assert.match(inPlace.get(".cursor/rules/style.mdc") ?? "", /whole repository.*session start/);
   assert.match(inPlace.get(".github/copilot-instructions.md") ?? "", /whole repository/);
   assert.match(inPlace.get(".github/instructions/ui.instructions.md") ?? "", /for src\/ui\/\*\*/);
@@ -202,7 +205,9 @@ Deno.test("--hand-over leaves them where they lie too (imported as well, they wo
   const left = report.left.find((l: { name: string }) => l.name === ".cursor/rules/trigger.mdc");
   assert.match(left?.why ?? "", /name no one folder/);
   assert.ok(
-    report.inPlace.some((p: { name: string }) => p.name === ".github/instructions/ui.instructions.md"),
+    report.inPlace.some((p: { name: string }) =>
+      p.name === ".github/instructions/ui.instructions.md"
+    ),
     "Copilot's stay: its export was not chosen",
   );
 });

@@ -46,7 +46,8 @@ const PROJECT: Record<string, string> = {
 };
 
 /** Every rule marker that must never reach the model from a touch. */
-const NEVER = /CURSOR-AGENT-REQUESTED|CURSOR-MANUAL-RULE|WINDSURF-MODEL-DECISION|WINDSURF-MANUAL|EXPORTED-LIBRARY-TEXT/;
+const NEVER =
+  /CURSOR-AGENT-REQUESTED|CURSOR-MANUAL-RULE|WINDSURF-MODEL-DECISION|WINDSURF-MANUAL|EXPORTED-LIBRARY-TEXT/;
 /** The repo-wide rules: at session start, never on a touch. */
 const REPO_WIDE = /CURSOR-ALWAYS-RULE|COPILOT-REPO-WIDE|WINDSURF-ALWAYS-RULE/;
 

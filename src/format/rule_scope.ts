@@ -27,8 +27,7 @@ export type RuleScope =
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** True when `value` is one quoted scalar, whole. */
-const isQuoted = (value: string): boolean =>
-  /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')$/.test(value);
+const isQuoted = (value: string): boolean => /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')$/.test(value);
 
 /** A YAML scalar as plain text: its quotes (and a trailing comment) removed. */
 function unquote(value: string): string {
@@ -84,7 +83,9 @@ export function frontMatterKeys(yaml: string): Record<string, string | string[]>
       out[match[1]!] = inline === "" && items.some((item) => item !== undefined)
         ? items.filter((item): item is string => item !== undefined).map(unquote)
           .filter((item) => item !== "")
-        : nested.map((l) => l.trim()).filter((l) => l !== "").join(inline.startsWith("|") ? "\n" : " ");
+        : nested.map((l) => l.trim()).filter((l) => l !== "").join(
+          inline.startsWith("|") ? "\n" : " ",
+        );
     } else out[match[1]!] = inline;
   }
   return out;

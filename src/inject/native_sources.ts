@@ -62,14 +62,6 @@ function isPlainFile(path: string): boolean {
   }
 }
 
-function isPlainFolder(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * True when the client running the hook loads a nested `CLAUDE.md` and its `paths:` rules by itself
  * after a Write and after a Bash read (`client_bash_reads.ts`), as Claude Code 2.1.332 does
@@ -109,7 +101,12 @@ export function clientLoadsAfterWriteAndShellRead(env: EnvReader): boolean {
 export function scopedRules(projectRoot: string): ScopedRule[] {
   return projectRules(projectRoot).flatMap((rule) =>
     rule.scope.kind === "globs"
-      ? [{ relPath: rule.relPath, absPath: rule.absPath, agent: rule.agent, globs: rule.scope.globs }]
+      ? [{
+        relPath: rule.relPath,
+        absPath: rule.absPath,
+        agent: rule.agent,
+        globs: rule.scope.globs,
+      }]
       : []
   );
 }

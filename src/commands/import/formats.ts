@@ -138,7 +138,6 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** Keys a rule's front matter has; a second block of them right after the first is one too. */
 const RULE_KEYS = /^(description|globs|alwaysApply|applyTo|trigger|paths|name)\s*:/m;
 
-
 const lineCount = (text: string) => text.split("\n").length - 1;
 
 /** Every front-matter block at the top (a doubled one too), merged, and the body after them. */
