@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { generatedText } from "../src/export/formats.ts";
 
 interface CheckJson {
   id: string;
@@ -76,6 +77,15 @@ Deno.test("doctor leaves alone an agent-requested rule (never sent where it lies
     ".cursor/rules/release.mdc":
       "---\ndescription: releases\nalwaysApply: false\n---\n- tag every release by hand\n",
     "_memory_library/.on-demand/release.md": "- tag every release by hand\n",
+    "_memory_library/tech.md": "- tag every release by hand\n",
+  });
+  assert.equal(check.status, "ok", check.message);
+});
+
+Deno.test("doctor does not take the section export keeps in copilot-instructions.md for a double", async () => {
+  const section = generatedText("copilot", "_memory_library", "", "- tag every release by hand\n");
+  const check = await loadedTwice({
+    ".github/copilot-instructions.md": `# Team\n- answer in plain English\n\n${section}`,
     "_memory_library/tech.md": "- tag every release by hand\n",
   });
   assert.equal(check.status, "ok", check.message);

@@ -8,7 +8,7 @@
  * agent-requested or manual one is never sent; the Librarian's own export is never read back.
  */
 import assert from "node:assert/strict";
-import { markerText } from "../src/export/formats.ts";
+import { generatedText, markerText } from "../src/export/formats.ts";
 import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
 
 const EXPORTED = `---\n# ${
@@ -226,4 +226,23 @@ Deno.test("after a compaction the rules of the folders touched last come back (t
   assert.match(compacted, /CURSOR-ALWAYS-RULE/);
   assert.doesNotMatch(compacted, /WINDSURF-API-RULE|COPILOT-DB-RULE/, "not touched: not sent");
   assert.doesNotMatch(compacted, NEVER);
+});
+
+Deno.test("copilot-instructions.md is sent without the section `librarian export --format copilot` keeps in it (the library's own text, sent from the library)", async () => {
+  const section = generatedText("copilot", "_memory_library", "", "- EXPORTED-SECTION-TEXT\n");
+  const { dir, root } = await project({
+    ".github/copilot-instructions.md": `# Copilot\n- COPILOT-REPO-WIDE\n\n${section}`,
+  });
+  await using _ = dir;
+  const sent = await start(root);
+  assert.match(sent, /COPILOT-REPO-WIDE/);
+  assert.doesNotMatch(sent, /EXPORTED-SECTION-TEXT|librarian:begin/);
+});
+
+Deno.test("a copilot-instructions.md that holds only export's section is not sent at all", async () => {
+  const section = generatedText("copilot", "_memory_library", "", "- EXPORTED-SECTION-TEXT\n");
+  const { dir, root } = await project({ ".github/copilot-instructions.md": section });
+  await using _ = dir;
+  const sent = await start(root);
+  assert.doesNotMatch(sent, /copilot-instructions\.md|EXPORTED-SECTION-TEXT/);
 });

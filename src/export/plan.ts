@@ -67,6 +67,26 @@ function findSection(text: string): SectionSpan | null {
 }
 
 /**
+ * `text` without the section export keeps in it (a person's file, such as Copilot's
+ * `copilot-instructions.md`, read where it lies: that section is the library's own text).
+ *
+ * @example Usage
+ * ```ts
+ * import { withoutExportSection } from "./plan.ts";
+ * import { generatedText } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const mine = "# Our rules\n- be kind\n";
+ * const section = generatedText("copilot", "_memory_library", "", "- x\n");
+ * assert.equal(withoutExportSection(`${mine}\n${section}`), mine);
+ * assert.equal(withoutExportSection(mine), mine);
+ * ```
+ */
+export function withoutExportSection(text: string): string {
+  return text.includes(SECTION_BEGIN) ? withSection(text, null) : text;
+}
+
+/**
  * `text` with its marked section replaced by `section`, or with `section` appended (after a
  * blank line) when it has none; `section` `null` removes the section and the blank line before
  * it. Only whole marker lines count ({@link hasSection}).

@@ -24,6 +24,7 @@ import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import { withoutExportSection } from "../export/plan.ts";
 import type { StaleView } from "./stale_view.ts";
 
 /** What a context window still needs, rendered; or nothing. */
@@ -232,8 +233,9 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       // a project's own memory file (native_sources.ts) is shown as it lies: no library marks
       const native = "native" in file;
       const keep = options.keepProvenance === true || native;
+      // (without the section `librarian export` keeps in it: the library's own text)
       const source = native
-        ? text.text
+        ? withoutExportSection(text.text)
         : options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
       const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;

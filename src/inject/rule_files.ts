@@ -4,7 +4,8 @@
  * `.cursor/rules/**\/*.mdc`, Copilot's `.github/instructions/**\/*.instructions.md` and
  * `.github/copilot-instructions.md`, Windsurf's `.windsurf/rules/*.md`, all at the project root. A
  * file `librarian export` wrote is the library's own text and is never listed; a link is never
- * followed.
+ * followed. Copilot's `copilot-instructions.md` is served without the section export keeps in it
+ * (`inject/choose.ts`), and not at all when that section is all it holds.
  *
  * @module
  */
@@ -12,6 +13,7 @@
 import { joinPath } from "../core/paths.ts";
 import { type RuleAgent, type RuleScope, ruleScope } from "../format/rule_scope.ts";
 import { isGeneratedText } from "../export/formats.ts";
+import { withoutExportSection } from "../export/plan.ts";
 
 /** Where each agent keeps its rules (project-relative) and how their files are named. */
 export const RULE_FOLDERS: readonly { agent: RuleAgent; folder: string; name: RegExp }[] = [
@@ -126,7 +128,9 @@ export function projectRules(projectRoot: string): RuleFile[] {
     visit(folder, 0);
     if (agent === "copilot") {
       const absPath = joinPath(projectRoot, COPILOT_REPO_FILE);
-      if (headOf(absPath) !== null) {
+      const head = headOf(absPath);
+      // a file that holds only export's section is the library's own text
+      if (head !== null && withoutExportSection(head).trim() !== "") {
         rules.push({ relPath: COPILOT_REPO_FILE, absPath, agent, scope: { kind: "always" } });
       }
     }

@@ -22,6 +22,7 @@ import {
 } from "../../core/paths.ts";
 import { compareNames } from "../../core/walk.ts";
 import { isGeneratedText, MARKER_WORDS } from "../../export/formats.ts";
+import { withoutExportSection } from "../../export/plan.ts";
 import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,
@@ -593,7 +594,7 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
     // another agent's rule counts where the inject hook serves it; an export is the library's own
     const other = ruleAgentOf(rel) !== null && classify(rel)?.kind !== "claude-rule";
     if (other && (servedInPlace(rel, got.text) === null || isGeneratedText(got.text))) continue;
-    natives.push({ rel, text: got.text });
+    natives.push({ rel, text: withoutExportSection(got.text) });
     if (depth >= MAX_IMPORT_DEPTH) continue;
     for (const { path } of atImports(got.text)) {
       if (path.startsWith("~/")) continue;
