@@ -112,12 +112,12 @@ export function scopedRules(projectRoot: string): ScopedRule[] {
 }
 
 /** How an agent's rule is named in its label. */
-const AGENT_RULE: Readonly<Record<RuleAgent, string>> = {
+const AGENT_RULE: Readonly<Record<RuleAgent, string>> = Object.freeze({
   claude: "rule",
   cursor: "Cursor rule",
   copilot: "Copilot instructions",
   windsurf: "Windsurf rule",
-};
+});
 
 /**
  * The other agents' rules for the whole repository (Cursor's `alwaysApply: true`, Copilot's

@@ -16,12 +16,13 @@ import { isGeneratedText } from "../export/formats.ts";
 import { withoutExportSection } from "../export/plan.ts";
 
 /** Where each agent keeps its rules (project-relative) and how their files are named. */
-export const RULE_FOLDERS: readonly { agent: RuleAgent; folder: string; name: RegExp }[] = [
-  { agent: "claude", folder: ".claude/rules", name: /\.md$/i },
-  { agent: "cursor", folder: ".cursor/rules", name: /\.mdc?$/i },
-  { agent: "copilot", folder: ".github/instructions", name: /\.instructions\.md$/i },
-  { agent: "windsurf", folder: ".windsurf/rules", name: /\.md$/i },
-];
+export const RULE_FOLDERS: readonly { agent: RuleAgent; folder: string; name: RegExp }[] = Object
+  .freeze([
+    { agent: "claude", folder: ".claude/rules", name: /\.md$/i },
+    { agent: "cursor", folder: ".cursor/rules", name: /\.mdc?$/i },
+    { agent: "copilot", folder: ".github/instructions", name: /\.instructions\.md$/i },
+    { agent: "windsurf", folder: ".windsurf/rules", name: /\.md$/i },
+  ]);
 
 /** Copilot's repository-wide instructions (project-relative). */
 export const COPILOT_REPO_FILE = ".github/copilot-instructions.md";
