@@ -246,3 +246,20 @@ Deno.test("a copilot-instructions.md that holds only export's section is not sen
   const sent = await start(root);
   assert.doesNotMatch(sent, /copilot-instructions\.md|EXPORTED-SECTION-TEXT/);
 });
+
+Deno.test("under Copilot CLI (which loads its own instructions files) Copilot's rules are not sent; Cursor's and Windsurf's still are", async () => {
+  const { dir, root } = await project();
+  await using _ = dir;
+  const copilot = { COPILOT_CLI: "1" };
+  const started = await start(root, "startup", copilot);
+  assert.doesNotMatch(started, /COPILOT-REPO-WIDE/);
+  assert.match(started, /CURSOR-ALWAYS-RULE/);
+  const touch = await bash(
+    root,
+    "sed -i 's/A/B/' internal-packages/database/schema.prisma",
+    copilot,
+  );
+  assert.doesNotMatch(touch, /COPILOT-DB-RULE/);
+  const api = await bash(root, "ls internal-packages/api", copilot);
+  assert.match(api, /WINDSURF-API-RULE/);
+});

@@ -49,8 +49,34 @@ export interface ScopedRule {
   globs: string[];
 }
 
-/** A native source, as the inject side serves it (a {@link LibraryFile} marked `native`). */
-export type NativeSource = LibraryFile & { native: "folder" | "rule" };
+/**
+ * A native source, as the inject side serves it (a {@link LibraryFile} marked `native`; a rule
+ * also names its agent).
+ */
+export type NativeSource = LibraryFile & { native: "folder" | "rule"; agent?: RuleAgent };
+
+/**
+ * `files` without the rules the agent running the hook loads by itself: Copilot CLI reads its own
+ * `copilot-instructions.md` and `*.instructions.md` (Claude Code's own rules are told apart per
+ * touch: {@link clientLoadedSources}).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutClientsOwnRules } from "./native_sources.ts";
+ * const rule = { relPath: ".github/copilot-instructions.md", label: "c", absPath: "/p/c", native: "rule" as const, agent: "copilot" as const };
+ * const lib = { relPath: "tech.md", label: "tech.md", absPath: "/p/_memory_library/tech.md" };
+ * assert.deepEqual(withoutClientsOwnRules([lib, rule], "copilot"), [lib]);
+ * assert.deepEqual(withoutClientsOwnRules([lib, rule], "claude"), [lib, rule]);
+ * ```
+ */
+export function withoutClientsOwnRules<T extends LibraryFile>(
+  files: readonly T[],
+  client: string | undefined,
+): T[] {
+  if (client !== "copilot") return [...files];
+  return files.filter((file) => !("agent" in file && file.agent === "copilot"));
+}
 
 /** True when `path` is a regular file and not a link (a memory file is never followed out). */
 function isPlainFile(path: string): boolean {
@@ -148,6 +174,7 @@ export function repoWideRules(projectRoot: string): NativeSource[] {
         } for the whole repository, read in place)`,
         absPath: rule.absPath,
         native: "rule",
+        agent: rule.agent,
       }]
       : []
   );
@@ -164,7 +191,13 @@ function ruleLabel(rule: ScopedRule): string {
 }
 
 function ruleSource(rule: ScopedRule): NativeSource {
-  return { relPath: rule.relPath, label: ruleLabel(rule), absPath: rule.absPath, native: "rule" };
+  return {
+    relPath: rule.relPath,
+    label: ruleLabel(rule),
+    absPath: rule.absPath,
+    native: "rule",
+    agent: rule.agent,
+  };
 }
 
 /** The nested memory files (below the root) on the way up from `relDir`, most specific first. */
