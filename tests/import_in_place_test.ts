@@ -187,7 +187,6 @@ Deno.test("import's default leaves the other agents' glob-scoped and repo-wide r
 Deno.test("--hand-over leaves them where they lie too (imported as well, they would reach the model twice); --export cursor imports Cursor's rules to become the export, and still never widens **/trigger/** to the library root", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, OTHER_RULES);
-  await new Deno.Command("git", { args: ["init", "-q", dir.path] }).output();
   const handOver = await runLibrarian(["import", "--yes", "--json", "--hand-over"], {
     cwd: dir.path,
   });
