@@ -56,7 +56,10 @@ Deno.test("doctor says nothing is doubled only when no CLAUDE.md, AGENTS.md or r
     "_memory_library/tech.md": "- builds run on Deno 2 everywhere\n",
   });
   assert.equal(check.status, "ok");
-  assert.match(check.message, /CLAUDE\.md, AGENTS\.md or \.claude\/rules/);
+  assert.match(
+    check.message,
+    /CLAUDE\.md, AGENTS\.md, \.claude\/rules file or another agent's rule/,
+  );
 });
 
 Deno.test("doctor names another agent's rule read in place whose text an earlier import copied into the library, with its characters and the fix", async () => {
@@ -89,4 +92,23 @@ Deno.test("doctor does not take the section export keeps in copilot-instructions
     "_memory_library/tech.md": "- tag every release by hand\n",
   });
   assert.equal(check.status, "ok", check.message);
+});
+
+Deno.test("lint reports the same double for another agent's rule, with the fix", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ".windsurf/rules/api.md":
+      "---\ntrigger: glob\nglobs: api/**\n---\n- handlers return problem+json\n",
+    "_memory_library/api/rules.md": "- handlers return problem+json\n",
+  });
+  const result = await runLibrarian(["lint", "--json"], {
+    cwd: dir.path,
+    home: `${dir.path}/home`,
+  });
+  const findings: { check: string; message: string; fix: string }[] =
+    JSON.parse(result.stdout).findings;
+  const twice = findings.find((f) => f.check === "loaded-twice");
+  assert.ok(twice, result.stdout);
+  assert.match(twice.message, /\.windsurf\/rules\/api\.md: 30 characters the Librarian sends/);
+  assert.match(twice.fix, /delete the copied lines from the library/);
 });
