@@ -263,3 +263,20 @@ Deno.test("under Copilot CLI (which loads its own instructions files) Copilot's 
   const api = await bash(root, "ls internal-packages/api", copilot);
   assert.match(api, /WINDSURF-API-RULE/);
 });
+
+Deno.test("a rule an earlier import copied into the library (its provenance line names the rule) is not sent from where it lies too: its text reaches the window once", async () => {
+  const rule =
+    "---\nglobs: internal-packages/database/**\n---\n- CURSOR-DB-COPIED: migrate first\n";
+  const { dir, root } = await project({
+    ".cursor/rules/db.mdc": rule,
+    "_memory_library/internal-packages/database/db.md":
+      "<!-- imported by 'librarian import' from .cursor/rules/db.mdc on 2026-11-30 (Cursor rule) -->\n" +
+      "- CURSOR-DB-COPIED: migrate first\n",
+  });
+  await using _ = dir;
+  const first = await read(root, "internal-packages/database/schema.prisma");
+  assert.equal(first.split("CURSOR-DB-COPIED").length - 1, 1, first);
+  assert.doesNotMatch(first, /\.cursor\/rules\/db\.mdc \(the project's/);
+  const again = await bash(root, "sed -i 's/A/B/' internal-packages/database/schema.prisma");
+  assert.doesNotMatch(again, /CURSOR-DB-COPIED/, "in the window already, through the copy");
+});
