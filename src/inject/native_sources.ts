@@ -259,6 +259,7 @@ export function nativeSources(
   projectRoot: string,
   touched: readonly string[],
   kind: TouchKind,
+  rules: readonly ScopedRule[] = scopedRules(projectRoot),
 ): NativeSource[] {
   const names = kind === "command" ? NATIVE_FOLDER_FILES : ["AGENTS.md"];
   // a memory file the command itself names (`cat src/CLAUDE.md`) reaches the model through it
@@ -276,11 +277,11 @@ export function nativeSources(
   }
   const sorted = byDepth.sort((a, b) => b.depth - a.depth || a.order - b.order).map((e) => e.file);
   // Claude Code loads its own rules on a file tool's touch; no client loads another agent's
-  const rules = scopedRules(projectRoot).filter((rule) =>
+  const covering = rules.filter((rule) =>
     (kind === "command" || rule.agent !== "claude") && !seen.has(rule.absPath) &&
     touched.some((t) => globsCover(rule.globs, t))
   );
-  return [...sorted, ...rules.map(ruleSource)];
+  return [...sorted, ...covering.map(ruleSource)];
 }
 
 /**
@@ -310,10 +311,13 @@ export function commandNativeSources(
   touched: readonly string[],
   clientReads: readonly string[],
 ): NativeSource[] {
-  const sources = nativeSources(projectRoot, touched, "command");
+  const rules = scopedRules(projectRoot);
+  const sources = nativeSources(projectRoot, touched, "command", rules);
   if (clientReads.length === 0) return sources;
   const served = new Set(
-    clientReads.flatMap((rel) => clientLoadedSources(projectRoot, rel).map((f) => f.absPath)),
+    clientReads.flatMap((rel) =>
+      clientLoadedSources(projectRoot, rel, rules).map((f) => f.absPath)
+    ),
   );
   return sources.filter((file) => !served.has(file.absPath));
 }
@@ -333,12 +337,16 @@ export function commandNativeSources(
  * assert.deepEqual(clientLoadedSources(p, "src/a.ts").map((f) => f.relPath), ["src/CLAUDE.md"]);
  * ```
  */
-export function clientLoadedSources(projectRoot: string, relPath: string): NativeSource[] {
+export function clientLoadedSources(
+  projectRoot: string,
+  relPath: string,
+  rules: readonly ScopedRule[] = scopedRules(projectRoot),
+): NativeSource[] {
   const folder = folderFiles(projectRoot, dirnameOf(relPath), ["CLAUDE.md"]);
-  const rules = scopedRules(projectRoot).filter((rule) =>
+  const covering = rules.filter((rule) =>
     rule.agent === "claude" && globsCover(rule.globs, relPath)
   );
-  return [...folder, ...rules.map(ruleSource)];
+  return [...folder, ...covering.map(ruleSource)];
 }
 
 /**
