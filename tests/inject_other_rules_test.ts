@@ -280,3 +280,13 @@ Deno.test("a rule an earlier import copied into the library (its provenance line
   const again = await bash(root, "sed -i 's/A/B/' internal-packages/database/schema.prisma");
   assert.doesNotMatch(again, /CURSOR-DB-COPIED/, "in the window already, through the copy");
 });
+
+Deno.test("a rule file that is a link is never followed", async () => {
+  const { dir, root } = await project();
+  await using _ = dir;
+  await Deno.writeTextFile(`${root}/secret.md`, "---\nalwaysApply: true\n---\n- LINKED-SECRET\n");
+  await Deno.symlink(`${root}/secret.md`, `${root}/.cursor/rules/linked.mdc`, { type: "file" });
+  await Deno.symlink(`${root}/secret.md`, `${root}/.windsurf/rules/linked.md`, { type: "file" });
+  assert.doesNotMatch(await start(root), /LINKED-SECRET/);
+  assert.doesNotMatch(await read(root, "src/other.ts"), /LINKED-SECRET/);
+});

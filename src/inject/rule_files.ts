@@ -49,10 +49,10 @@ function isPlainFolder(path: string): boolean {
   }
 }
 
-/** The head of a plain file (never through a link), or null. */
-function headOf(absPath: string): string | null {
+/** The head of a file, or null; `plain`: the caller knows it is a plain file, not a link. */
+function headOf(absPath: string, plain = false): string | null {
   try {
-    if (!Deno.lstatSync(absPath).isFile) return null;
+    if (!plain && !Deno.lstatSync(absPath).isFile) return null;
     return Deno.readTextFileSync(absPath).slice(0, HEAD_CHARS);
   } catch {
     return null;
@@ -120,7 +120,8 @@ export function projectRules(projectRoot: string): RuleFile[] {
         if (entry.isDirectory) visit(relPath, depth + 1);
         if (!entry.isFile || !name.test(entry.name)) continue;
         const absPath = joinPath(projectRoot, relPath);
-        const head = headOf(absPath);
+        // a folder entry that is a file is no link (a link's entry is neither file nor folder)
+        const head = headOf(absPath, true);
         if (head === null || isGeneratedText(head)) continue;
         count++;
         rules.push({ relPath, absPath, agent, scope: ruleScope(agent, head) });
