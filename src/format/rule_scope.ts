@@ -107,7 +107,19 @@ export function ruleFrontMatter(text: string): Record<string, string | string[]>
   return match ? frontMatterKeys(match[1]!) : null;
 }
 
-/** A key's value as globs (a list, or comma-separated text). */
+/**
+ * A key's value as globs (a list, or comma-separated text, a flow list, quoted or not).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { globsOf } from "./rule_scope.ts";
+ * assert.deepEqual(globsOf("src/**, lib/*.ts"), ["src/**", "lib/*.ts"]);
+ * assert.deepEqual(globsOf('["a/**", b/**]'), ["a/**", "b/**"]);
+ * assert.deepEqual(globsOf(["db/**"]), ["db/**"]);
+ * assert.deepEqual(globsOf(undefined), []);
+ * ```
+ */
 export function globsOf(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).flatMap(listOf);
