@@ -24,7 +24,7 @@ import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
-import { withoutExportSection } from "../export/plan.ts";
+import { withoutExportSection } from "../format/export_marks.ts";
 import type { StaleView } from "./stale_view.ts";
 
 /** What a context window still needs, rendered; or nothing. */

@@ -12,8 +12,8 @@
 
 import { joinPath } from "../core/paths.ts";
 import { type RuleAgent, type RuleScope, ruleScope } from "../format/rule_scope.ts";
-import { isGeneratedText } from "../export/formats.ts";
-import { withoutExportSection } from "../export/plan.ts";
+import { isGeneratedText } from "../format/export_marks.ts";
+import { withoutExportSection } from "../format/export_marks.ts";
 
 /** Where each agent keeps its rules (project-relative) and how their files are named. */
 export const RULE_FOLDERS: readonly { agent: RuleAgent; folder: string; name: RegExp }[] = Object

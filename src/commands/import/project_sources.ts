@@ -22,7 +22,7 @@ import {
 } from "../../core/paths.ts";
 import { compareNames } from "../../core/walk.ts";
 import { isGeneratedText, MARKER_WORDS } from "../../export/formats.ts";
-import { withoutExportSection } from "../../export/plan.ts";
+import { withoutExportSection } from "../../format/export_marks.ts";
 import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,
