@@ -55,13 +55,12 @@ export function isExportFormat(name: string): name is ExportFormat {
  * advises rules under 500 lines; GitHub's code review reads the first 4,000 characters of an
  * instructions file; Claude Code cuts hook context at 10,000 characters and advises short rules.
  */
-export const FORMAT_LIMITS: Readonly<Record<ExportFormat, { chars: number; lines: number }>> =
-  Object.freeze({
-    "agents-md": { chars: 8_000, lines: 400 },
-    cursor: { chars: 16_000, lines: 500 },
-    copilot: { chars: 4_000, lines: 200 },
-    "claude-rules": { chars: 10_000, lines: 400 },
-  });
+export const FORMAT_LIMITS: Readonly<Record<ExportFormat, { chars: number; lines: number }>> = {
+  "agents-md": { chars: 8_000, lines: 400 },
+  cursor: { chars: 16_000, lines: 500 },
+  copilot: { chars: 4_000, lines: 200 },
+  "claude-rules": { chars: 10_000, lines: 400 },
+};
 
 /** The file whose marked section holds the root level for `copilot`. */
 export const COPILOT_ROOT_FILE = ".github/copilot-instructions.md";
@@ -234,12 +233,12 @@ export function outputPlace(format: ExportFormat, relDir: string): OutputPlace {
 }
 
 /** The folders (project-relative) whose files a format's rule-file folder may hold. */
-export const RULE_FOLDERS: Readonly<Record<ExportFormat, string | null>> = Object.freeze({
+export const RULE_FOLDERS: Readonly<Record<ExportFormat, string | null>> = {
   "agents-md": null,
   cursor: ".cursor/rules",
   copilot: ".github/instructions",
   "claude-rules": ".claude/rules",
-});
+};
 
 /**
  * True when `name`, a file in a format's rule folder, is named as export names its files.
