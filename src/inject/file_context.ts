@@ -27,6 +27,7 @@ import {
   clientLoadedSources,
   clientLoadsAfterWriteAndShellRead,
   nativeSources,
+  scopedRules,
 } from "./native_sources.ts";
 
 /** Why no context was produced for a file. */
@@ -185,11 +186,13 @@ export function locateFileContext(
   // the project's own nested memory files the client does not load on a file tool's touch: on a
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
+  // the project's rules, read once for both questions
+  const rules = scopedRules(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
-    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool"),
+    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules),
   ];
-  const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
+  const clientLoaded = clientLoadedSources(library.projectRoot, relPath, rules);
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };

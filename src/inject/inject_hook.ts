@@ -53,7 +53,7 @@ import { loadLedger } from "./ledger.ts";
 import { findForkParent, inheritedLedger, isUntouched } from "./fork_parent.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 import { canHold } from "../core/agent_event.ts";
-import { fingerprintsOf } from "./native_sources.ts";
+import { fingerprintsOf, withoutClientsOwnRules } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
@@ -132,7 +132,10 @@ function writtenFolders(tool: string, location: FileLocation): string[] {
 async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
   const located = await locate(event, env);
   if ("none" in located) return located.none;
-  const { location } = located;
+  // an agent's own rules are its to load (Copilot CLI: its instructions files)
+  const location = located.location.kind === "located"
+    ? { ...located.location, files: withoutClientsOwnRules(located.location.files, event.agent) }
+    : located.location;
   const { budget, warning } = readBudget(env);
   const base: Outcome = { ...located.base, warning };
   // An edit's first touch of a folder in a context window gets the tagging hint (hint.ts).

@@ -34,6 +34,7 @@ import { collectLibraryFiles } from "../core/walk.ts";
 import { chooseContext } from "./choose.ts";
 import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
+import { nativeSources, repoWideRules, withoutClientsOwnRules } from "./native_sources.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -80,14 +81,27 @@ function rootContext(
   budget: number,
   env: EnvReader,
   recent: readonly string[] = [],
+  client?: string,
 ): { text: string; files: Record<string, string>; sent: string } {
-  const rootFiles = collectLibraryFiles(library.root, "");
-  // after a compaction, the folders worked on last come back first (recent.ts)
+  // the library's root files, then the other agents' rules for the whole repository (Claude
+  // Code never loads them), under one budget: cut last
+  const rootFiles = [
+    ...collectLibraryFiles(library.root, ""),
+    ...withoutClientsOwnRules(repoWideRules(library.projectRoot), client),
+  ];
+  // after a compaction, the folders worked on last come back first (recent.ts), with what the
+  // client does not load again for them (a nested AGENTS.md, another agent's rule covering them)
   const folders = recent.flatMap((folder) => {
     const rel = relativeInside(folder, library.projectRoot);
     return rel === null || rel === "" ? [] : [rel];
   });
-  const walks = folders.map((folder) => collectLibraryFiles(library.root, folder));
+  const walks = folders.map((folder) => [
+    ...collectLibraryFiles(library.root, folder),
+    ...withoutClientsOwnRules(
+      nativeSources(library.projectRoot, [`${folder}/`], "file-tool"),
+      client,
+    ),
+  ]);
   const files = compactionFiles(walks, rootFiles);
   const named = folders.filter((_, i) => walks[i]!.some((f) => dirnameOf(f.relPath) !== ""));
   if (files.length === 0) return { text: "", files: {}, sent: "" };
@@ -216,7 +230,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget, env, recent);
+    const root = rootContext(library, ledger, budget, env, recent, event.agent);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
     const again = recent.length > 0 ? { recent: recent.length } : {};
     return {
@@ -267,7 +281,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   const outcome = decideOnce(event, env, state, key, (ledger) => {
     const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
     const root = rootFilesAtStart(env)
-      ? rootContext(library, ledger, budget - reminder.length - 2, env)
+      ? rootContext(library, ledger, budget - reminder.length - 2, env, [], event.agent)
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };

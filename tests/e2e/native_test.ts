@@ -179,6 +179,43 @@ scenario(
   },
 );
 
+const CURSOR_PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  ".cursor/rules/trigger.mdc":
+    "---\ndescription: Trigger.dev tasks\nglobs: **/trigger/**\nalwaysApply: false\n---\n- CURSOR-TRIGGER: tasks are idempotent.\n",
+  ".cursor/rules/style.mdc": "---\nalwaysApply: true\n---\n- CURSOR-ALWAYS: be brief.\n",
+  ".cursor/rules/release.mdc":
+    "---\ndescription: How to cut a release\nalwaysApply: false\n---\n- CURSOR-RELEASE: tag it.\n",
+  "apps/web/trigger/send.ts": "export const send = 1;\n",
+  "packages/jobs/src/trigger/nightly.ts": "export const nightly = 1;\n",
+  "apps/web/page.ts": "export const page = 1;\n",
+};
+
+scenario(
+  "a Cursor rule for **/trigger/** (which Claude Code never loads) reaches the model exactly once, on the first touch under a trigger/ folder (a Read, then a sed -i elsewhere under trigger/); its alwaysApply rule once with the root files; an agent-requested rule never",
+  async (open) => {
+    const project = await open(CURSOR_PROJECT);
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("apps/web/page.ts") } }],
+      [{ tool: "Read", input: { file_path: project.path("apps/web/trigger/send.ts") } }],
+      [{
+        tool: "Bash",
+        input: {
+          command: "sed -i 's/1/2/' packages/jobs/src/trigger/nightly.ts",
+          description: "bump the job",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "CURSOR-TRIGGER"), 1, "once per context window");
+    assert.equal(timesSent(run, "CURSOR-ALWAYS"), 1, "with the root files at session start");
+    assert.equal(timesSent(run, "CURSOR-RELEASE"), 0, "an agent-requested rule is not sent");
+    const steps = toolSteps(run.turns.at(-1)!.body);
+    const first = steps[0]?.contexts.map((c) => c.text).join("\n") ?? "";
+    assert.doesNotMatch(first, /CURSOR-TRIGGER/, "a touch outside its globs gets none of it");
+  },
+);
+
 const MONOREPO: Record<string, string> = {
   "CLAUDE.md": "# Monorepo\n- ROOT-GUIDE: use pnpm workspaces.\n",
   "packages/api/CLAUDE.md": "# API\n- API-GUIDE: handlers validate with zod.\n",
