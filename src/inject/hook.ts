@@ -288,6 +288,11 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
       case "SubagentStart":
         outcome = (await loadStart()).onSubagentStart(event, env);
         break;
+      case "PostToolUse": // a search that matched nothing: what the client then did not load
+        outcome = (await loadLater<typeof import("./after_shell_read.ts")>(
+          "inject/after_shell_read.ts",
+        )).onPostToolUse(event, env);
+        break;
       case "InstructionsLoaded": // what the client loaded by itself: never sent again
         outcome = onInstructionsLoaded(event, env);
         break;
