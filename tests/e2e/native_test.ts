@@ -221,3 +221,22 @@ scenario(
   },
   { pluginDir: null },
 );
+
+scenario(
+  "a lone grep that matches nothing (after which no client version loads the folder's memory) still brings the nested CLAUDE.md and the paths: rule exactly once: on 2.1.332 through the Librarian's PostToolUse, as the PreToolUse left them to the client",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Bash",
+        input: {
+          command: "grep -n NO-SUCH-TEXT internal-packages/database/schema.prisma",
+          description: "search the schema",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1);
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+    assert.equal(timesSent(run, "API-RULE"), 0, "a rule keeps its scope");
+  },
+);
