@@ -39,10 +39,10 @@ function workingFolder(cwd: unknown): string | null {
   }
 }
 
-/** A decision whose output is the PostToolUse event's. */
+/** A decision whose output is the PostToolUse event's (no hold: nothing is written here). */
 function asPostToolUse(decision: Decision): Decision {
   return decision.output
-    ? { ...decision, output: { ...decision.output, event: "PostToolUse", deny: undefined } }
+    ? { ...decision, output: { ...decision.output, event: "PostToolUse" } }
     : decision;
 }
 

@@ -28,6 +28,7 @@ import {
   clientLoadsAfterWriteAndShellRead,
   nativeSources,
 } from "./native_sources.ts";
+import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -185,9 +186,13 @@ export function locateFileContext(
   // the project's own nested memory files the client does not load on a file tool's touch: on a
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
+  // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
+  // (hook.ts, root_agents.ts)
+  const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
     ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool"),
+    ...(rootAgents ? [rootAgents] : []),
   ];
   const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};

@@ -55,6 +55,7 @@ import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } 
 import { canHold } from "../core/agent_event.ts";
 import { fingerprintsOf } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
+import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -151,30 +152,33 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
-  const touch: Touch = {
+  const touchOf = (where: FileLocation): Touch => ({
     tool,
-    location,
+    location: where,
     target,
     written,
     ledgerOn: Boolean(state && ledgerKey),
     contextFor: (sent, ending, reserved) =>
-      location.kind === "located"
-        ? decideFileContext(location, budget, sent, { ending, reserved })
-        : { kind: "none", reason: location.reason, hits: 0, refreshed: {} },
-  };
+      where.kind === "located"
+        ? decideFileContext(where, budget, sent, { ending, reserved })
+        : { kind: "none", reason: where.reason, hits: 0, refreshed: {} },
+  });
   const outcome = decideOnce(
     event,
     env,
     state,
     ledgerKey,
-    (ledger, recorded) =>
-      withClientLoaded(
+    (ledger, recorded) => {
+      // the root AGENTS.md: left out where the client loaded it (recorded so), or another agent
+      const root = rootAgentsDue(location, ledger, event, env, byClaude);
+      return withClientLoaded(
         withRecent(
-          decideTouch(touch, ledger, recorded),
+          decideTouch(touchOf(root.location), ledger, recorded),
           touchedRecently(ledger.recent, recentFolders),
         ),
-        newIn(ledger, clientLoaded),
-      ),
+        { ...newIn(ledger, clientLoaded), ...root.loaded },
+      );
+    },
   );
   return { ...base, ...outcome };
 }
@@ -198,6 +202,28 @@ function withRecent(decision: Decision, recent: string[] | undefined): Decision 
   if (recent === undefined) return decision;
   const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
   return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+}
+
+/**
+ * The location without the project's root `AGENTS.md` where this window has it from the client
+ * (`root_agents.ts`), with its fingerprint to record; another agent reads it itself: left out.
+ */
+function rootAgentsDue(
+  location: FileLocation,
+  ledger: Ledger,
+  event: HookEvent,
+  env: EnvReader,
+  byClaude: boolean,
+): { location: FileLocation; loaded: Record<string, string> } {
+  if (location.kind !== "located") return { location, loaded: {} };
+  const own = joinPath(location.library.projectRoot, ROOT_AGENTS);
+  const file = location.files.find((f) => f.absPath === own);
+  if (!file || (byClaude && ledger.files[own] !== undefined)) return { location, loaded: {} };
+  const client = !byClaude ||
+    clientLoadedRootAgents(location.library.projectRoot, event.transcript_path, env, "touch");
+  if (!client) return { location, loaded: {} };
+  const files = location.files.filter((f) => f !== file);
+  return { location: { ...location, files }, loaded: byClaude ? fingerprintsOf([file]) : {} };
 }
 
 /** The fingerprints of `files` the ledger does not hold as they are. */

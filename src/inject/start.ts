@@ -30,7 +30,9 @@ import {
 } from "../core/discover.ts";
 import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
-import { collectLibraryFiles } from "../core/walk.ts";
+import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
+import { fingerprintsOf } from "./native_sources.ts";
+import { clientLoadedRootAgents, rootAgentsFile } from "./root_agents.ts";
 import { chooseContext } from "./choose.ts";
 import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
@@ -80,8 +82,33 @@ function rootContext(
   budget: number,
   env: EnvReader,
   recent: readonly string[] = [],
+  event?: HookEvent,
 ): { text: string; files: Record<string, string>; sent: string } {
-  const rootFiles = collectLibraryFiles(library.root, "");
+  // the project's root AGENTS.md, general last, where Claude Code did not load it
+  // (root_agents.ts); another agent reads it itself
+  const byClaude = event?.agent === undefined || event.agent === "claude";
+  const agents = byClaude ? rootAgentsFile(library.projectRoot) : null;
+  const verdict = agents === null || ledger.files[agents.absPath] !== undefined
+    ? undefined
+    : clientLoadedRootAgents(library.projectRoot, event?.transcript_path, env, "start");
+  const loaded = verdict === true && agents !== null ? fingerprintsOf([agents]) : {};
+  const rootFiles = [
+    ...collectLibraryFiles(library.root, ""),
+    ...(verdict === false && agents !== null ? [agents] : []),
+  ];
+  const result = rootFilesAndRecent(library, ledger, budget, env, recent, rootFiles);
+  return { ...result, files: { ...loaded, ...result.files } };
+}
+
+/** The root files (and after a compaction the recent folders' files), chosen and rendered. */
+function rootFilesAndRecent(
+  library: Library,
+  ledger: Ledger,
+  budget: number,
+  env: EnvReader,
+  recent: readonly string[],
+  rootFiles: LibraryFile[],
+): { text: string; files: Record<string, string>; sent: string } {
   // after a compaction, the folders worked on last come back first (recent.ts)
   const folders = recent.flatMap((folder) => {
     const rel = relativeInside(folder, library.projectRoot);
@@ -216,7 +243,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget, env, recent);
+    const root = rootContext(library, ledger, budget, env, recent, event);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
     const again = recent.length > 0 ? { recent: recent.length } : {};
     return {
@@ -267,7 +294,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   const outcome = decideOnce(event, env, state, key, (ledger) => {
     const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
     const root = rootFilesAtStart(env)
-      ? rootContext(library, ledger, budget - reminder.length - 2, env)
+      ? rootContext(library, ledger, budget - reminder.length - 2, env, [], event)
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
