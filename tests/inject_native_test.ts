@@ -72,7 +72,7 @@ async function logLines(log: string) {
   return text.split("\n").filter((l) => l !== "").map((l) => parseLogLine(l)!);
 }
 
-Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md and the rules whose paths: cover it, labelled with their paths; never the root files the client loads at start", async () => {
+Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md and the rules whose paths: cover it, labelled with their paths; never the root CLAUDE.md the client loads at start", async () => {
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
@@ -86,7 +86,9 @@ Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md
     /--- \[\.claude\/rules\/database\.md \(the project's rule for internal-packages\/database\/\*\*/,
   );
   assert.match(sent, /GLOBAL/, "the library's own files as before");
-  assert.doesNotMatch(sent, /ROOT-CLAUDE|ROOT-AGENTS/, "the client loads the root files itself");
+  assert.doesNotMatch(sent, /ROOT-CLAUDE/, "the client loads the root CLAUDE.md itself");
+  // 2.1.197 (no CLAUDE_PID, no report) never loads the root AGENTS.md: inject_root_agents_test.ts
+  assert.match(sent, /ROOT-AGENTS/);
   assert.doesNotMatch(sent, /API-RULE/, "a rule keeps its scope on Bash");
   assert.doesNotMatch(sent, /UNSCOPED-RULE/, "a rule without paths: is loaded at start");
 });
@@ -154,6 +156,7 @@ Deno.test("a Read into a folder whose only memory is the client's own records it
   await using _ = dir;
   await Deno.remove(`${root}/internal-packages/database/AGENTS.md`);
   await Deno.remove(`${root}/_memory_library/tech.md`);
+  await Deno.remove(`${root}/AGENTS.md`); // no client version this test runs as loads it
   const file = `${root}/internal-packages/database/schema.prisma`;
   assert.equal(await inject(root, log, event(root, "Read", { file_path: file }, "t1")), "");
   const bash = await inject(
