@@ -97,7 +97,10 @@ Deno.test("2.1.332 reports loading the root AGENTS.md (its transcript's instruct
   await using _ = dir;
   assert.doesNotMatch(await hook(root, log, start(), CLIENT_332), /ROOT-AGENTS/);
   await writeTranscript(transcript, [`${root}/AGENTS.md`]);
-  assert.doesNotMatch(await hook(root, log, read(root, "t1", transcript), CLIENT_332), /ROOT-AGENTS/);
+  assert.doesNotMatch(
+    await hook(root, log, read(root, "t1", transcript), CLIENT_332),
+    /ROOT-AGENTS/,
+  );
   assert.doesNotMatch(await hook(root, log, bash("t2", transcript), CLIENT_332), /ROOT-AGENTS/);
 });
 
@@ -109,7 +112,10 @@ Deno.test("2.1.332 reporting only the root CLAUDE.md (its default where one exis
   const first = await hook(root, log, bash("t1", transcript), CLIENT_332);
   assert.match(first, /ROOT-AGENTS/);
   assert.doesNotMatch(first, /ROOT-CLAUDE/, "the root CLAUDE.md is the client's");
-  assert.doesNotMatch(await hook(root, log, read(root, "t2", transcript), CLIENT_332), /ROOT-AGENTS/);
+  assert.doesNotMatch(
+    await hook(root, log, read(root, "t2", transcript), CLIENT_332),
+    /ROOT-AGENTS/,
+  );
 });
 
 Deno.test("2.1.332 that loaded no instruction file (instructionFiles: claude-md, or its plugin disabled) reports none: the first touch sends the root AGENTS.md", async () => {

@@ -17,16 +17,12 @@
  */
 
 import type { EnvReader } from "../core/env.ts";
-import { readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { projectTouchesOf } from "./bash_paths.ts";
 import { unservedClientReads } from "./client_bash_reads.ts";
-import { locateTouches } from "./command_context.ts";
-import { decideFileContext } from "./file_context.ts";
+import { type CommandLocation, locateTouches } from "./command_context.ts";
 import { clientLoadsAfterWriteAndShellRead } from "./native_sources.ts";
-import { decideTouch, type Touch } from "./touch.ts";
-import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 
 /** The working folder of an event: its `cwd` when absolute, else the process's. */
 function workingFolder(cwd: unknown): string | null {
@@ -39,66 +35,44 @@ function workingFolder(cwd: unknown): string | null {
   }
 }
 
-/** A decision whose output is the PostToolUse event's (no hold: nothing is written here). */
-function asPostToolUse(decision: Decision): Decision {
-  return decision.output
-    ? { ...decision, output: { ...decision.output, event: "PostToolUse" } }
-    : decision;
-}
-
 /**
- * PostToolUse (Bash): the native sources of the files a lone search read the client's way and
- * matched nothing in, where the ledger does not hold them yet.
+ * PostToolUse (Bash): where the files of a lone search that matched nothing get their context
+ * (every source that applies: the ledger leaves only what the PreToolUse left to the client), or
+ * why there is nothing to send (the log's `result`).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { envFrom } from "../core/env.ts";
- * import { onPostToolUse } from "./after_shell_read.ts";
+ * import { locateUnmatchedSearch } from "./after_shell_read.ts";
  * const event = { hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
- * assert.equal(onPostToolUse(event, envFrom({})).result, "client-loads-nothing-after-commands");
- * assert.equal(onPostToolUse(event, envFrom({ CLAUDE_PID: "1" })).result, "not-an-unmatched-search");
+ * const under197 = locateUnmatchedSearch(event, envFrom({}));
+ * assert.equal(under197.kind === "none" && under197.result, "client-loads-nothing-after-commands");
+ * const under332 = locateUnmatchedSearch(event, envFrom({ CLAUDE_PID: "1" }));
+ * assert.equal(under332.kind === "none" && under332.result, "not-an-unmatched-search");
  * ```
  */
-export function onPostToolUse(event: HookEvent, env: EnvReader): Outcome {
-  const tool = event.tool_name ?? "";
-  if (tool !== "Bash") return { tool, result: "tool-not-served" };
+export function locateUnmatchedSearch(
+  event: HookEvent,
+  env: EnvReader,
+): (CommandLocation & { kind: "located" }) | { kind: "none"; result: string } {
+  if (event.tool_name !== "Bash") return { kind: "none", result: "tool-not-served" };
   // other agents and 2.1.197 load nothing after a command: the PreToolUse sent it all
   const byClaude = event.agent === undefined || event.agent === "claude";
   if (!byClaude || !clientLoadsAfterWriteAndShellRead(env)) {
-    return { tool, result: "client-loads-nothing-after-commands" };
+    return { kind: "none", result: "client-loads-nothing-after-commands" };
   }
   const command = event.tool_input?.command;
   const folder = workingFolder(event.cwd);
-  const unserved = typeof command === "string" && folder !== null
-    ? unservedClientReads(command, event.tool_response)
-    : [];
-  if (unserved.length === 0) return { tool, result: "not-an-unmatched-search" };
-  const named = unserved.flatMap((file) => {
-    const path = resolveLocalPath(file, folder!);
+  if (typeof command !== "string" || folder === null) {
+    return { kind: "none", result: "not-an-unmatched-search" };
+  }
+  const named = unservedClientReads(command, event.tool_response).flatMap((file) => {
+    const path = resolveLocalPath(file, folder);
     return path === null ? [] : [{ path, role: "read" as const }];
   });
+  if (named.length === 0) return { kind: "none", result: "not-an-unmatched-search" };
   const found = projectTouchesOf(named, env);
   const location = locateTouches(found.touches, found.truncated, []);
-  if (location.kind === "none") return { tool, result: location.reason };
-  const { budget, warning } = readBudget(env);
-  const state = windowStateDir(env);
-  const ledgerKey = ledgerKeyOf(event);
-  const touch: Touch = {
-    tool,
-    location,
-    target: undefined,
-    written: [],
-    ledgerOn: Boolean(state && ledgerKey),
-    contextFor: (sent, ending, reserved) =>
-      decideFileContext(location, budget, sent, { ending, reserved }),
-  };
-  const outcome = decideOnce(
-    event,
-    env,
-    state,
-    ledgerKey,
-    (ledger) => asPostToolUse(decideTouch(touch, ledger, false)),
-  );
-  return { tool, file: location.touched.join(","), warning, unmatched: true, ...outcome };
+  return location.kind === "none" ? { kind: "none", result: location.reason } : location;
 }

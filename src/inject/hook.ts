@@ -1,10 +1,14 @@
 /**
- * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart / SubagentStart hook.
+ * `librarian inject`: the PreToolUse / PostToolUse / UserPromptSubmit / SessionStart /
+ * SubagentStart / InstructionsLoaded hook.
  *
  * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
  *   file's folder and its ancestors, most specific first, each sent once per context window.
  *   Bash, Grep, Glob: the same for every project path the command or search names, merged
  *   (`command_context.ts`, loaded only for these tools).
+ * - PostToolUse (Bash, a lone `grep` / `rg` only): what the PreToolUse left to the client, which
+ *   loads nothing after a search that matched nothing (`after_shell_read.ts`).
+ * - InstructionsLoaded: what the client loaded by itself, recorded (`instructions_loaded.ts`).
  * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
  * - SessionStart: the library root's files, once per context window (`start.ts`).
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
@@ -184,6 +188,38 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
 }
 
 /**
+ * PostToolUse (Bash): after a lone search that matched nothing, what the PreToolUse left to the
+ * client, which then loaded nothing (`after_shell_read.ts`); once, through the window's ledger.
+ */
+async function onPostToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const tool = event.tool_name ?? "";
+  const { locateUnmatchedSearch } = await loadLater<typeof import("./after_shell_read.ts")>(
+    "inject/after_shell_read.ts",
+  );
+  const location = locateUnmatchedSearch(event, env);
+  if (location.kind === "none") return { tool, result: location.result };
+  const { budget, warning } = readBudget(env);
+  const state = windowStateDir(env);
+  const ledgerKey = ledgerKeyOf(event);
+  const touch: Touch = {
+    tool,
+    location,
+    target: undefined,
+    written: [],
+    ledgerOn: Boolean(state && ledgerKey),
+    contextFor: (sent, ending, reserved) =>
+      decideFileContext(location, budget, sent, { ending, reserved }),
+  };
+  const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
+    const decision = decideTouch(touch, ledger, false); // nothing to hold: the command ran
+    return decision.output
+      ? { ...decision, output: { ...decision.output, event: "PostToolUse" } }
+      : decision;
+  });
+  return { tool, file: location.touched.join(","), warning, unmatched: true, ...outcome };
+}
+
+/**
  * The code folders (absolute) a touch is remembered by for a compaction (`recent.ts`): those it
  * touched, when their library files include one beyond the root's.
  */
@@ -315,9 +351,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         outcome = (await loadStart()).onSubagentStart(event, env);
         break;
       case "PostToolUse": // a search that matched nothing: what the client then did not load
-        outcome = (await loadLater<typeof import("./after_shell_read.ts")>(
-          "inject/after_shell_read.ts",
-        )).onPostToolUse(event, env);
+        outcome = await onPostToolUse(event, env);
         break;
       case "InstructionsLoaded": // what the client loaded by itself: never sent again
         outcome = onInstructionsLoaded(event, env);
