@@ -29,6 +29,7 @@ import {
   nativeSources,
   scopedRules,
 } from "./native_sources.ts";
+import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -188,9 +189,13 @@ export function locateFileContext(
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
   // the project's rules, read once for both questions
   const rules = scopedRules(library.projectRoot);
+  // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
+  // (inject_hook.ts, root_agents.ts)
+  const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
     ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules),
+    ...(rootAgents ? [rootAgents] : []),
   ];
   const clientLoaded = clientLoadedSources(library.projectRoot, relPath, rules);
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};

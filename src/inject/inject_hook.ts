@@ -1,10 +1,14 @@
 /**
- * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart / SubagentStart hook.
+ * `librarian inject`: the PreToolUse / PostToolUse / UserPromptSubmit / SessionStart /
+ * SubagentStart / InstructionsLoaded hook.
  *
  * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
  *   file's folder and its ancestors, most specific first, each sent once per context window.
  *   Bash, Grep, Glob: the same for every project path the command or search names, merged
  *   (`command_context.ts`, loaded only for these tools).
+ * - PostToolUse (Bash, a lone `grep` / `rg` only): what the PreToolUse left to the client, which
+ *   loads nothing after a search that matched nothing (`after_shell_read.ts`).
+ * - InstructionsLoaded: what the client loaded by itself, recorded (`instructions_loaded.ts`).
  * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
  * - SessionStart: the library root's files, once per context window (`start.ts`).
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
@@ -55,6 +59,7 @@ import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } 
 import { canHold } from "../core/agent_event.ts";
 import { fingerprintsOf, withoutClientsOwnRules } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
+import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -154,32 +159,67 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
-  const touch: Touch = {
+  const touchOf = (where: FileLocation): Touch => ({
     tool,
-    location,
+    location: where,
     target,
     written,
     ledgerOn: Boolean(state && ledgerKey),
     contextFor: (sent, ending, reserved) =>
-      location.kind === "located"
-        ? decideFileContext(location, budget, sent, { ending, reserved })
-        : { kind: "none", reason: location.reason, hits: 0, refreshed: {} },
-  };
+      where.kind === "located"
+        ? decideFileContext(where, budget, sent, { ending, reserved })
+        : { kind: "none", reason: where.reason, hits: 0, refreshed: {} },
+  });
   const outcome = decideOnce(
     event,
     env,
     state,
     ledgerKey,
-    (ledger, recorded) =>
-      withClientLoaded(
+    (ledger, recorded) => {
+      // the root AGENTS.md: left out where the client loaded it (recorded so), or another agent
+      const root = rootAgentsDue(location, ledger, event, env, byClaude);
+      return withClientLoaded(
         withRecent(
-          decideTouch(touch, ledger, recorded),
+          decideTouch(touchOf(root.location), ledger, recorded),
           touchedRecently(ledger.recent, recentFolders),
         ),
-        newIn(ledger, clientLoaded),
-      ),
+        { ...newIn(ledger, clientLoaded), ...root.loaded },
+      );
+    },
   );
   return { ...base, ...outcome };
+}
+
+/**
+ * PostToolUse (Bash): after a lone search that matched nothing, what the PreToolUse left to the
+ * client, which then loaded nothing (`after_shell_read.ts`); once, through the window's ledger.
+ */
+async function onPostToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const tool = event.tool_name ?? "";
+  const { locateUnmatchedSearch } = await loadLater<typeof import("./after_shell_read.ts")>(
+    "inject/after_shell_read.ts",
+  );
+  const location = locateUnmatchedSearch(event, env);
+  if (location.kind === "none") return { tool, result: location.result };
+  const { budget, warning } = readBudget(env);
+  const state = windowStateDir(env);
+  const ledgerKey = ledgerKeyOf(event);
+  const touch: Touch = {
+    tool,
+    location,
+    target: undefined,
+    written: [],
+    ledgerOn: Boolean(state && ledgerKey),
+    contextFor: (sent, ending, reserved) =>
+      decideFileContext(location, budget, sent, { ending, reserved }),
+  };
+  const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
+    const decision = decideTouch(touch, ledger, false); // nothing to hold: the command ran
+    return decision.output
+      ? { ...decision, output: { ...decision.output, event: "PostToolUse" } }
+      : decision;
+  });
+  return { tool, file: location.touched.join(","), warning, unmatched: true, ...outcome };
 }
 
 /**
@@ -201,6 +241,28 @@ function withRecent(decision: Decision, recent: string[] | undefined): Decision 
   if (recent === undefined) return decision;
   const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
   return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+}
+
+/**
+ * The location without the project's root `AGENTS.md` where this window has it from the client
+ * (`root_agents.ts`), with its fingerprint to record; another agent reads it itself: left out.
+ */
+function rootAgentsDue(
+  location: FileLocation,
+  ledger: Ledger,
+  event: HookEvent,
+  env: EnvReader,
+  byClaude: boolean,
+): { location: FileLocation; loaded: Record<string, string> } {
+  if (location.kind !== "located") return { location, loaded: {} };
+  const own = joinPath(location.library.projectRoot, ROOT_AGENTS);
+  const file = location.files.find((f) => f.absPath === own);
+  if (!file || (byClaude && ledger.files[own] !== undefined)) return { location, loaded: {} };
+  const client = !byClaude ||
+    clientLoadedRootAgents(location.library.projectRoot, event.transcript_path, env, "touch");
+  if (!client) return { location, loaded: {} };
+  const files = location.files.filter((f) => f !== file);
+  return { location: { ...location, files }, loaded: byClaude ? fingerprintsOf([file]) : {} };
 }
 
 /** The fingerprints of `files` the ledger does not hold as they are. */
@@ -290,6 +352,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         break;
       case "SubagentStart":
         outcome = (await loadStart()).onSubagentStart(event, env);
+        break;
+      case "PostToolUse": // a search that matched nothing: what the client then did not load
+        outcome = await onPostToolUse(event, env);
         break;
       case "InstructionsLoaded": // what the client loaded by itself: never sent again
         outcome = onInstructionsLoaded(event, env);

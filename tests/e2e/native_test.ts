@@ -258,3 +258,74 @@ scenario(
   },
   { pluginDir: null },
 );
+
+scenario(
+  "a lone grep that matches nothing (after which no client version loads the folder's memory) still brings the nested CLAUDE.md and the paths: rule exactly once: on 2.1.332 through the Librarian's PostToolUse, as the PreToolUse left them to the client",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Bash",
+        input: {
+          command: "grep -n NO-SUCH-TEXT internal-packages/database/schema.prisma",
+          description: "search the schema",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1);
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+    assert.equal(timesSent(run, "API-RULE"), 0, "a rule keeps its scope");
+  },
+);
+
+const AGENTS_PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "AGENTS.md": "# Agents\n- ROOT-AGENTS: money is integer cents.\n",
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  "src/a.ts": "export const a = 1;\n",
+};
+
+/** A session that reads a file and runs a Bash command on it: the root AGENTS.md's count. */
+async function rootAgentsTimes(
+  open: Parameters<Parameters<typeof scenario>[1]>[0],
+  files: Record<string, string>,
+  userSettings?: Record<string, unknown>,
+): Promise<number> {
+  const project = await open({ ...AGENTS_PROJECT, ...files });
+  if (userSettings) {
+    await Deno.mkdir(`${project.home}/.claude`, { recursive: true });
+    await Deno.writeTextFile(`${project.home}/.claude/settings.json`, JSON.stringify(userSettings));
+  }
+  const run = await runSteps(project, [
+    [{ tool: "Read", input: { file_path: project.path("src/a.ts") } }],
+    [{ tool: "Bash", input: { command: "wc -l src/a.ts", description: "count" } }],
+  ]);
+  assert.equal(timesSent(run, "GLOBAL-TECH"), 1, "the library's root files, once");
+  return timesSent(run, "ROOT-AGENTS");
+}
+
+scenario(
+  "a project with a root AGENTS.md and no CLAUDE.md: the model gets it exactly once on every version (2.1.332's built-in plugin loads it; on 2.1.197 the Librarian sends it)",
+  async (open) => {
+    assert.equal(await rootAgentsTimes(open, {}), 1);
+  },
+);
+
+scenario(
+  "a root AGENTS.md beside a CLAUDE.md (which 2.1.332 then does not load by default) reaches the model exactly once, by the Librarian, on every version",
+  async (open) => {
+    assert.equal(await rootAgentsTimes(open, { "CLAUDE.md": "# Root\n- ROOT-CLAUDE\n" }), 1);
+  },
+);
+
+scenario(
+  "whatever the client's instructionFiles setting (loaded beside CLAUDE.md, or never), the root AGENTS.md reaches the model exactly once",
+  async (open) => {
+    const setting = (instructionFiles: string) => ({
+      pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles } } },
+    });
+    const claude = { "CLAUDE.md": "# Root\n- ROOT-CLAUDE\n" };
+    assert.equal(await rootAgentsTimes(open, claude, setting("claude-md-and-agents-md")), 1);
+    assert.equal(await rootAgentsTimes(open, {}, setting("claude-md")), 1);
+  },
+);
