@@ -24,6 +24,7 @@ import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import {
+  builtinLoadedAgents,
   clientLoadedSources,
   clientLoadsAfterWriteAndShellRead,
   nativeSources,
@@ -185,11 +186,17 @@ export function locateFileContext(
   // the project's own nested memory files the client does not load on a file tool's touch: on a
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
+  // and the nested AGENTS.md files a 2.1.3xx client's built-in loader sends after a Read
+  const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
+    ? builtinLoadedAgents(library.projectRoot, relPath)
+    : [];
+  const byBuiltin = new Set(builtin.map((file) => file.absPath));
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
-    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool"),
+    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool")
+      .filter((file) => !byBuiltin.has(file.absPath)),
   ];
-  const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
+  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath), ...builtin];
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };
