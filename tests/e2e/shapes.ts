@@ -30,12 +30,16 @@ export interface Plan {
   write: string;
   /** Bash `grep -n <pattern> <file>` (the pattern occurs in the file). */
   grep: { pattern: string; file: string };
+  /** Bash `grep -n no-such-text-7f3 <file>`: a grep that finds nothing. */
+  grepNoMatch: string;
   /** Bash `cat <file>` run by a subagent. */
   subagentCat: string;
 }
 
 /** One fixture: its tree, its learnings, the session's touches. */
 export interface Shape {
+  /** A short name: `monorepo`, `app`, `codex`. */
+  id: string;
   name: string;
   files: Tree;
   /** Library files written after `librarian init && librarian import --yes`. */
@@ -167,7 +171,8 @@ export function monorepoShape(): Shape {
       "Jobs are idempotent; a retried job must not charge twice",
       "Queue names are kebab-case and declared in src/queues.ts",
     ]),
-    "apps/worker/src/queues.ts": 'export const QUEUES = ["send-invoice", "sync-ledger"] as const;\n',
+    "apps/worker/src/queues.ts":
+      'export const QUEUES = ["send-invoice", "sync-ledger"] as const;\n',
     "packages/core/CLAUDE.md": nestedClaude("packages/core", "Core", [
       "Core is pure TypeScript: no fetch, no fs, no process.env",
       "Every exported function has a unit test in the same folder",
@@ -206,6 +211,7 @@ export function monorepoShape(): Shape {
     "tools/scripts/seed.ts": 'console.log("seeding");\n',
   };
   return {
+    id: "monorepo",
     name: "monorepo (12 CLAUDE.md)",
     files,
     learnings: {
@@ -220,6 +226,7 @@ export function monorepoShape(): Shape {
       sedInPlace: "packages/db/migrations/0001_init.sql",
       write: "apps/worker/src/retry.ts",
       grep: { pattern: "FastifyInstance", file: "apps/api/src/routes/invoices.ts" },
+      grepNoMatch: "tools/scripts/seed.ts",
       subagentCat: "packages/ui/src/theme.ts",
     },
   };
@@ -273,6 +280,9 @@ export function appShape(): Shape {
       "Components take a className prop and merge it with cn()",
       "Icons come from lucide-react; no inline SVG",
     ]),
+    ".claude/rules/env.md": claudeRule("env", ["src/env.ts"], [
+      "A new variable is added to the schema and to .env.example together",
+    ]),
     ".cursor/rules/payments.mdc": cursorRule(
       "payments",
       "description: Payment provider rules\nglobs: src/server/payments/**\nalwaysApply: false",
@@ -310,8 +320,7 @@ export function appShape(): Shape {
       'import { verify } from "./webhook";\n\ntest("rejects an empty signature", () => {\n  expect(verify("")).toBe(false);\n});\n',
     "src/components/ProductCard.tsx":
       "export function ProductCard(props: { name: string }) {\n  return <article>{props.name}</article>;\n}\n",
-    "src/features/checkout/Checkout.tsx":
-      "export function Checkout() {\n  return <form />;\n}\n",
+    "src/features/checkout/Checkout.tsx": "export function Checkout() {\n  return <form />;\n}\n",
     "src/features/checkout/useCart.ts": "export function useCart() {\n  return [];\n}\n",
     "prisma/schema.prisma":
       "model Product {\n  id    String @id\n  name  String\n  priceCents Int\n}\n",
@@ -319,6 +328,7 @@ export function appShape(): Shape {
       'export const product = () => ({ id: "p1", name: "Mug", priceCents: 1200 });\n',
   };
   return {
+    id: "app",
     name: "app (AGENTS.md + .claude/rules + Cursor rules)",
     files,
     learnings: {
@@ -333,6 +343,7 @@ export function appShape(): Shape {
       sedInPlace: "prisma/schema.prisma",
       write: "src/features/checkout/Summary.tsx",
       grep: { pattern: "stripe", file: "src/server/payments/stripe.ts" },
+      grepNoMatch: "src/env.ts",
       subagentCat: "src/server/routers/cart.ts",
     },
   };
@@ -377,6 +388,10 @@ export function codexShape(): Shape {
       "Snapshot tests cover every rendered widget; update them with cargo insta",
     ]),
     "codex-rs/tui/src/app.rs": "pub struct App {\n    pub running: bool,\n}\n",
+    "codex-rs/cli/AGENTS.md": agents("codex-rs/cli", "cli", [
+      "Subcommands are clap derive structs, one file per subcommand",
+    ]),
+    "codex-rs/cli/src/main.rs": "fn main() {\n    codex_cli::run();\n}\n",
     "codex-rs/exec/src/main.rs": 'fn main() {\n    println!("exec");\n}\n',
     "sdk/typescript/AGENTS.md": agents("sdk/typescript", "TypeScript SDK", [
       "The SDK spawns the codex binary and speaks JSON lines with it",
@@ -388,6 +403,7 @@ export function codexShape(): Shape {
     "docs/config.md": "# Config\n\nSee codex-rs/core/src/config.rs.\n",
   };
   return {
+    id: "codex",
     name: "codex (nested AGENTS.md)",
     files,
     learnings: {
@@ -402,6 +418,7 @@ export function codexShape(): Shape {
       sedInPlace: "codex-rs/core/src/sandbox/mod.rs",
       write: "codex-rs/tui/src/status.rs",
       grep: { pattern: "fn main", file: "codex-rs/exec/src/main.rs" },
+      grepNoMatch: "codex-rs/cli/src/main.rs",
       subagentCat: "codex-rs/tui/src/app.rs",
     },
   };

@@ -3,7 +3,8 @@
  * `CLAUDE.md`, an app with a root `AGENTS.md`, `.claude/rules` and Cursor rules, a Codex-style
  * monorepo of nested `AGENTS.md`. Each gets `librarian init && librarian import --yes` as a new user
  * runs it, and two learnings; then one scripted session (a Read, a Bash `cat`, a Bash `sed -i`, a
- * Write, a Bash `grep`, an Edit, and a subagent's Bash `cat`) runs twice on the same tree: with the
+ * Write, a Bash `grep`, a Bash `grep` that finds nothing, an Edit, and a subagent's Bash `cat`)
+ * runs twice on the same tree: with the
  * client alone (no plugin) and with the client and the Librarian. What the model received is
  * compared line by line with the memory files:
  *
@@ -38,8 +39,8 @@ import {
   missingLines,
   textsThrough,
   type Tree,
-  windowTexts,
   type WindowTexts,
+  windowTexts,
 } from "./guidance.ts";
 import { type Plan, type Shape, SHAPES } from "./shapes.ts";
 
@@ -47,7 +48,7 @@ import { type Plan, type Shape, SHAPES } from "./shapes.ts";
 const SUBAGENT_MARKER = "SHAPES-SUBAGENT-7c2: show one file";
 
 /** Index of each step in the main window. */
-const STEP = { read: 0, cat: 1, sed: 2, write: 3, grep: 4, edit: 5 } as const;
+const STEP = { read: 0, cat: 1, sed: 2, write: 3, grep: 4, grepNoMatch: 5, edit: 6 } as const;
 
 /** The main session's scripted turns. */
 function mainTurns(project: E2EProject, plan: Plan, firstLine: string) {
@@ -65,6 +66,10 @@ function mainTurns(project: E2EProject, plan: Plan, firstLine: string) {
     [toolUse("Bash", {
       command: `grep -n '${plan.grep.pattern}' ${plan.grep.file}`,
       description: "find the use",
+    })],
+    [toolUse("Bash", {
+      command: `grep -n 'no-such-text-7f3' ${plan.grepNoMatch}`,
+      description: "look for a name",
     })],
     [toolUse("Edit", {
       file_path: project.path(plan.read),
@@ -132,9 +137,9 @@ async function runSession(project: E2EProject, shape: Shape): Promise<Session> {
   const main = windowTexts(mainBody);
   assert.deepEqual(
     main.steps.map((s) => s.tool),
-    ["Read", "Bash", "Bash", "Write", "Bash", "Edit", "Agent"],
+    ["Read", "Bash", "Bash", "Write", "Bash", "Bash", "Edit", "Agent"],
   );
-  for (const step of main.steps.slice(0, 6)) {
+  for (const step of [0, 1, 2, 3, 4, 6].map((k) => main.steps[k]!)) {
     assert.doesNotMatch(step.result, /<tool_use_error>|Error:/, `${step.tool}: ${step.result}`);
   }
   return { main, sub: subBody ? windowTexts(subBody) : null };
@@ -147,19 +152,43 @@ function allApplicable(tree: Tree, relPath: string): string[] {
 }
 
 /**
- * Cases that fail only because of a gap another change closes: `shape name | version | case` →
- * the gap. The step is registered ignored; remove its entry when the gap is closed.
+ * Cases that fail only because of a gap another change closes: the shapes, the client version
+ * (every one when absent) and the cases it fails. The step is registered ignored, named with the
+ * gap; remove the entry when the gap is closed.
  */
-const KNOWN_GAPS: Record<string, string> = {};
+const KNOWN_GAPS: { shapes: string[]; version?: string; case: RegExp; gap: string }[] = [
+  {
+    shapes: ["app"],
+    case: /^\(ii\) Bash cat \S+\.test\.ts brings \.cursor\/rules\/testing\.mdc$/,
+    gap:
+      "gap: a Cursor rule whose globs name no one folder (**/*.test.ts) is neither imported nor read in place (helper rules)",
+  },
+  {
+    shapes: ["app", "codex"],
+    version: "2.1.197",
+    case: /^\(ii\) .* brings AGENTS\.md$/,
+    gap:
+      "gap: 2.1.197 does not load the root AGENTS.md and the Librarian leaves it to the client (helper client)",
+  },
+  {
+    shapes: ["monorepo", "app"],
+    version: "2.1.332",
+    case: /^\(ii\) Bash grep \(no match\) \S+ brings (?!_memory_library\/|CLAUDE\.md$|AGENTS\.md$)/,
+    gap:
+      "gap: a grep that finds nothing is taken for the client's read, which then loads nothing (helper client)",
+  },
+];
 
 function gapOf(shape: Shape, caseName: string): string | undefined {
-  return KNOWN_GAPS[`${shape.name} | ${CLAUDE_VERSION} | ${caseName}`] ??
-    KNOWN_GAPS[`${shape.name} | * | ${caseName}`];
+  return KNOWN_GAPS.find((g) =>
+    g.shapes.includes(shape.id) && (g.version ?? CLAUDE_VERSION) === CLAUDE_VERSION &&
+    g.case.test(caseName)
+  )?.gap;
 }
 
 /** One table row: characters per touch and lines doubled. */
 function row(shape: Shape, mode: string, tree: Tree, session: Session): string {
-  const perTouch = charsPerStep(session.main).slice(0, 6);
+  const perTouch = charsPerStep(session.main).slice(0, 7);
   const sub = session.sub ? charsPerStep(session.sub)[0] ?? 0 : 0;
   const start = session.main.start.reduce((n, t) => n + t.length, 0);
   const doubled = doubledLines(tree, textsThrough(session.main, 99))
@@ -206,6 +235,7 @@ for (const make of SHAPES) {
         ["cat", shape.plan.cat, main, STEP.cat],
         ["sed -i", shape.plan.sedInPlace, main, STEP.sed],
         ["grep", shape.plan.grep.file, main, STEP.grep],
+        ["grep (no match)", shape.plan.grepNoMatch, main, STEP.grepNoMatch],
         ["subagent cat", shape.plan.subagentCat, withLibrarian.sub, 0],
       ];
       for (const [touch, file, window, k] of bashTouches) {
