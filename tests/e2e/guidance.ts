@@ -249,7 +249,11 @@ export function doubledLines(tree: Tree, texts: readonly string[]): string[] {
 }
 
 /** The guidance lines of `files` (paths of `tree`) that are not among `texts`. */
-export function missingLines(tree: Tree, files: readonly string[], texts: readonly string[]) {
+export function missingLines(
+  tree: Tree,
+  files: readonly string[],
+  texts: readonly string[],
+): { path: string; line: string }[] {
   const received = lineCounts(texts);
   return files.flatMap((path) =>
     guidanceLines(tree[path] ?? "").filter((line) => !received.has(line)).map((line) => ({
