@@ -179,6 +179,14 @@ const KNOWN_GAPS: { shapes: string[]; version?: string; case: RegExp; gap: strin
   },
 ];
 
+/**
+ * Open, no change on it: the client loads a folder's nested `CLAUDE.md` after a Read (and on
+ * 2.1.332 a Write) even when the Librarian sent it on an earlier Bash touch; no hook output tells
+ * the client it is in the window already.
+ */
+const OPEN_DOUBLING =
+  "open: the client loads a nested CLAUDE.md after a Read although a Bash touch brought it; no hook can tell it";
+
 function gapOf(shape: Shape, caseName: string): string | undefined {
   return KNOWN_GAPS.find((g) =>
     g.shapes.includes(shape.id) && (g.version ?? CLAUDE_VERSION) === CLAUDE_VERSION &&
@@ -239,7 +247,9 @@ for (const make of SHAPES) {
         ["subagent cat", shape.plan.subagentCat, withLibrarian.sub, 0],
       ];
       for (const [touch, file, window, k] of bashTouches) {
-        for (const source of allApplicable(tree, file)) {
+        const sources = allApplicable(tree, file);
+        assert.ok(sources.some((source) => source.includes("/")), `${file}: memory of its own`);
+        for (const source of sources) {
           await step(`(ii) Bash ${touch} ${file} brings ${source}`, () => {
             assert.ok(window, "the window was recorded");
             assert.deepEqual(missingLines(tree, [source], textsThrough(window, k)), []);
@@ -264,3 +274,26 @@ for (const make of SHAPES) {
     },
   );
 }
+
+scenario(
+  "a Bash touch, then a Read in the same folder: the folder's nested CLAUDE.md reaches the model once",
+  async (open, t) => {
+    const shape = SHAPES[0]!();
+    const project = await open(shape.files);
+    const tree = await prepare(project, shape);
+    const file = "packages/db/src/client.ts";
+    const run = await project.run("Look at the client.", [
+      [toolUse("Bash", { command: `sed -i '$a // touched' ${file}`, description: "mark" })],
+      [toolUse("Read", { file_path: project.path(file) })],
+      [text("Done.")],
+    ], { env: { LIBRARIAN_HOLD: "off" } });
+    assert.equal(run.code, 0, run.stderr);
+    const window = windowTexts(run.turns.at(-1)!.body!);
+    assert.deepEqual(missingLines(tree, ["packages/db/CLAUDE.md"], textsThrough(window, 0)), []);
+    await t.step({
+      name: `ignore (${OPEN_DOUBLING}): no guidance line twice`,
+      ignore: true,
+      fn: () => assert.deepEqual(doubledLines(tree, textsThrough(window, 1)), []),
+    });
+  },
+);
