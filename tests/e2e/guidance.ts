@@ -231,12 +231,17 @@ export function lineCounts(texts: readonly string[]): Map<string, number> {
   return counts;
 }
 
-/** The texts of a window up to and including step `k` (`-1`: the start only). */
-export function textsThrough(window: WindowTexts, k: number): string[] {
+/**
+ * What a window sent the model up to and including step `k` (`-1`: the start only) besides the
+ * tools' results: the system
+ * prompt, the texts before the first tool call and those beside each result. A memory line quoted
+ * by a file the model read (a code line a memory file also shows) is not guidance sent twice.
+ */
+export function guidanceThrough(window: WindowTexts, k: number): string[] {
   return [
     ...window.system,
     ...window.start,
-    ...window.steps.slice(0, k + 1).flatMap((s) => [s.result, ...s.beside]),
+    ...window.steps.slice(0, k + 1).flatMap((s) => s.beside),
   ];
 }
 

@@ -34,10 +34,10 @@ import {
   applicable,
   charsPerStep,
   doubledLines,
+  guidanceThrough,
   isMemoryFile,
   memoryLinesIn,
   missingLines,
-  textsThrough,
   type Tree,
   type WindowTexts,
   windowTexts,
@@ -199,8 +199,8 @@ function row(shape: Shape, mode: string, tree: Tree, session: Session): string {
   const perTouch = charsPerStep(session.main).slice(0, 7);
   const sub = session.sub ? charsPerStep(session.sub)[0] ?? 0 : 0;
   const start = session.main.start.reduce((n, t) => n + t.length, 0);
-  const doubled = doubledLines(tree, textsThrough(session.main, 99))
-    .length + (session.sub ? doubledLines(tree, textsThrough(session.sub, 99)).length : 0);
+  const doubled = doubledLines(tree, guidanceThrough(session.main, 99))
+    .length + (session.sub ? doubledLines(tree, guidanceThrough(session.sub, 99)).length : 0);
   const all = [...perTouch, sub];
   return `| ${shape.name} | ${CLAUDE_VERSION} | ${mode} | ${start} | ${all.join(" / ")} | ${
     all.reduce((a, b) => a + b, 0)
@@ -230,12 +230,12 @@ for (const make of SHAPES) {
       // (i) never twice, in each context window
       const main = withLibrarian.main;
       await step("(i) no guidance line twice in the main context window", () => {
-        const doubled = doubledLines(tree, textsThrough(main, main.steps.length));
+        const doubled = doubledLines(tree, guidanceThrough(main, main.steps.length));
         assert.deepEqual(doubled, []);
       });
       await step("(i) no guidance line twice in the subagent's context window", () => {
         assert.ok(withLibrarian.sub, "the subagent ran");
-        assert.deepEqual(doubledLines(tree, textsThrough(withLibrarian.sub, 9)), []);
+        assert.deepEqual(doubledLines(tree, guidanceThrough(withLibrarian.sub, 9)), []);
       });
 
       // (ii) every Bash touch brings its folder's memory
@@ -252,7 +252,7 @@ for (const make of SHAPES) {
         for (const source of sources) {
           await step(`(ii) Bash ${touch} ${file} brings ${source}`, () => {
             assert.ok(window, "the window was recorded");
-            assert.deepEqual(missingLines(tree, [source], textsThrough(window, k)), []);
+            assert.deepEqual(missingLines(tree, [source], guidanceThrough(window, k)), []);
           });
         }
       }
@@ -266,8 +266,8 @@ for (const make of SHAPES) {
       ];
       for (const [touch, k] of fileSteps) {
         await step(`(iii) ${touch}: every guidance line the client alone sends`, () => {
-          const native = memoryLinesIn(tree, textsThrough(clientAlone.main, k));
-          const ours = memoryLinesIn(tree, textsThrough(main, k));
+          const native = memoryLinesIn(tree, guidanceThrough(clientAlone.main, k));
+          const ours = memoryLinesIn(tree, guidanceThrough(main, k));
           assert.deepEqual([...native].filter((line) => !ours.has(line)), []);
         });
       }
@@ -289,11 +289,11 @@ scenario(
     ], { env: { LIBRARIAN_HOLD: "off" } });
     assert.equal(run.code, 0, run.stderr);
     const window = windowTexts(run.turns.at(-1)!.body!);
-    assert.deepEqual(missingLines(tree, ["packages/db/CLAUDE.md"], textsThrough(window, 0)), []);
+    assert.deepEqual(missingLines(tree, ["packages/db/CLAUDE.md"], guidanceThrough(window, 0)), []);
     await t.step({
       name: `ignore (${OPEN_DOUBLING}): no guidance line twice`,
       ignore: true,
-      fn: () => assert.deepEqual(doubledLines(tree, textsThrough(window, 1)), []),
+      fn: () => assert.deepEqual(doubledLines(tree, guidanceThrough(window, 1)), []),
     });
   },
 );
