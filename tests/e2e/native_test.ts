@@ -228,6 +228,7 @@ scenario(
     const project = await open({
       ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
       "AGENTS.md": "# Root\n- ROOT-AGENTS: run just fmt.\n",
+      "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
       "sdk/typescript/AGENTS.md": "# SDK\n- SDK-AGENTS: public types from src/index.ts only.\n",
       "sdk/typescript/src/codex.ts": "export class Codex {}\n",
     });
