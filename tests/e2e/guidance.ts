@@ -36,6 +36,7 @@ export function guidanceLines(text: string): string[] {
       fenced = !fenced;
       continue;
     }
+    if (fenced) continue;
     if (line.length < MIN_LINE || /^#+\s/.test(line) || /^<!--/.test(line)) continue;
     if (/^[-*|=_`: ]+$/.test(line)) continue;
     out.push(line);
