@@ -129,8 +129,8 @@ async function measure(
     [toolUse("Read", { file_path: project.path(plan.read) })],
     [toolUse("Bash", { command: `cat ${plan.cat}`, description: "show" })],
     [toolUse("Bash", {
-      command: `sed -i '$a // measured' ${plan.sedInPlace}`,
-      description: "mark",
+      command: `sed -i 's/[[:space:]]*$//' ${plan.sedInPlace}`,
+      description: "strip trailing whitespace",
     })],
     [toolUse("Write", {
       file_path: project.path(plan.write),
@@ -149,6 +149,10 @@ async function measure(
   ], { env: { LIBRARIAN_HOLD: "off" }, timeoutMs: 180_000 });
   if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr}`);
   const window = windowTexts(run.turns.at(-1)!.body!);
+  const refused = window.steps.filter((step) => step.isError);
+  if (refused.length > 0) {
+    throw new Error(`a call did not run: ${refused.map((s) => s.result.slice(0, 200)).join("; ")}`);
+  }
   // whole lines, not substrings: one memory line can be part of a longer one
   const doubled = doubledLines(tree, guidanceThrough(window, window.steps.length));
   return {

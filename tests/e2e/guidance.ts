@@ -166,6 +166,8 @@ export interface StepTexts {
   input: Record<string, unknown>;
   /** The tool result's text. */
   result: string;
+  /** True when the result is an error (a refused or failed call). */
+  isError: boolean;
   /** Every other text the model received with it (the client's reminders, the hooks' contexts). */
   beside: string[];
 }
@@ -202,6 +204,7 @@ export function windowTexts(body: Record<string, unknown>): WindowTexts {
           tool: String(use.name),
           input: (use.input ?? {}) as Record<string, unknown>,
           result: "",
+          isError: false,
           beside: [],
         }
         : undefined;
@@ -210,7 +213,10 @@ export function windowTexts(body: Record<string, unknown>): WindowTexts {
     }
     for (const block of blocksOf(message)) {
       if (block.type === "tool_result") {
-        if (current) current.result = resultText(block.content);
+        if (current) {
+          current.result = resultText(block.content);
+          current.isError = block.is_error === true;
+        }
       } else if (typeof block.text === "string") {
         if (current) current.beside.push(block.text);
         else if (steps.length === 0) start.push(block.text);
@@ -234,16 +240,22 @@ export function lineCounts(texts: readonly string[]): Map<string, number> {
 
 /**
  * What a window sent the model up to and including step `k` (`-1`: the start only) besides the
- * tools' results: the system
+ * tools' results (a held call's result, the hold's reason, is guidance): the system
  * prompt, the texts before the first tool call and those beside each result. A memory line quoted
  * by a file the model read (a code line a memory file also shows) is not guidance sent twice.
  */
 export function guidanceThrough(window: WindowTexts, k: number): string[] {
-  return [
-    ...window.system,
-    ...window.start,
-    ...window.steps.slice(0, k + 1).flatMap((s) => s.beside),
-  ];
+  return [...window.system, ...window.start, ...window.steps.slice(0, k + 1).flatMap(guidanceOf)];
+}
+
+/** What a step brought besides the tool's result, and a call held by the Librarian's reason. */
+function guidanceOf(step: StepTexts): string[] {
+  return isHeld(step) ? [step.result, ...step.beside] : step.beside;
+}
+
+/** True for a call the Librarian held once (its result is the hold's reason). */
+export function isHeld(step: StepTexts): boolean {
+  return step.isError && /^(?:[A-Za-z]+:[A-Za-z]+ hook error: )?\[Librarian\]/.test(step.result);
 }
 
 /** The memory lines that reached the model more often than the memory files hold them. */
@@ -275,7 +287,7 @@ export function memoryLinesIn(tree: Tree, texts: readonly string[]): Set<string>
   return new Set([...memoryLines(tree).keys()].filter((line) => received.has(line)));
 }
 
-/** Characters of the texts beside each step's result. */
+/** Characters of the texts beside each step's result (and of a held call's reason). */
 export function charsPerStep(window: WindowTexts): number[] {
-  return window.steps.map((s) => s.beside.reduce((n, t) => n + t.length, 0));
+  return window.steps.map((s) => guidanceOf(s).reduce((n, t) => n + t.length, 0));
 }
