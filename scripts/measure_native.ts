@@ -124,7 +124,11 @@ async function measure(
   for (const path of (await project.files()).filter(isMemoryFile)) {
     tree[path] = (await project.read(path)) ?? "";
   }
-  const firstLine = files[plan.edit]!.split("\n").find((l) => l.trim() !== "")!;
+  // the Edit's old string must occur once in the file
+  const lines = files[plan.edit]!.split("\n");
+  const firstLine = lines.find((l) =>
+    l.trim() !== "" && lines.filter((m) => m === l).length === 1
+  )!;
   const run = await project.run("Work through the packages.", [
     [toolUse("Read", { file_path: project.path(plan.read) })],
     [toolUse("Bash", { command: `cat ${plan.cat}`, description: "show" })],
@@ -149,7 +153,14 @@ async function measure(
   ], { env: { LIBRARIAN_HOLD: "off" }, timeoutMs: 180_000 });
   if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr}`);
   const window = windowTexts(run.turns.at(-1)!.body!);
-  const refused = window.steps.filter((step) => step.isError);
+  // the client's own sed check asks for approval for some paths (`-p` mode: refused); its
+  // PreToolUse hooks ran all the same, and the memory that reaches the model is that of the touch
+  const refused = window.steps.filter((step) =>
+    step.isError && !/^sed command requires approval/.test(step.result)
+  );
+  for (const step of window.steps.filter((s) => s.isError && !refused.includes(s))) {
+    console.error(`  note: ${step.result.slice(0, 90)}`);
+  }
   if (refused.length > 0) {
     throw new Error(`a call did not run: ${refused.map((s) => s.result.slice(0, 200)).join("; ")}`);
   }
