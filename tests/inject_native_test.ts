@@ -446,3 +446,56 @@ Deno.test("a PostToolUse sends nothing where the PreToolUse left nothing to the 
     assert.equal(after.text, "", command);
   }
 });
+
+/** A Codex-style project: no `CLAUDE.md` anywhere, nested `AGENTS.md` files. */
+const AGENTS_ONLY = {
+  "_memory_library/tech.md": "# Tech\n- GLOBAL",
+  "AGENTS.md": "# Root agents\n- ROOT-AGENTS",
+  "sdk/AGENTS.md": "# Sdk\n- SDK-AGENTS",
+  "sdk/ts/AGENTS.md": "# Ts\n- TS-AGENTS",
+  "sdk/ts/CLAUDE.md": "# Ts claude\n- TS-CLAUDE",
+  "sdk/ts/src/index.ts": "export {};",
+};
+
+Deno.test("under 2.1.332 in a project without a CLAUDE.md, a Read leaves the nested AGENTS.md files to the client's built-in loader (folders without a CLAUDE.md of their own) and records them: a later Bash touch does not send them again", async () => {
+  const dir = await tempDir();
+  await using _ = dir;
+  const root = dir.path;
+  await writeTree(root, AGENTS_ONLY);
+  const log = `${root}/.librarian.log`;
+  const file = `${root}/sdk/ts/src/index.ts`;
+  const read = await inject(root, log, event(root, "Read", { file_path: file }, "t1"), CLIENT_332);
+  assert.doesNotMatch(read, /SDK-AGENTS/, "the client's built-in loads sdk/AGENTS.md after a Read");
+  assert.match(read, /TS-AGENTS/, "beside a CLAUDE.md the client loads the CLAUDE.md instead");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "sed -i 's/x/y/' sdk/ts/src/index.ts" }, "t2"),
+    CLIENT_332,
+  );
+  assert.doesNotMatch(bash, /SDK-AGENTS|TS-AGENTS|TS-CLAUDE/, "never twice in one window");
+});
+
+Deno.test("a nested AGENTS.md is the Librarian's to send on a Read under 2.1.197 (no built-in loader), and under 2.1.332 where the project has a root CLAUDE.md (the built-in then loads none)", async () => {
+  for (
+    const [extra, env] of [
+      [{}, {}],
+      [{ "CLAUDE.md": "# Root\n- ROOT-CLAUDE" }, CLIENT_332],
+      [{ ".claude/CLAUDE.md": "# Root\n- ROOT-CLAUDE" }, CLIENT_332],
+      [{ "CLAUDE.local.md": "# Mine\n- LOCAL-CLAUDE" }, CLIENT_332],
+    ] as const
+  ) {
+    const dir = await tempDir();
+    await using _ = dir;
+    const root = dir.path;
+    await writeTree(root, { ...AGENTS_ONLY, ...extra });
+    const file = `${root}/sdk/ts/src/index.ts`;
+    const read = await inject(
+      root,
+      `${root}/.librarian.log`,
+      event(root, "Read", { file_path: file }, "t1"),
+      env,
+    );
+    assert.match(read, /SDK-AGENTS/, JSON.stringify(extra));
+  }
+});

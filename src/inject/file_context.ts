@@ -24,6 +24,7 @@ import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import {
+  builtinLoadedAgents,
   clientLoadedSources,
   clientLoadsAfterWriteAndShellRead,
   nativeSources,
@@ -189,15 +190,21 @@ export function locateFileContext(
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
   // the project's rules, read once for both questions
   const rules = scopedRules(library.projectRoot);
+  // the nested AGENTS.md files a 2.1.3xx client's built-in loader sends after a Read
+  const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
+    ? builtinLoadedAgents(library.projectRoot, relPath)
+    : [];
+  const byBuiltin = new Set(builtin.map((file) => file.absPath));
   // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
   // (inject_hook.ts, root_agents.ts)
   const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
-    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules),
-    ...(rootAgents ? [rootAgents] : []),
+    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules)
+      .filter((file) => !byBuiltin.has(file.absPath)),
+    ...(rootAgents && !byBuiltin.has(rootAgents.absPath) ? [rootAgents] : []),
   ];
-  const clientLoaded = clientLoadedSources(library.projectRoot, relPath, rules);
+  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };

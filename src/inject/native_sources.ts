@@ -15,10 +15,13 @@
  *   after it ({@link clientLoadsAfterWriteAndShellRead}) sends them; a Bash touch sends them, except for the files a
  *   2.1.3xx client takes the command for a read of (`cat F`, `grep x F`: it loads theirs itself,
  *   `client_bash_reads.ts`, {@link commandNativeSources});
- * - a nested `AGENTS.md` and another agent's rule are never loaded by Claude Code: every touch in
- *   their scope may send them; another agent's rule for the whole repository goes with the
- *   library's root files at session start ({@link repoWideRules}); an agent-requested or manual
- *   rule is never sent (`librarian import` keeps it on demand).
+ * - a nested `AGENTS.md` is loaded by Claude Code 2.1.3xx's built-in loader after a Read, in a
+ *   project without a `CLAUDE.md` ({@link builtinLoadedAgents}): recorded there, like a nested
+ *   `CLAUDE.md`; every other touch may send it.
+ * - another agent's rule is never loaded by Claude Code: every touch in its scope may send it;
+ *   another agent's rule for the whole repository goes with the library's root files at session
+ *   start ({@link repoWideRules}); an agent-requested or manual rule is never sent
+ *   (`librarian import` keeps it on demand).
  *
  * A link among them is never followed: a memory file is the project's own text.
  *
@@ -347,6 +350,51 @@ export function clientLoadedSources(
     rule.agent === "claude" && globsCover(rule.globs, relPath)
   );
   return [...folder, ...covering.map(ruleSource)];
+}
+
+/**
+ * The files whose presence makes Claude Code 2.1.3xx's built-in `AGENTS.md` loader stand aside
+ * (observed: the project's own `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md`).
+ */
+const PROJECT_CLAUDE_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] as const;
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nested `AGENTS.md` files Claude Code 2.1.3xx's built-in loader (`cc-plugin-agents-md`, on by
+ * default) sends by itself after a Read of `relPath`: in a project without a `CLAUDE.md` of its own
+ * (root, `.claude/CLAUDE.md`, `CLAUDE.local.md`), each `AGENTS.md` on the way up (below the root)
+ * whose folder has no `CLAUDE.md` (observed with 2.1.332: after a Read only, not after a Write, an
+ * Edit or a Bash command; no InstructionsLoaded event reports it). The caller knows the client is
+ * one of those ({@link clientLoadsAfterWriteAndShellRead}).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinLoadedAgents } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/sdk/ts`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * Deno.writeTextFileSync(`${p}/sdk/AGENTS.md`, "- sdk");
+ * Deno.writeTextFileSync(`${p}/sdk/ts/AGENTS.md`, "- ts");
+ * Deno.writeTextFileSync(`${p}/sdk/ts/CLAUDE.md`, "- ts claude");
+ * assert.deepEqual(builtinLoadedAgents(p, "sdk/ts/a.ts").map((f) => f.relPath), ["sdk/AGENTS.md"]);
+ * Deno.writeTextFileSync(`${p}/CLAUDE.local.md`, "- mine");
+ * assert.deepEqual(builtinLoadedAgents(p, "sdk/ts/a.ts"), []);
+ * ```
+ */
+export function builtinLoadedAgents(projectRoot: string, relPath: string): NativeSource[] {
+  if (PROJECT_CLAUDE_FILES.some((name) => exists(joinPath(projectRoot, name)))) return [];
+  return folderFiles(projectRoot, dirnameOf(relPath), ["AGENTS.md"]).filter((file) =>
+    !exists(joinPath(projectRoot, dirnameOf(file.relPath), "CLAUDE.md"))
+  );
 }
 
 /**

@@ -329,3 +329,24 @@ scenario(
     assert.equal(await rootAgentsTimes(open, {}, setting("claude-md")), 1);
   },
 );
+
+scenario(
+  "in a project without a CLAUDE.md (nested AGENTS.md only), a Read brings the folder's AGENTS.md exactly once on every version: by the client's built-in loader on 2.1.332, by the Librarian on 2.1.197; the Bash touch that follows sends it not again",
+  async (open) => {
+    const project = await open({
+      ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+      "AGENTS.md": "# Root\n- ROOT-AGENTS: run just fmt.\n",
+      "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+      "sdk/typescript/AGENTS.md": "# SDK\n- SDK-AGENTS: public types from src/index.ts only.\n",
+      "sdk/typescript/src/codex.ts": "export class Codex {}\n",
+    });
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("sdk/typescript/src/codex.ts") } }],
+      [{
+        tool: "Bash",
+        input: { command: "sed -i '$a // x' sdk/typescript/src/codex.ts", description: "mark" },
+      }],
+    ]);
+    assert.equal(timesSent(run, "SDK-AGENTS"), 1);
+  },
+);
