@@ -52,7 +52,10 @@ Deno.test("explain <path> --session reads that session's ledger: what it already
   await using dir = await tempDir();
   const options = await project(dir.path);
   const file = join(dir.path, "src/api/handler.ts");
-  const hook = await runLibrarian(["inject"], { ...options, stdin: readEvent(dir.path, "s-1", file) });
+  const hook = await runLibrarian(["inject"], {
+    ...options,
+    stdin: readEvent(dir.path, "s-1", file),
+  });
   assert.equal(hook.code, 0, hook.stderr);
   for (const session of ["s-1", "latest", "s-"]) {
     const result = await runLibrarian(
@@ -68,7 +71,10 @@ Deno.test("explain <path> --session reads that session's ledger: what it already
     );
     assert.match(result.stdout, /^nothing new to send: every file was already sent$/m, session);
   }
-  const unknown = await runLibrarian(["explain", "src/api/handler.ts", "--session", "nope"], options);
+  const unknown = await runLibrarian(
+    ["explain", "src/api/handler.ts", "--session", "nope"],
+    options,
+  );
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /^librarian explain: no session 'nope' .*'librarian sessions'/);
 });

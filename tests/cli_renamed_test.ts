@@ -95,7 +95,10 @@ Deno.test("inject --explain is explain --event --run: the same stdout and why, w
   assert.equal(old.stdout, now.stdout);
   assert.match(old.stdout, /validate at the edge/);
   assert.equal(
-    withoutPointer(old.stderr, "inject --explain", "explain --event --run").replaceAll("s-old", "s-new"),
+    withoutPointer(old.stderr, "inject --explain", "explain --event --run").replaceAll(
+      "s-old",
+      "s-new",
+    ),
     now.stderr,
   );
   assert.match(now.stderr, /^explain: {3}src\/api\/patterns\.md: sent$/m);
