@@ -35,7 +35,10 @@ Deno.test("explain <path> says where each library file comes from and that a new
   assert.match(result.stdout, /^event: PreToolUse \(Read\)$/m);
   assert.match(result.stdout, /^library: .*_memory_library/m);
   assert.match(result.stdout, /^file: src\/api\/handler\.ts$/m);
-  assert.match(result.stdout, /^walk \(most specific first\): src\/api\/patterns\.md, tech\.md$/m);
+  assert.match(
+    result.stdout,
+    /^walk \(most specific first\): src\/api\/patterns\.md, tech\.md \(library root\)$/m,
+  );
   assert.match(result.stdout, /^ {2}src\/api\/patterns\.md: sent$/m);
   assert.match(result.stdout, /^ledger: none .*everything counts as new$/m);
   assert.equal(result.stderr, "");

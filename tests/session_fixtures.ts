@@ -18,8 +18,18 @@ export function ledger(files: string[], reminded = true): string {
   return JSON.stringify({ version: 2, files: Object.fromEntries(entries), reminded, events: [] });
 }
 
-/** A project with two sessions of its own (one with a subagent) and one of another project's. */
-export async function projectWithSessions(root: string) {
+/** A project of sessions: where to run, the environment that finds its state, its library. */
+export interface SessionsProject {
+  cwd: string;
+  env: Record<string, string>;
+  lib: string;
+}
+
+/**
+ * A project with two sessions of its own (`sess-new-2222`, the latest, with subagent `abc`, and
+ * `sess-old-1111`) and one of another project's (`sess-elsewhere`).
+ */
+export async function projectWithSessions(root: string): Promise<SessionsProject> {
   await writeTree(root, {
     "proj/_memory_library/tech.md": "- Deno 2\n",
     "proj/_memory_library/src/api/patterns.md": "- validate at the edge\n",
