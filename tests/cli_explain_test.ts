@@ -42,6 +42,12 @@ Deno.test("explain <path> says where each library file comes from and that a new
   assert.match(result.stdout, /^ {2}src\/api\/patterns\.md: sent$/m);
   assert.match(result.stdout, /^ledger: none .*everything counts as new$/m);
   assert.equal(result.stderr, "");
+  const json = JSON.parse(
+    (await runLibrarian(["explain", "src/api/handler.ts", "--json"], options)).stdout,
+  );
+  assert.equal(typeof json.version, "string");
+  assert.equal(json.hook, "inject");
+  assert.ok(json.explanation.includes("  src/api/patterns.md: sent"), json.explanation);
   let ledgers = false;
   try {
     ledgers = Deno.statSync(join(dir.path, ".state", "ledgers")).isDirectory;
@@ -114,6 +120,11 @@ Deno.test("explain --event explains a hook event on stdin and writes nothing, fo
     stdin: JSON.stringify({ hook_event_name: "Stop", cwd: dir.path, session_id: "s-2" }),
   });
   assert.equal(stop.code, 0, stop.stderr);
+  const stopJson = await runLibrarian(["explain", "--event", "--json"], {
+    ...options,
+    stdin: JSON.stringify({ hook_event_name: "Stop", cwd: dir.path, session_id: "s-2" }),
+  });
+  assert.equal(JSON.parse(stopJson.stdout).hook, "stop");
   assert.match(
     stop.stdout,
     /^ {2}line 1 ## \[TAG: src\/api, type: patterns\]: filed into src\/api\/patterns\.md$/m,
@@ -159,4 +170,10 @@ Deno.test("explain: one of <path>, --event, --example; options only where they a
     assert.match(result.stderr, message, args.join(" "));
     assert.match(result.stderr, /^Usage: librarian explain /m);
   }
+  const json = await runLibrarian(["explain", "--event", "--run", "--json"], {
+    ...options,
+    stdin: "",
+  });
+  assert.equal(json.code, 2);
+  assert.match(JSON.parse(json.stdout).error, /--run and --json do not go together/);
 });

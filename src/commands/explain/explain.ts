@@ -20,6 +20,8 @@ import {
 } from "../../cli/args.ts";
 import { type CommandSpec } from "../../cli/help.ts";
 import { requireLibrary } from "../../cli/locate.ts";
+import { printJson } from "../../cli/output.ts";
+import { VERSION } from "../../version.ts";
 import { findSession, projectSessions } from "../sessions/ledgers.ts";
 import { ALL_EXAMPLE_EVENTS, printExample } from "./example_event.ts";
 import {
@@ -33,7 +35,7 @@ import {
 /** The command line of `librarian explain`. */
 export const SPEC: CommandSpec = {
   name: "explain",
-  synopsis: "<path> [--session <id>] | --event [--run] | --example [<event>]",
+  synopsis: "<path> [--session <id>] [--json] | --event [--run | --json] | --example [<event>]",
   summary: "say why the hook sends (or sent) what it does, for a path or one hook event",
   details: [
     "<path>: why the inject hook sends what it does before a Read of <path> (a file relative to",
@@ -49,8 +51,9 @@ export const SPEC: CommandSpec = {
     "default PreToolUse, a Read of a file of this project) with a fresh session id, to pipe on:",
     "  librarian explain --example | librarian explain --event",
     "  librarian explain --example Stop | librarian explain --event --run",
-    "Reads and never writes (but for the hook --run runs); exits 0 unless the command line or",
-    "the session is wrong.",
+    "With --json, the explanation as {version, hook, explanation: [lines]} (an --example event",
+    "is JSON already). Reads and never writes (but for the hook --run runs); exits 0 unless the",
+    "command line or the session is wrong.",
   ],
   options: {
     session: {
@@ -61,6 +64,7 @@ export const SPEC: CommandSpec = {
     event: { type: "boolean", description: "explain the hook event read on stdin" },
     run: { type: "boolean", description: "with --event: then run the hook on it" },
     example: { type: "boolean", description: "print a sample hook event for this project" },
+    json: { type: "boolean", description: "print a JSON object instead of text" },
   },
   positionals: ["<path>"],
   requiredPositionals: 0,
@@ -74,7 +78,7 @@ interface HookModule {
 /** The mode the command line asks for, after checking that its options go together. */
 function modeOf(
   parsed: { positionals: string[] },
-  flags: { event: boolean; example: boolean; run: boolean; session: boolean },
+  flags: { event: boolean; example: boolean; run: boolean; session: boolean; json: boolean },
 ): "path" | "event" | "example" {
   const given = parsed.positionals.length > 0;
   if (flags.event && (given || flags.example)) {
@@ -84,6 +88,9 @@ function modeOf(
     throw new UsageError("--session goes with a <path>");
   }
   if (flags.run && !flags.event) throw new UsageError("--run goes with --event");
+  if (flags.run && flags.json) {
+    throw new UsageError("--run and --json do not go together: stdout is the hook's");
+  }
   if (flags.event) return "event";
   if (flags.example) return "example";
   if (!given) throw new UsageError("give a <path>, --event or --example");
@@ -101,6 +108,12 @@ function readEventOf(path: string, cwd: string, session: string | undefined): st
   });
 }
 
+/** Prints an explanation: its lines, or with `json` an object naming the hook that takes it. */
+function printExplanation(hook: "inject" | "stop", lines: string[], json: boolean): void {
+  if (json) printJson({ version: VERSION, hook, explanation: lines });
+  else console.log(lines.join("\n"));
+}
+
 /** Runs `librarian explain`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
@@ -110,6 +123,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       example: flag(parsed, "example"),
       run: flag(parsed, "run"),
       session: wanted !== undefined,
+      json: flag(parsed, "json"),
     });
     if (mode === "example") {
       return await printExample("explain", ALL_EXAMPLE_EVENTS, parsed.positionals[0], env);
@@ -118,7 +132,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       const text = readStdinText();
       const lines = explainEvent(text, env);
       if (!flag(parsed, "run")) {
-        console.log(lines.join("\n"));
+        printExplanation(hookOfEvent(text, env), lines, flag(parsed, "json"));
         return EXIT_OK;
       }
       explainToStderr(text, lines);
@@ -137,7 +151,11 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
       const library = await requireLibrary(env);
       session = findSession(projectSessions(env, library.root), wanted).session;
     }
-    console.log(explainInject(readEventOf(path, cwd, session), env).join("\n"));
+    printExplanation(
+      "inject",
+      explainInject(readEventOf(path, cwd, session), env),
+      flag(parsed, "json"),
+    );
     return EXIT_OK;
   });
 }
