@@ -45,6 +45,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "show exactly what the model is sent before a tool touches a file",
     load: () => loadLater("commands/read/read.ts"),
   },
+  explain: {
+    summary: "say why the hook sends (or sent) what it does, for a path or one hook event",
+    load: () => loadLater("commands/explain/explain.ts"),
+  },
   status: {
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
     load: () => loadLater("commands/status/status.ts"),
@@ -88,10 +92,6 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   sessions: {
     summary: "list recent sessions, what one was sent (<session>), which files reach them",
     load: loadSessions,
-  },
-  explain: {
-    summary: "say why the hook sends (or sent) what it does, for a path or one hook event",
-    load: () => loadLater("commands/explain/explain.ts"),
   },
   sent: {
     summary: "show which library files (and versions) a session was sent",

@@ -19,7 +19,7 @@ import { printByFile } from "./by_file.ts";
 /** The command line of `librarian sessions`. */
 export const SPEC: CommandSpec = {
   name: "sessions",
-  synopsis: "[--limit <n>] | <session> | latest | --by-file [--days <n>]  [--json]",
+  synopsis: "[--limit <n> | <session> | latest | --by-file [--days <n>]] [--json]",
   summary: "list recent sessions, what one was sent, or which library files reach them",
   details: [
     "Read from the ledgers the inject hook keeps in the state folder (this machine's sessions;",
