@@ -206,28 +206,7 @@ function allApplicable(tree: Tree, relPath: string): string[] {
  * (every one when absent) and the cases it fails. The step is registered ignored, named with the
  * gap; remove the entry when the gap is closed.
  */
-const KNOWN_GAPS: { shapes: string[]; version?: string; case: RegExp; gap: string }[] = [
-  {
-    shapes: ["app"],
-    case: /^\(ii\) Bash cat \S+\.test\.ts brings \.cursor\/rules\/testing\.mdc$/,
-    gap:
-      "gap: a Cursor rule whose globs name no one folder (**/*.test.ts) is neither imported nor read in place (helper rules)",
-  },
-  {
-    shapes: ["app", "codex"],
-    version: "2.1.197",
-    case: /^\(ii\) .* brings AGENTS\.md$/,
-    gap:
-      "gap: 2.1.197 does not load the root AGENTS.md and the Librarian leaves it to the client (helper client)",
-  },
-  {
-    shapes: ["monorepo", "app"],
-    version: "2.1.332",
-    case: /^\(ii\) Bash grep \(no match\) \S+ brings (?!_memory_library\/|CLAUDE\.md$|AGENTS\.md$)/,
-    gap:
-      "gap: a grep that finds nothing is taken for the client's read, which then loads nothing (helper client)",
-  },
-];
+const KNOWN_GAPS: { shapes: string[]; version?: string; case: RegExp; gap: string }[] = [];
 
 /**
  * Open, no change on it: the client loads a folder's nested `CLAUDE.md` after a Read (and on

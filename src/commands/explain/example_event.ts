@@ -1,8 +1,9 @@
 /**
- * Running a hook by hand: `librarian inject --example [<event>]` / `librarian stop --example`
- * print a ready sample event for this project (real paths, a fresh session id) that can be piped
- * straight back in, and a hook started from a terminal says how to feed it one. `--explain` is in
- * `hook_explain.ts`.
+ * Running a hook by hand: `librarian explain --example [<event>]` prints a ready sample event for
+ * this project (real paths, a fresh session id) that can be piped straight back into a hook or
+ * into `librarian explain --event`, and a hook started from a terminal says how to feed it one.
+ * The old form, a hook's own `--example` (`librarian inject --example`), makes only that hook's
+ * events. What an event does and why is in `explain_event.ts`.
  *
  * @module
  */
@@ -23,22 +24,26 @@ export const EXAMPLE_EVENTS: Readonly<Record<string, readonly string[]>> = {
   stop: ["Stop"],
 };
 
+/** Every event `librarian explain --example` can make, the first the default. */
+export const ALL_EXAMPLE_EVENTS: readonly string[] = Object.values(EXAMPLE_EVENTS).flat();
+
 /**
  * The one stderr line a hook prints when started on a terminal.
  *
  * @example Usage
  * ```ts
- * import { terminalHint } from "./debug.ts";
+ * import { terminalHint } from "./example_event.ts";
  * import assert from "node:assert/strict";
  *
- * assert.match(terminalHint("stop"), /librarian stop --example \| librarian stop/);
- * assert.match(terminalHint("inject"), /librarian inject --example PreToolUse \|/);
+ * assert.match(terminalHint("stop"), /librarian explain --example Stop \| librarian stop/);
+ * assert.match(terminalHint("inject"), /librarian explain --example \| librarian inject/);
  * ```
  */
 export function terminalHint(hook: string): string {
-  const example = hook === "stop" ? "--example" : "--example PreToolUse";
+  const example = hook === "stop" ? "--example Stop" : "--example";
   return `librarian ${hook}: reading one hook event (JSON) from stdin; paste it and press ` +
-    `Ctrl-D, or pipe one in: librarian ${hook} ${example} | librarian ${hook} [--explain]`;
+    `Ctrl-D, or pipe one in: librarian explain ${example} | librarian ${hook} ` +
+    `(why it does what it does: librarian explain --help)`;
 }
 
 /** A code file for the sample event: one in the deepest library folder that holds files. */
@@ -64,7 +69,7 @@ async function sampleFile(library: Library | null, cwd: string): Promise<string>
  *
  * @example Usage
  * ```ts
- * import { exampleEvent } from "./debug.ts";
+ * import { exampleEvent } from "./example_event.ts";
  * import { envFrom } from "../../core/env.ts";
  * import assert from "node:assert/strict";
  *
@@ -110,33 +115,56 @@ export async function exampleEvent(
 }
 
 /**
- * Prints `--example`'s event; returns the exit code (2 for an event this hook does not take).
+ * Prints a sample `event` (default: the first of `events`) for the project around the current
+ * folder; returns the exit code (2, and a line on stderr naming `command`, for an event not in
+ * `events`).
  *
  * @example Usage
  * ```ts
- * import { printExample } from "./debug.ts";
+ * import { printExample } from "./example_event.ts";
  * import { envFrom } from "../../core/env.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(await printExample("stop", ["--example", "NoSuchEvent"], envFrom({})), 2);
+ * assert.equal(await printExample("stop", ["Stop"], "NoSuchEvent", envFrom({})), 2);
  * ```
  */
 export async function printExample(
-  hook: string,
-  args: readonly string[],
+  command: string,
+  events: readonly string[],
+  event: string | undefined,
   env: EnvReader = processEnv(),
 ): Promise<number> {
-  const events = EXAMPLE_EVENTS[hook] ?? [];
-  const at = args.indexOf("--example");
-  const asked = args[at + 1] !== undefined && !args[at + 1]!.startsWith("-")
-    ? args[at + 1]!
-    : events[0]!;
+  const asked = event ?? events[0]!;
   if (!events.includes(asked)) {
     console.error(
-      `librarian ${hook}: unknown event '${asked}' for --example; one of ${events.join(", ")}`,
+      `librarian ${command}: unknown event '${asked}' for --example; one of ${events.join(", ")}`,
     );
     return 2;
   }
   console.log(JSON.stringify(await exampleEvent(asked, env, normalizePath(Deno.cwd()))));
   return 0;
+}
+
+/**
+ * A hook's own `--example [<event>]` (the old form of `librarian explain --example`): that hook's
+ * events only, as before; returns the exit code.
+ *
+ * @example Usage
+ * ```ts
+ * import { printHookExample } from "./example_event.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await printHookExample("inject", ["--example", "Stop"], envFrom({})), 2);
+ * ```
+ */
+export async function printHookExample(
+  hook: string,
+  args: readonly string[],
+  env: EnvReader = processEnv(),
+): Promise<number> {
+  const at = args.indexOf("--example");
+  const next = args[at + 1];
+  const asked = next !== undefined && !next.startsWith("-") ? next : undefined;
+  return await printExample(hook, EXAMPLE_EVENTS[hook] ?? [], asked, env);
 }

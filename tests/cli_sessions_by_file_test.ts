@@ -1,7 +1,7 @@
 /**
- * Which knowledge is used: `librarian stats` reads the inject side's ledgers (written here by the
- * real hook through the launcher) and shows per library file the sessions it reached, the last
- * time, and the files never delivered.
+ * Which knowledge is used: `librarian sessions --by-file` reads the inject side's ledgers (written
+ * here by the real hook through the launcher) and shows per library file the sessions it reached,
+ * the last time, and the files never delivered.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ function touchEvent(cwd: string, session: string, file: string): string {
   });
 }
 
-Deno.test("stats counts the sessions each library file reached and names the never delivered", async () => {
+Deno.test("sessions --by-file counts the sessions each library file reached and names the never delivered", async () => {
   await using dir = await tempDir();
   const root = join(dir.path, "proj");
   await writeTree(root, {
@@ -36,7 +36,7 @@ Deno.test("stats counts the sessions each library file reached and names the nev
     });
     assert.equal(run.code, 0, run.stderr);
   }
-  const result = await runLibrarian(["stats", "--json"], { cwd: root, env });
+  const result = await runLibrarian(["sessions", "--by-file", "--json"], { cwd: root, env });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   const row = (path: string) =>
@@ -49,7 +49,12 @@ Deno.test("stats counts the sessions each library file reached and names the nev
   assert.equal(row("src/api/patterns.md").recentSessions, 1);
   assert.ok(Date.now() - Date.parse(row("tech.md").last!) < 600_000);
   assert.deepEqual(report.neverDelivered, ["old/gone/edge.md"]);
-  const text = await runLibrarian(["stats"], { cwd: root, env });
+  const text = await runLibrarian(["sessions", "--by-file"], { cwd: root, env });
   assert.match(text.stdout, /^ {2}tech\.md +2 \/ +2 +\d{4}-\d\d-\d\dT/m);
   assert.match(text.stdout, /never delivered[^\n]*\n {2}old\/gone\/edge\.md$/m);
+  const week = JSON.parse(
+    (await runLibrarian(["sessions", "--by-file", "--days", "7", "--json"], { cwd: root, env }))
+      .stdout,
+  );
+  assert.equal(week.days, 7);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { SessionLedgers } from "../sessions/ledgers.ts";
+import type { SessionLedgers } from "./ledgers.ts";
 
 /** One library file's use. */
 export interface FileUse {
@@ -25,7 +25,7 @@ export interface FileUse {
  *
  * @example Usage
  * ```ts
- * import { fileUse } from "./usage.ts";
+ * import { fileUse } from "./file_use.ts";
  * import assert from "node:assert/strict";
  *
  * const now = new Date("2026-12-02T00:00:00Z");

@@ -1,8 +1,10 @@
 /**
- * `librarian inject --explain` / `librarian stop --explain`: tells on stderr, for one event, which
- * library was found, the walk, what the ledger already had and why each file was sent, cut or left
- * out (or, for stop, what each scratch block would become); stdout stays exactly what Claude Code
- * would receive (the hook itself runs on the same event). Sample events are in `hook_debug.ts`.
+ * What one hook event does, and why (`librarian explain <path>`, `librarian explain --event`):
+ * which library was found, the walk, what the context window's ledger already had and why each
+ * file was sent, cut or left out (or, for a Stop event, what each scratch block would become).
+ * Reads, never writes. With `--run` (and in the old form, a hook's own `--explain`) the
+ * explanation goes to stderr and the hook itself then runs on the same event, so stdout stays
+ * exactly what Claude Code would receive. Sample events are in `example_event.ts`.
  *
  * @module
  */
@@ -36,7 +38,7 @@ import { reviewScratch } from "../scratch/scratch_review.ts";
  *
  * @example Usage
  * ```ts
- * import { explainInject } from "./explain.ts";
+ * import { explainInject } from "./explain_event.ts";
  * import { envFrom } from "../../core/env.ts";
  * import assert from "node:assert/strict";
  *
@@ -72,7 +74,7 @@ export function explainInject(text: string, env: EnvReader): string[] {
       ? `ledger: ${Object.keys(ledger.ledger.files).length} files already sent to ${window}` +
         (ledger.ledger.reminded ? ", reminder given" : "") +
         (ledger.discarded ? ` (the file on disk was discarded: ${ledger.discarded})` : "")
-      : "ledger: none (no session id or no state folder): everything counts as new",
+      : "ledger: none (no session given, or no state folder): everything counts as new",
   );
   const inputKey = FILE_TOOLS[event.tool_name ?? ""];
   const rawPath = inputKey ? event.tool_input?.[inputKey] : undefined;
@@ -146,7 +148,7 @@ export function explainInject(text: string, env: EnvReader): string[] {
  *
  * @example Usage
  * ```ts
- * import { explainStop } from "./explain.ts";
+ * import { explainStop } from "./explain_event.ts";
  * import { envFrom } from "../../core/env.ts";
  * import assert from "node:assert/strict";
  *
@@ -187,12 +189,69 @@ export function explainStop(text: string, env: EnvReader): string[] {
 }
 
 /**
- * `--explain`: reads the event, writes the explanation to stderr, then hands the same event to
- * the hook, which writes exactly what Claude Code would receive on stdout.
+ * Which hook takes the event in `text`: `stop` for a Stop or SubagentStop event (another agent's
+ * name for one included), else `inject` (which also answers input it cannot read).
+ *
+ * @example Usage
+ * ```ts
+ * import { hookOfEvent } from "./explain_event.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(hookOfEvent('{"hook_event_name":"SubagentStop"}', envFrom({})), "stop");
+ * assert.equal(hookOfEvent('{"hook_event_name":"SessionStart"}', envFrom({})), "inject");
+ * assert.equal(hookOfEvent("not json", envFrom({})), "inject");
+ * ```
  */
-export function explainThenRun(hook: string, env: EnvReader = processEnv()): void {
-  const text = new TextDecoder().decode(readAllSync(Deno.stdin));
-  const lines = hook === "stop" ? explainStop(text, env) : explainInject(text, env);
+export function hookOfEvent(text: string, env: EnvReader): "inject" | "stop" {
+  try {
+    const name = parseHookEvent(text, env).hook_event_name;
+    return name === "Stop" || name === "SubagentStop" ? "stop" : "inject";
+  } catch {
+    return "inject";
+  }
+}
+
+/**
+ * The explanation of the event in `text`, by the hook that takes it (see {@link hookOfEvent}), as
+ * lines (reads, never writes).
+ *
+ * @example Usage
+ * ```ts
+ * import { explainEvent } from "./explain_event.ts";
+ * import { envFrom } from "../../core/env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cwd = Deno.makeTempDirSync();
+ * const stop = explainEvent(JSON.stringify({ hook_event_name: "Stop", cwd }), envFrom({}));
+ * assert.equal(stop[0], "library: none found from the session's folder: nothing is filed");
+ * assert.equal(explainEvent('{"hook_event_name":"UserPromptSubmit"}', envFrom({}))[0], "event: UserPromptSubmit");
+ * ```
+ */
+export function explainEvent(text: string, env: EnvReader): string[] {
+  return hookOfEvent(text, env) === "stop" ? explainStop(text, env) : explainInject(text, env);
+}
+
+/** Reads the whole of stdin as text. */
+export function readStdinText(): string {
+  return new TextDecoder().decode(readAllSync(Deno.stdin));
+}
+
+/**
+ * The explanation on stderr, each line behind `explain: `, then the same event handed to the hook
+ * that runs next (it reads it as its stdin), whose stdout is exactly what Claude Code would
+ * receive.
+ */
+export function explainToStderr(text: string, lines: readonly string[]): void {
   console.error(lines.map((l) => `explain: ${l}`).join("\n"));
   provideStdinText(text);
+}
+
+/**
+ * A hook's own `--explain` (the old form of `librarian explain --event --run`): reads the event,
+ * explains it as `hook` would take it on stderr, and hands it on to that hook.
+ */
+export function explainThenRun(hook: string, env: EnvReader = processEnv()): void {
+  const text = readStdinText();
+  explainToStderr(text, hook === "stop" ? explainStop(text, env) : explainInject(text, env));
 }
