@@ -3,7 +3,7 @@
  * reads and writes.
  */
 import assert from "node:assert/strict";
-import { patchTargets } from "../src/shell/shell_git.ts";
+import { patchTargets } from "./shell_git.ts";
 
 Deno.test("a patch names what it writes (+++) and reads (---), /dev/null left out, -p stripped", () => {
   const body = [

@@ -10,9 +10,9 @@ import {
   type MemoryEntry,
   parseMemoryFile,
   splitFrontMatter,
-} from "../src/automemory/parse.ts";
-import { parseScratch } from "../src/format/scratch.ts";
-import { bodyLines as scratchBodyLines, splitItems } from "../src/filing/items.ts";
+} from "./parse.ts";
+import { parseScratch } from "../format/scratch.ts";
+import { bodyLines as scratchBodyLines, splitItems } from "../filing/items.ts";
 
 function entryOf(text: string, stem = "stem"): MemoryEntry {
   const parsed = parseMemoryFile(text, stem);

@@ -4,10 +4,10 @@
  */
 
 import assert from "node:assert/strict";
-import { parseShell } from "../src/shell/shell_words.ts";
-import type { SimpleCommand } from "../src/shell/shell_scan.ts";
-import { expandBraces, MAX_WORDS } from "../src/shell/shell_scan.ts";
-import { parseArgs } from "../src/shell/shell_commands.ts";
+import { parseShell } from "./shell_words.ts";
+import type { SimpleCommand } from "./shell_scan.ts";
+import { expandBraces, MAX_WORDS } from "./shell_scan.ts";
+import { parseArgs } from "./shell_commands.ts";
 
 const HOME = "/home/me";
 
@@ -189,7 +189,7 @@ Deno.test("hostile command lines stay cheap: deep nesting, brace bombs, endless 
 
 Deno.test("property: any command line parses or is reported, never throws, and names no path with NUL", async () => {
   const fc = (await import("fast-check")).default;
-  const { touchesOfCommand } = await import("../src/shell/bash_touches.ts");
+  const { touchesOfCommand } = await import("./bash_touches.ts");
   const piece = fc.constantFrom(
     " ",
     "\t",

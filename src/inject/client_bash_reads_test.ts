@@ -4,7 +4,7 @@
  * answer is "not a read" (the Librarian then sends the memory).
  */
 import assert from "node:assert/strict";
-import { clientReadsOfCommand } from "../src/inject/client_bash_reads.ts";
+import { clientReadsOfCommand } from "./client_bash_reads.ts";
 
 Deno.test("the client's reads: cat, nl, bat, head, tail, sed -n with a line range, and a lone grep or rg", () => {
   const reads: [string, string[]][] = [

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  closingLine,
-  type ContextSection,
-  cutText,
-  renderContext,
-} from "../src/inject/context_budget.ts";
+import { closingLine, type ContextSection, cutText, renderContext } from "./context_budget.ts";
 
 function section(label: string, size: number, partial = false): ContextSection {
   return { label, readPath: `/lib/${label}`, body: "x".repeat(size), partial };

@@ -4,9 +4,9 @@
  * (the hook's own behaviour: inject_hook_test.ts, inject_hint_test.ts, inject_hold_test.ts).
  */
 import assert from "node:assert/strict";
-import type { FileContext, FileLocation } from "../src/inject/file_context.ts";
-import { holdPreface } from "../src/inject/hold.ts";
-import { emptyLedger, type Ledger } from "../src/inject/ledger_format.ts";
+import type { FileContext, FileLocation } from "./file_context.ts";
+import { holdPreface } from "./hold.ts";
+import { emptyLedger, type Ledger } from "./ledger_format.ts";
 import {
   contextDecision,
   decideTouch,
@@ -14,7 +14,7 @@ import {
   holdFor,
   type Touch,
   touchHint,
-} from "../src/inject/touch.ts";
+} from "./touch.ts";
 
 const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
 const apiNotes = {

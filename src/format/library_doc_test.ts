@@ -10,9 +10,9 @@ import {
   parseLibraryDoc,
   priorityOf,
   stripMetadata,
-} from "../src/format/library_doc.ts";
-import { formatProvenance } from "../src/format/provenance.ts";
-import { keptMarker, NOT_A_SECRET, REVIEW_MARKER } from "../src/format/markers.ts";
+} from "./library_doc.ts";
+import { formatProvenance } from "./provenance.ts";
+import { keptMarker, NOT_A_SECRET, REVIEW_MARKER } from "./markers.ts";
 
 const PROVENANCE = formatProvenance({ day: "2026-11-30", commit: "a1b2c3d", files: ["src/a.ts"] });
 const IMPORTED =

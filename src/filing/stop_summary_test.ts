@@ -3,14 +3,14 @@
  * and what needs the user, tells a kept block only once, and never floods the screen.
  */
 import assert from "node:assert/strict";
-import { emptyReport, type RouteReport } from "../src/filing/route_report.ts";
+import { emptyReport, type RouteReport } from "./route_report.ts";
 import {
   failedMessage,
   MAX_MESSAGE_CHARS,
   nothingFiledMessage,
   routeFields,
   summarize,
-} from "../src/filing/stop_summary.ts";
+} from "./stop_summary.ts";
 
 function report(changes: Partial<RouteReport>): RouteReport {
   return { ...emptyReport("routed", "/lib/.scratch.md"), ...changes };

@@ -5,7 +5,7 @@ import {
   parseTagLine,
   renderScratch,
   type ScratchBlock,
-} from "../src/format/scratch.ts";
+} from "./scratch.ts";
 
 function headed(blocks: ScratchBlock[]): HeadedBlock[] {
   return blocks.filter((b): b is HeadedBlock => b.kind !== "preamble");

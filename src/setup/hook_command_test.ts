@@ -3,7 +3,7 @@
  * with any character in it must reach the launcher as one word, in sh and in PowerShell.
  */
 import assert from "node:assert/strict";
-import { hookCommand, powershellQuote, shSingleQuote } from "../src/setup/hook_command.ts";
+import { hookCommand, powershellQuote, shSingleQuote } from "./hook_command.ts";
 
 Deno.test("sh quoting keeps spaces, dollars and backquotes literal, and ends quotes around a quote", () => {
   assert.equal(shSingleQuote("/my repo"), "'/my repo'");

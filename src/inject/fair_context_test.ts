@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ContextSection, renderContext } from "../src/inject/context_budget.ts";
-import { digestOf } from "../src/inject/digest.ts";
-import { parseLibraryDoc, stripMetadata } from "../src/format/library_doc.ts";
+import { type ContextSection, renderContext } from "./context_budget.ts";
+import { digestOf } from "./digest.ts";
+import { parseLibraryDoc, stripMetadata } from "../format/library_doc.ts";
 
 const HEADER = "[Librarian] Memory library context for src/api/x.ts:";
 

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
-import { readFrontMatter } from "../src/format/front_matter.ts";
-import { isObject } from "../src/core/json.ts";
+import { readFrontMatter } from "./front_matter.ts";
+import { isObject } from "../core/json.ts";
 
 /**
  * What the package makes of `yaml`: JSON of its mapping, or "refused" (it throws, or the value is

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { posix, win32 } from "node:path";
 import fc from "fast-check";
-import { normalizePath, relativeInside } from "../src/core/paths.ts";
+import { normalizePath, relativeInside } from "./paths.ts";
 
 /** Segments with the awkward cases: dots, empty ones, case pairs, non-ASCII letters. */
 const SEGMENT = fc.constantFrom(

@@ -4,7 +4,7 @@
  * a command line are paths, and whether the command reads or writes them.
  */
 import assert from "node:assert/strict";
-import { touchesOfCommand } from "../src/shell/bash_touches.ts";
+import { touchesOfCommand } from "./bash_touches.ts";
 
 function touches(command: string): Array<[string, string]> {
   const result = touchesOfCommand(command, { cwd: "/proj", home: "/h" });

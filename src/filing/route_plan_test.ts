@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
-import { appendLearnings, localDay } from "../src/filing/append.ts";
-import { type BlockDecision, targetsToRead } from "../src/filing/classify.ts";
-import { splitItems } from "../src/filing/items.ts";
-import {
-  type PlanOptions,
-  planRoute,
-  rawHash,
-  type TargetState,
-} from "../src/filing/route_plan.ts";
-import { withFailedTargets } from "../src/filing/write_failures.ts";
-import { applyScratchEdits, isNewlyKept, scratchEditsOf } from "../src/filing/scratch_edits.ts";
-import { parseScratch } from "../src/format/scratch.ts";
+import { appendLearnings, localDay } from "./append.ts";
+import { type BlockDecision, targetsToRead } from "./classify.ts";
+import { splitItems } from "./items.ts";
+import { type PlanOptions, planRoute, rawHash, type TargetState } from "./route_plan.ts";
+import { withFailedTargets } from "./write_failures.ts";
+import { applyScratchEdits, isNewlyKept, scratchEditsOf } from "./scratch_edits.ts";
+import { parseScratch } from "../format/scratch.ts";
 
 const TODAY = "2026-11-30";
 

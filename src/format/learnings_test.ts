@@ -4,14 +4,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { learningKey, learningsOf, normalizeLearning } from "../src/format/learnings.ts";
-import {
-  DEFAULT_SIMILARITY,
-  jaccard,
-  shinglesOf,
-  similarity,
-  similarPairs,
-} from "../src/format/similarity.ts";
+import { learningKey, learningsOf, normalizeLearning } from "./learnings.ts";
+import { DEFAULT_SIMILARITY, jaccard, shinglesOf, similarity, similarPairs } from "./similarity.ts";
 
 Deno.test("normalisation folds case, whitespace, punctuation, list markers and Unicode form", () => {
   const same = [

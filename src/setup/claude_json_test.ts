@@ -9,7 +9,7 @@ import {
   installedPluginsProblems,
   parseChecked,
   settingsProblems,
-} from "../src/setup/claude_json.ts";
+} from "./claude_json.ts";
 
 Deno.test("hooks: each level of the nesting is checked and named by its path", () => {
   assert.deepEqual(hooksProblems({ Stop: [{ hooks: [{ type: "command", command: "x" }] }] }), []);

@@ -5,7 +5,7 @@
  * is read by hand, line by line, as before.
  */
 import assert from "node:assert/strict";
-import { parseRule, type SourceKind } from "../src/import/source_formats.ts";
+import { parseRule, type SourceKind } from "./source_formats.ts";
 
 const exists = (folder: string) => ["src/api", "web"].includes(folder);
 

@@ -4,9 +4,9 @@
  * above them.
  */
 import assert from "node:assert/strict";
-import { type HeadedBlock, parseScratch, renderScratch } from "../src/format/scratch.ts";
-import { nearMissFix } from "../src/format/near_miss.ts";
-import { readTagLine } from "../src/format/tag_line.ts";
+import { type HeadedBlock, parseScratch, renderScratch } from "./scratch.ts";
+import { nearMissFix } from "./near_miss.ts";
+import { readTagLine } from "./tag_line.ts";
 
 function headed(text: string): HeadedBlock[] {
   return parseScratch(text).blocks.filter((b): b is HeadedBlock => b.kind !== "preamble");

@@ -3,9 +3,9 @@
  * stayed and why, and that a target whose write failed is counted as a failure, not as filed.
  */
 import assert from "node:assert/strict";
-import { planRoute } from "../src/filing/route_plan.ts";
-import { emptyReport, reportOf } from "../src/filing/route_report.ts";
-import { parseScratch } from "../src/format/scratch.ts";
+import { planRoute } from "./route_plan.ts";
+import { emptyReport, reportOf } from "./route_report.ts";
+import { parseScratch } from "../format/scratch.ts";
 
 const SCRATCH = [
   "a note before any tag",

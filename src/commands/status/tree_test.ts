@@ -9,7 +9,7 @@ import {
   DEFAULT_MAX_ROWS,
   type FolderRow,
   naturalTreeOrder,
-} from "../src/commands/status/tree.ts";
+} from "./tree.ts";
 
 const row = (path: string, files = 1, bytes = 10): FolderRow => ({
   path,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type BudgetClaim, fairShare, MIN_SLICE, planBudget } from "../src/format/budget.ts";
+import { type BudgetClaim, fairShare, MIN_SLICE, planBudget } from "./budget.ts";
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 

@@ -6,7 +6,7 @@ import {
   joinPath,
   normalizePath,
   relativeInside,
-} from "../src/core/paths.ts";
+} from "./paths.ts";
 
 Deno.test("normalizePath() turns backslashes into slashes and upper-cases the drive", () => {
   assert.equal(normalizePath("c:\\Repo\\src\\a.ts", "windows"), "C:/Repo/src/a.ts");

@@ -11,7 +11,7 @@ import {
   isBlank,
   lastSectionHeading,
   withoutTrailingBlankLines,
-} from "../src/format/markdown.ts";
+} from "./markdown.ts";
 
 Deno.test("a file's line-ending style is the one most of its lines use", () => {
   assert.equal(eolStyle("a\r\nb\r\nc\n"), "\r\n");

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  checkTagPath,
-  checkTagPathFully,
-  checkTagType,
-  tagTarget,
-} from "../src/format/tag_rules.ts";
+import { checkTagPath, checkTagPathFully, checkTagType, tagTarget } from "./tag_rules.ts";
 
 Deno.test("'global' files into the library root, other paths into their folder", () => {
   assert.deepEqual(tagTarget("global", "tech"), {

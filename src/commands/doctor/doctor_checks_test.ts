@@ -3,8 +3,8 @@
  * failure whose fix names the exact command for each settings file.
  */
 import assert from "node:assert/strict";
-import { doubleWiring } from "../src/commands/doctor/doctor_checks.ts";
-import type { HookWiring } from "../src/setup/hooks_wiring.ts";
+import { doubleWiring } from "./doctor_checks.ts";
+import type { HookWiring } from "../../setup/hooks_wiring.ts";
 
 function wiring(settingsFiles: string[], enabled: boolean | null = true): HookWiring {
   return {

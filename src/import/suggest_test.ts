@@ -3,13 +3,7 @@
  * code paths are proposed for the mirror folder of that code, numbered, and moved without loss.
  */
 import assert from "node:assert/strict";
-import {
-  movedTextOf,
-  type PathKind,
-  splitUnits,
-  suggestMoves,
-  withoutUnit,
-} from "../src/import/suggest.ts";
+import { movedTextOf, type PathKind, splitUnits, suggestMoves, withoutUnit } from "./suggest.ts";
 
 const tree: Record<string, PathKind> = {
   "src": "dir",

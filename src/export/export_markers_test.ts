@@ -12,9 +12,9 @@ import {
   isGeneratedText,
   SECTION_BEGIN,
   SECTION_END,
-} from "../src/export/export_formats.ts";
-import { hasSection, withSection } from "../src/export/export_plan.ts";
-import { renderFolder } from "../src/export/render.ts";
+} from "./export_formats.ts";
+import { hasSection, withSection } from "./export_plan.ts";
+import { renderFolder } from "./render.ts";
 
 function frontMatter(text: string): Record<string, unknown> {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
