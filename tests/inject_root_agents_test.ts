@@ -160,3 +160,60 @@ Deno.test("another agent's touch (Codex, which reads AGENTS.md itself) never get
   const sent = await hook(root, log, { ...bash("t1"), turn_id: "turn-1" });
   assert.doesNotMatch(sent, /ROOT-AGENTS/);
 });
+
+Deno.test("a CLAUDE.md that imports AGENTS.md (`@AGENTS.md`, a common one-line CLAUDE.md) has the client load it with the CLAUDE.md on every version: neither the start nor a touch sends it again", async () => {
+  for (
+    const [claude, env] of [
+      ["CLAUDE.md", {}],
+      ["CLAUDE.md", CLIENT_332],
+      [".claude/CLAUDE.md", {}],
+      ["CLAUDE.local.md", CLIENT_332],
+    ] as const
+  ) {
+    const importLine = claude === ".claude/CLAUDE.md" ? "@../AGENTS.md" : "@AGENTS.md";
+    const { dir, root, log } = await project({ [claude]: `${importLine}\n` });
+    await using _ = dir;
+    const texts = [
+      await hook(root, log, start(), env),
+      await hook(root, log, read(root, "t1"), env),
+      await hook(root, log, bash("t2"), env),
+    ];
+    assert.match(texts[0]!, /GLOBAL/, "the library's root files still come");
+    assert.doesNotMatch(texts.join("\n"), /ROOT-AGENTS/, `${claude}, ${JSON.stringify(env)}`);
+  }
+});
+
+Deno.test("a nested CLAUDE.md that imports its folder's AGENTS.md: a Read leaves both to the client (which loads the import with it); a Bash touch in a new window sends both, once", async () => {
+  const nested = {
+    "pkg/CLAUDE.md": "@AGENTS.md\n",
+    "pkg/AGENTS.md": "# Pkg\n- PKG-AGENTS",
+    "pkg/a.ts": "export {};",
+  };
+  for (const env of [{}, CLIENT_332]) {
+    const { dir, root, log } = await project(nested);
+    await using _ = dir;
+    const onRead = await hook(root, log, {
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_use_id: "t1",
+      tool_input: { file_path: `${root}/pkg/a.ts` },
+    }, env);
+    assert.doesNotMatch(onRead, /PKG-AGENTS/, JSON.stringify(env));
+    const onBash = await hook(root, log, {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_use_id: "t2",
+      tool_input: { command: "sed -i 's/x/y/' pkg/a.ts" },
+    }, env);
+    assert.doesNotMatch(onBash, /PKG-AGENTS/, "recorded at the Read: never twice");
+
+    const fresh = await hook(root, log, {
+      session_id: "s-2",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_use_id: "t3",
+      tool_input: { command: "sed -i 's/x/y/' pkg/a.ts" },
+    }, env);
+    assert.equal(fresh.split("PKG-AGENTS").length - 1, 1, "a Bash touch sends it, once");
+  }
+});

@@ -6,6 +6,7 @@
  * @module
  */
 
+export { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 export { fairShare } from "./budget.ts";
 export {
   findSection,

@@ -23,7 +23,6 @@ import {
   relativeInside,
 } from "../core/mod.ts";
 import { MARKER_WORDS } from "../export/mod.ts";
-import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,
   classify,
@@ -36,11 +35,14 @@ import { kebabCase, mapSource, type SourceFile } from "./import_plan.ts";
 import { doubledText, type Doubling, type NativeFile } from "./native.ts";
 import { ruleAgentOf } from "../inject/mod.ts";
 import {
+  atImports,
   isGeneratedText,
+  MAX_IMPORT_DEPTH,
   type RuleAgent,
   type RuleScope,
   ruleScope,
   withoutExportSection,
+  withoutImports,
 } from "../format/mod.ts";
 
 /** Folders never searched. */

@@ -172,7 +172,7 @@ export type FileLocation =
  */
 export function locateFileContext(
   rawPath: string,
-  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string },
+  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string; agent?: string },
 ): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
@@ -194,17 +194,22 @@ export function locateFileContext(
   const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
     ? builtinLoadedAgents(library.projectRoot, relPath)
     : [];
-  const byBuiltin = new Set(builtin.map((file) => file.absPath));
+  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
+  // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
+  // where it loads anything: not sent (another agent loads none of it)
+  const byClaude = options.agent === undefined || options.agent === "claude";
+  const byClient = new Set(
+    byClaude && !unloaded ? clientLoaded.map((file) => file.absPath) : [],
+  );
   // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
   // (inject_hook.ts, root_agents.ts)
   const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
     ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules)
-      .filter((file) => !byBuiltin.has(file.absPath)),
-    ...(rootAgents && !byBuiltin.has(rootAgents.absPath) ? [rootAgents] : []),
+      .filter((file) => !byClient.has(file.absPath)),
+    ...(rootAgents && !byClient.has(rootAgents.absPath) ? [rootAgents] : []),
   ];
-  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };

@@ -102,7 +102,12 @@ async function locate(
     if (typeof rawPath !== "string" || rawPath.trim() === "") {
       return { none: { tool, result: "no-file-path" } };
     }
-    const location = locateFileContext(rawPath, { env, cwd: event.cwd, tool });
+    const location = locateFileContext(rawPath, {
+      env,
+      cwd: event.cwd,
+      tool,
+      ...(event.agent === undefined ? {} : { agent: event.agent }),
+    });
     const base = { tool, file: location.relPath ?? rawPath };
     // A folder without library files still gets an edit's tagging hint (hint.ts).
     const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&

@@ -29,7 +29,9 @@
  */
 
 import type { EnvReader } from "../core/env.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
+import { atImports } from "../format/at_imports.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { mirrorLevels } from "../core/walk.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
@@ -327,7 +329,8 @@ export function commandNativeSources(
 
 /**
  * The native files the client loads by itself on a file tool's touch of `relPath` (the nested
- * `CLAUDE.md` files on its way up, below the root, and the rules whose globs cover it): the inject
+ * `CLAUDE.md` files on its way up, below the root, the `AGENTS.md` files they import, and the
+ * rules whose globs cover it): the inject
  * hook records them as in the context window, so a later command's touch does not send them again.
  *
  * @example Usage
@@ -349,7 +352,55 @@ export function clientLoadedSources(
   const covering = rules.filter((rule) =>
     rule.agent === "claude" && globsCover(rule.globs, relPath)
   );
-  return [...folder, ...covering.map(ruleSource)];
+  return [...folder, ...importedAgents(projectRoot, folder), ...covering.map(ruleSource)];
+}
+
+/** At most this much of a `CLAUDE.md` is read for its `@` imports. */
+const IMPORT_SCAN_BYTES = 256 * 1024;
+
+/**
+ * The `AGENTS.md` files that the `CLAUDE.md` files in `loaded` import (`@AGENTS.md`,
+ * `@../AGENTS.md`: a common one-line `CLAUDE.md`), inside the project, each once: Claude Code
+ * loads an import with the file that names it, so where it loads that `CLAUDE.md` it has loaded
+ * the `AGENTS.md` too. One hop; an import inside code is text (`format/at_imports.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedAgents } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/pkg`);
+ * Deno.writeTextFileSync(`${p}/pkg/CLAUDE.md`, "@AGENTS.md\nSee @../AGENTS.md too.");
+ * Deno.writeTextFileSync(`${p}/pkg/AGENTS.md`, "- pkg");
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * const claude = { relPath: "pkg/CLAUDE.md", label: "pkg/CLAUDE.md", absPath: `${p}/pkg/CLAUDE.md` };
+ * assert.deepEqual(importedAgents(p, [claude]).map((f) => f.relPath), ["pkg/AGENTS.md", "AGENTS.md"]);
+ * Deno.writeTextFileSync(`${p}/pkg/CLAUDE.md`, "`@AGENTS.md` is not an import here");
+ * assert.deepEqual(importedAgents(p, [claude]), []);
+ * ```
+ */
+export function importedAgents(
+  projectRoot: string,
+  loaded: readonly LibraryFile[],
+): NativeSource[] {
+  const out: NativeSource[] = [];
+  const seen = new Set<string>();
+  for (const file of loaded) {
+    if (!/^CLAUDE(\.local)?\.md$/.test(basenameOf(file.absPath))) continue;
+    const read = readTextBounded(file.absPath, IMPORT_SCAN_BYTES);
+    if (read.kind !== "text") continue;
+    for (const { path } of atImports(read.text)) {
+      if (basenameOf(path) !== "AGENTS.md" || /^(~|\/)/.test(path)) continue;
+      const absPath = normalizePath(joinPath(dirnameOf(file.absPath), path));
+      const relPath = relativeInside(absPath, projectRoot);
+      if (relPath === null || relPath === "" || seen.has(absPath) || !isPlainFile(absPath)) {
+        continue;
+      }
+      seen.add(absPath);
+      out.push({ relPath, label: folderLabel(relPath), absPath, native: "folder" });
+    }
+  }
+  return out;
 }
 
 /**
@@ -365,6 +416,31 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `AGENTS.md` files the project's own root `CLAUDE.md` files import (the root `CLAUDE.md`,
+ * `.claude/CLAUDE.md`, `CLAUDE.local.md`): every client version loads those at the session's start,
+ * with their imports.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedAtRoot } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * assert.deepEqual(importedAtRoot(p), []);
+ * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "@AGENTS.md");
+ * assert.deepEqual(importedAtRoot(p).map((f) => f.relPath), ["AGENTS.md"]);
+ * ```
+ */
+export function importedAtRoot(projectRoot: string): NativeSource[] {
+  const rootFiles = PROJECT_CLAUDE_FILES.map((relPath) => ({
+    relPath,
+    label: relPath,
+    absPath: joinPath(projectRoot, relPath),
+  }));
+  return importedAgents(projectRoot, rootFiles);
 }
 
 /**

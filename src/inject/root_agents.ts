@@ -13,7 +13,8 @@
  *   root `CLAUDE.md` and `AGENTS.md` alike), also for a subagent, whose events carry the parent's
  *   `transcript_path`. It writes none when it loaded none, and 2.1.197 writes none ever.
  *
- * So the transcript's head tells: listed there, the client loaded it; a transcript that already
+ * Where the project's own root `CLAUDE.md` imports it (`@AGENTS.md`), every version loads it with
+ * that file at the session's start. Otherwise the transcript's head tells: listed there, the client loaded it; a transcript that already
  * holds the model's first answer and no such line, it did not. Before that (a session start, a
  * session without a transcript) the client is told by `CLAUDE_PID` (the 2.1.3xx releases set it,
  * 2.1.197 does not): without it nothing was loaded; with it the default setting is assumed at a
@@ -25,7 +26,7 @@
 import type { EnvReader } from "../core/env.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
-import { clientLoadsAfterWriteAndShellRead } from "./native_sources.ts";
+import { clientLoadsAfterWriteAndShellRead, importedAtRoot } from "./native_sources.ts";
 
 /** The root memory file the client may or may not load, project-relative. */
 export const ROOT_AGENTS = "AGENTS.md";
@@ -147,6 +148,10 @@ export type Phase = "start" | "touch";
  * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({ CLAUDE_PID: "7" }), "touch"), true);
  * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "- c");
  * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({ CLAUDE_PID: "7" }), "touch"), false);
+ * // a CLAUDE.md importing it (`@AGENTS.md`): loaded with it, on every version
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- a");
+ * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "@AGENTS.md");
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({}), "start"), true);
  * ```
  */
 export function clientLoadedRootAgents(
@@ -155,9 +160,11 @@ export function clientLoadedRootAgents(
   env: EnvReader,
   phase: Phase,
 ): boolean | undefined {
+  // a root CLAUDE.md that imports it (`@AGENTS.md`): every version loads it with that file
+  const own = normalizePath(joinPath(projectRoot, ROOT_AGENTS));
+  if (importedAtRoot(projectRoot).some((file) => normalizePath(file.absPath) === own)) return true;
   const report = instructionsReport(transcriptHead(transcriptPath));
   if (report.kind === "listed") {
-    const own = normalizePath(joinPath(projectRoot, ROOT_AGENTS));
     return report.paths.some((p) => normalizePath(p) === own);
   }
   if (report.kind === "none") return false;

@@ -350,3 +350,33 @@ scenario(
     assert.equal(timesSent(run, "SDK-AGENTS"), 1);
   },
 );
+
+scenario(
+  "a CLAUDE.md that only imports AGENTS.md (`@AGENTS.md`), at the root and in a package: each AGENTS.md reaches the model exactly once on every version (the client loads it with the CLAUDE.md; the Librarian sends it only where the client did not)",
+  async (open) => {
+    const project = await open({
+      ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+      "CLAUDE.md": "@AGENTS.md\n",
+      "AGENTS.md": "# Agents\n- ROOT-AGENTS: money is integer cents.\n",
+      "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+      "pkg/CLAUDE.md": "@AGENTS.md\n",
+      "pkg/AGENTS.md": "# Pkg\n- PKG-AGENTS: the package exports one class.\n",
+      "pkg/a.ts": "export const a = 1;\n",
+      "other/CLAUDE.md": "@AGENTS.md\n",
+      "other/AGENTS.md": "# Other\n- OTHER-AGENTS: no default exports here.\n",
+      "other/b.ts": "export const b = 1;\n",
+    });
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("pkg/a.ts") } }],
+      [{ tool: "Bash", input: { command: "wc -l pkg/a.ts", description: "count" } }],
+      [{
+        tool: "Bash",
+        input: { command: "sed -i '$a // x' other/b.ts", description: "mark" },
+      }],
+    ]);
+    assert.equal(timesSent(run, "GLOBAL-TECH"), 1, "the library's root files, once");
+    assert.equal(timesSent(run, "ROOT-AGENTS"), 1, "with the root CLAUDE.md, by the client");
+    assert.equal(timesSent(run, "PKG-AGENTS"), 1, "with pkg/CLAUDE.md after the Read");
+    assert.equal(timesSent(run, "OTHER-AGENTS"), 1, "a sed -i: by the Librarian");
+  },
+);

@@ -1,7 +1,8 @@
 /**
  * `CLAUDE.md`'s `@path` imports (pure): Claude Code loads the named file with the one that names
  * it, so `import` follows them (inside the project, a bounded depth, no cycles) and the library
- * text keeps the knowledge, never a line that only points somewhere. Imports inside fenced code
+ * text keeps the knowledge, never a line that only points somewhere; and inject counts a file a
+ * loaded `CLAUDE.md` imports as loaded with it. Imports inside fenced code
  * or inline code are text, as they are to Claude Code.
  *
  * @module
