@@ -18,22 +18,11 @@
 
 import type { EnvReader } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
-import { normalizePath, resolveLocalPath } from "../core/paths.ts";
+import { resolveLocalPath } from "../core/paths.ts";
 import { projectTouchesOf } from "./bash_paths.ts";
 import { unservedClientReads } from "./client_bash_reads.ts";
-import { type CommandLocation, locateTouches } from "./command_context.ts";
+import { type CommandLocation, locateTouches, workingFolder } from "./command_context.ts";
 import { clientLoadsAfterWriteAndShellRead } from "./native_sources.ts";
-
-/** The working folder of an event: its `cwd` when absolute, else the process's. */
-function workingFolder(cwd: unknown): string | null {
-  const given = typeof cwd === "string" ? resolveLocalPath(cwd) : null;
-  if (given !== null) return given;
-  try {
-    return normalizePath(Deno.cwd());
-  } catch {
-    return null;
-  }
-}
 
 /**
  * PostToolUse (Bash): where the files of a lone search that matched nothing get their context

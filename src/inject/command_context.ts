@@ -88,8 +88,19 @@ export function touchedNames(touched: readonly string[]): string {
   return more > 0 ? `${named} and ${more} more` : named;
 }
 
-/** The working folder of an event: its `cwd` when absolute, else the process's. */
-function workingFolder(cwd: unknown): string | null {
+/**
+ * The working folder of an event: its `cwd` when absolute, else the process's (`null` when that
+ * was deleted).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workingFolder } from "./command_context.ts";
+ * assert.equal(workingFolder("/p/q"), "/p/q");
+ * assert.equal(typeof workingFolder(undefined), "string");
+ * ```
+ */
+export function workingFolder(cwd: unknown): string | null {
   const given = typeof cwd === "string" ? resolveLocalPath(cwd) : null;
   if (given !== null) return given;
   try {
