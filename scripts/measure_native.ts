@@ -1,12 +1,13 @@
 /**
  * Measures what reaches the model of a real repository's own memory (nested `CLAUDE.md`,
- * `AGENTS.md`, `.claude/rules/*.md`) in one scripted six-touch session (Read, Bash `cat`, Bash
+ * `AGENTS.md`, `.claude/rules/*.md`, `.cursor/rules/*.mdc`, and the library after the import) in one scripted six-touch session (Read, Bash `cat`, Bash
  * `sed -i`, Write, Bash `grep`, Edit), with the real Claude Code CLI and the e2e harness's model
  * server: the client alone, and the client with the Librarian (after `librarian init` and
  * `librarian import --yes`). Prints a Markdown table: characters of guidance per touch (every text
  * the model received with the touch's result beside the result itself: the client's
  * `Contents of …CLAUDE.md` reminders and the hooks' contexts), and the memory lines that reached it
- * more often than the memory files hold them ("lines doubled").
+ * more often than the memory files hold them ("lines doubled", `tests/e2e/guidance.ts`, as the
+ * e2e proof on the three fixture shapes counts them: `tests/e2e/shapes_test.ts`).
  *
  * Not part of any test run:
  *
@@ -25,7 +26,14 @@
 
 import { createProject } from "../tests/e2e/harness.ts";
 import { text, toolUse } from "../tests/e2e/model_server.ts";
-import { systemText } from "../tests/e2e/requests.ts";
+import {
+  charsPerStep,
+  doubledLines,
+  guidanceThrough,
+  isMemoryFile,
+  type Tree,
+  windowTexts,
+} from "../tests/e2e/guidance.ts";
 import { runLibrarian } from "../tests/helpers.ts";
 import { e2eClaudeVersion, ensureClaudeCode } from "./install_claude.ts";
 
@@ -61,63 +69,6 @@ const PLANS: Record<string, Plan> = {
 
 const TOUCHES = ["Read", "cat", "sed -i", "Write", "grep", "Edit"] as const;
 
-type Block = Record<string, unknown>;
-type Message = { role?: unknown; content?: unknown };
-
-function blocksOf(message: Message): Block[] {
-  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
-  return Array.isArray(message.content) ? message.content as Block[] : [];
-}
-
-/**
- * The texts the model received with each tool result (the text blocks after it in its message and
- * the system messages that follow), in step order; and the texts before the first tool call.
- */
-function guidanceBySteps(body: Record<string, unknown>): { start: string[]; steps: string[][] } {
-  const messages = Array.isArray(body.messages) ? body.messages as Message[] : [];
-  const start: string[] = [];
-  const steps: string[][] = [];
-  let current: string[] | null = null;
-  let seenTool = false;
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      current = null;
-      seenTool = true;
-      continue;
-    }
-    if (message.role !== "system") current = null;
-    for (const block of blocksOf(message)) {
-      if (block.type === "tool_result") {
-        current = [];
-        steps.push(current);
-      } else if (typeof block.text === "string") {
-        if (current) current.push(block.text);
-        else if (!seenTool) start.push(block.text);
-      }
-    }
-  }
-  return { start, steps };
-}
-
-/**
- * The lines of the project's memory files worth counting (not blank, not a heading or a fence),
- * each with how many times the memory files hold it: a line two files share may reach the model
- * twice without being sent twice.
- */
-function memoryLines(files: Record<string, string>): Map<string, number> {
-  const lines = new Map<string, number>();
-  for (const [path, body] of Object.entries(files)) {
-    if (!/(^|\/)(CLAUDE|AGENTS)\.md$|^\.claude\/rules\//.test(path)) continue;
-    for (const raw of body.split("\n")) {
-      const line = raw.trim();
-      if (line.length >= 24 && !/^#+\s/.test(line) && !/^[-*|`]{3,}/.test(line)) {
-        lines.set(line, (lines.get(line) ?? 0) + 1);
-      }
-    }
-  }
-  return lines;
-}
-
 /** A file of the repository's `HEAD` (a clone without a work tree will do), or `null`. */
 function showFile(repo: string, path: string): string | null {
   const out = new Deno.Command("git", {
@@ -134,9 +85,7 @@ function projectFiles(repo: string, plan: Plan): Record<string, string> {
     args: ["-C", repo, "ls-tree", "-r", "--name-only", "HEAD"],
     stdout: "piped",
   }).outputSync();
-  const paths = new TextDecoder().decode(list.stdout).split("\n").filter((p) =>
-    /(^|\/)(CLAUDE|AGENTS)\.md$|^\.claude\/rules\/.*\.md$/.test(p)
-  );
+  const paths = new TextDecoder().decode(list.stdout).split("\n").filter(isMemoryFile);
   const touched = [plan.read, plan.cat, plan.sedInPlace, plan.grep.file, plan.edit];
   const files: Record<string, string> = {};
   for (const path of [...paths, ...touched]) {
@@ -170,13 +119,22 @@ async function measure(
       if (done.code !== 0) throw new Error(`librarian ${args[0]}: ${done.stderr}${done.stdout}`);
     }
   }
-  const firstLine = files[plan.edit]!.split("\n").find((l) => l.trim() !== "")!;
+  // the memory files as the session finds them (the library's too, after the import)
+  const tree: Tree = {};
+  for (const path of (await project.files()).filter(isMemoryFile)) {
+    tree[path] = (await project.read(path)) ?? "";
+  }
+  // the Edit's old string must occur once in the file
+  const lines = files[plan.edit]!.split("\n");
+  const firstLine = lines.find((l) =>
+    l.trim() !== "" && lines.filter((m) => m === l).length === 1
+  )!;
   const run = await project.run("Work through the packages.", [
     [toolUse("Read", { file_path: project.path(plan.read) })],
     [toolUse("Bash", { command: `cat ${plan.cat}`, description: "show" })],
     [toolUse("Bash", {
-      command: `sed -i '$a // measured' ${plan.sedInPlace}`,
-      description: "mark",
+      command: `sed -i 's/[[:space:]]*$//' ${plan.sedInPlace}`,
+      description: "strip trailing whitespace",
     })],
     [toolUse("Write", {
       file_path: project.path(plan.write),
@@ -194,21 +152,23 @@ async function measure(
     [text("Done.")],
   ], { env: { LIBRARIAN_HOLD: "off" }, timeoutMs: 180_000 });
   if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr}`);
-  const body = run.turns.at(-1)!.body!;
-  const { start, steps } = guidanceBySteps(body);
-  const all = [systemText(body), ...start, ...steps.flat()].join("\n");
-  // whole lines, not substrings: one memory line can be part of a longer one
-  const received = new Map<string, number>();
-  for (const raw of all.split("\n")) {
-    const line = raw.trim();
-    received.set(line, (received.get(line) ?? 0) + 1);
+  const window = windowTexts(run.turns.at(-1)!.body!);
+  // the client's own sed check asks for approval for some paths (`-p` mode: refused); its
+  // PreToolUse hooks ran all the same, and the memory that reaches the model is that of the touch
+  const refused = window.steps.filter((step) =>
+    step.isError && !/^sed command requires approval/.test(step.result)
+  );
+  for (const step of window.steps.filter((s) => s.isError && !refused.includes(s))) {
+    console.error(`  note: ${step.result.slice(0, 90)}`);
   }
-  const doubled = [...memoryLines(files)].filter(([line, held]) => (received.get(line) ?? 0) > held)
-    .map(([line]) => line);
-  const size = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0);
+  if (refused.length > 0) {
+    throw new Error(`a call did not run: ${refused.map((s) => s.result.slice(0, 200)).join("; ")}`);
+  }
+  // whole lines, not substrings: one memory line can be part of a longer one
+  const doubled = doubledLines(tree, guidanceThrough(window, window.steps.length));
   return {
-    start: size(start),
-    perTouch: steps.map(size),
+    start: window.start.reduce((n, t) => n + t.length, 0),
+    perTouch: charsPerStep(window),
     doubled: doubled.length,
     doubledExamples: doubled.slice(0, 3),
   };

@@ -132,10 +132,35 @@ export class StageError extends Error {
   }
 }
 
-/** True for repository files that never ship (tests and test data inside shipped folders). */
+/**
+ * The documents for people who work on the Librarian, not with it: read on the repository, never
+ * shipped in the plugin (a user's install stays small).
+ */
+export const DEVELOPER_DOCS: readonly string[] = [
+  "docs/architecture.md",
+  "docs/benchmarks.md",
+  "docs/claude-code.md",
+  "docs/development.md",
+];
+
+/**
+ * True for repository files that never ship: tests and test data inside shipped folders, and the
+ * {@link DEVELOPER_DOCS}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isExcludedFile } from "./stage_release.ts";
+ *
+ * assert.ok(isExcludedFile("src/core/paths_test.ts"));
+ * assert.ok(isExcludedFile("docs/architecture.md"));
+ * assert.ok(!isExcludedFile("docs/daily-use.md"));
+ * ```
+ */
 export function isExcludedFile(relPath: string): boolean {
   return /(^|\/)(tests?|__snapshots__|testdata|node_modules)\//.test(relPath) ||
-    /_test\.[cm]?[jt]sx?$/.test(relPath) || /(^|\/)\.DS_Store$/.test(relPath);
+    /_test\.[cm]?[jt]sx?$/.test(relPath) || /(^|\/)\.DS_Store$/.test(relPath) ||
+    DEVELOPER_DOCS.includes(relPath);
 }
 
 /**

@@ -2,8 +2,8 @@
 # Runs the whole test suite with the real Windows Deno (deno.exe from npm @deno/win32-x64, the
 # runtime Windows users' binaries are built on) under Wine 10, and prints deno test's counts.
 #
-#   sudo bash scripts/test_windows.sh [deno test arguments, default: tests/]
-#   sudo bash scripts/test_windows.sh tests/stop_scratch_test.ts     # a subset while iterating
+#   sudo bash scripts/test_windows.sh [deno test arguments, default: tests/ src/]
+#   sudo bash scripts/test_windows.sh src/format/scratch_test.ts     # a subset while iterating
 #
 # Needs root (debootstrap, chroot, bind mounts) and network (Debian mirror, npm). On a fresh
 # Debian/Ubuntu machine it installs what it needs: debootstrap, the mingw cross compiler and npm
@@ -175,7 +175,7 @@ if command -v deno >/dev/null 2>&1; then
     die "the hook bundles could not be built (deno task bundle says why)"
 fi
 
-[ $# -gt 0 ] || set -- tests/
+[ $# -gt 0 ] || set -- tests/ src/
 step "deno test under Wine: $*"
 log=$W/test.log
 set +e

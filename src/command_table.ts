@@ -1,7 +1,8 @@
 /**
  * The table of the Librarian's commands: each name, its one-line summary for `--help`, and how to
- * load its module (only when asked for, so a hook pays for nothing but its own code); and the
- * command a mistyped name most likely meant.
+ * load its module (only when asked for, so a hook pays for nothing but its own code); the old
+ * names that still run for one release, each with its new form; and the command a mistyped name
+ * most likely meant.
  *
  * @module
  */
@@ -14,10 +15,24 @@ export interface CommandModule {
   run(args: string[]): Promise<number>;
 }
 
+/** One command: its summary for `--help`, its module, and for an old name its new form. */
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<CommandModule>;
+  /**
+   * For an old name kept for one release: the new form (`sessions <session>`), named in one line
+   * on stderr at each run; `--help` does not list it and no typo is taken for it.
+   */
+  replacedBy?: string;
+}
+
+/** The sessions command's module: `sessions`, and the old `sent` and `stats`. */
+function loadSessions(): Promise<typeof import("./commands/sessions/sessions.ts")> {
+  return loadLater("commands/sessions/sessions.ts");
+}
+
 /** Every command, by name, with a one-line summary for `--help`. */
-export const COMMANDS: Readonly<
-  Record<string, { summary: string; load: () => Promise<CommandModule> }>
-> = {
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   inject: {
     summary: "hook: library context for the file a tool touches (reads a hook event on stdin)",
     load: () => loadLater("inject/inject_hook.ts"),
@@ -29,6 +44,10 @@ export const COMMANDS: Readonly<
   read: {
     summary: "show exactly what the model is sent before a tool touches a file",
     load: () => loadLater("commands/read/read.ts"),
+  },
+  explain: {
+    summary: "say why the hook sends (or sent) what it does, for a path or one hook event",
+    load: () => loadLater("commands/explain/explain.ts"),
   },
   status: {
     summary: "show the library, its folders, pending scratch blocks, hook runs and wiring",
@@ -71,12 +90,13 @@ export const COMMANDS: Readonly<
     load: () => loadLater("commands/scratch/scratch_command.ts"),
   },
   sessions: {
-    summary: "list recent sessions in this project and what they were sent",
-    load: () => loadLater("commands/sessions/sessions.ts"),
+    summary: "list recent sessions, what one was sent (<session>), which files reach them",
+    load: loadSessions,
   },
   sent: {
     summary: "show which library files (and versions) a session was sent",
-    load: () => loadLater("commands/sessions/sent.ts"),
+    load: async () => ({ run: (await loadSessions()).runSent }),
+    replacedBy: "sessions <session>",
   },
   tidy: {
     summary: "propose (or apply) a plan that keeps oversized library files small",
@@ -84,7 +104,8 @@ export const COMMANDS: Readonly<
   },
   stats: {
     summary: "show which library files reach sessions, and which are never delivered",
-    load: () => loadLater("commands/stats/stats.ts"),
+    load: async () => ({ run: (await loadSessions()).runStats }),
+    replacedBy: "sessions --by-file",
   },
   "install-cli": {
     summary: "put the librarian command on your PATH (a link in ~/.local/bin)",
@@ -93,8 +114,24 @@ export const COMMANDS: Readonly<
 };
 
 /**
+ * The commands `--help` lists, by name: every one but the old names.
+ *
+ * @example Usage
+ * ```ts
+ * import { listedCommands } from "./command_table.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(listedCommands().some(([name]) => name === "sessions"));
+ * assert.ok(!listedCommands().some(([name]) => name === "sent"));
+ * ```
+ */
+export function listedCommands(): [string, CommandEntry][] {
+  return Object.entries(COMMANDS).filter(([, c]) => c.replacedBy === undefined);
+}
+
+/**
  * The command a mistyped name most likely meant (at most a third of its letters off, or a
- * prefix), or null.
+ * prefix), or null; never an old name.
  *
  * @example Usage
  * ```ts
@@ -103,11 +140,12 @@ export const COMMANDS: Readonly<
  *
  * assert.equal(closestCommand("statuss"), "status");
  * assert.equal(closestCommand("xyzzy"), null);
+ * assert.notEqual(closestCommand("snt"), "sent");
  * ```
  */
 export function closestCommand(name: string): string | null {
   let best: { name: string; distance: number } | null = null;
-  for (const candidate of Object.keys(COMMANDS)) {
+  for (const [candidate] of listedCommands()) {
     const distance = candidate.startsWith(name) && name.length >= 3
       ? 0
       : editDistance(name.toLowerCase(), candidate);

@@ -10,17 +10,18 @@
 import { LibrarianError, messageOf } from "./core/errors.ts";
 import { VERSION as PROGRAM_VERSION } from "./version.ts";
 import { loadLater } from "./core/load_later.ts";
-import { closestCommand, COMMANDS } from "./command_table.ts";
+import { closestCommand, COMMANDS, listedCommands } from "./command_table.ts";
+import { renamedNotice } from "./cli/help.ts";
 import { HOOK_COMMANDS, prepareProcess } from "./core/process.ts";
 
-/** The helpers for a hook run by hand (`--example`, a terminal on stdin). */
-function loadHookDebug(): Promise<typeof import("./commands/hook/debug.ts")> {
-  return loadLater("commands/hook/debug.ts");
+/** The helpers for a hook run by hand (the old `--example`, a terminal on stdin). */
+function loadHookExample(): Promise<typeof import("./commands/explain/example_event.ts")> {
+  return loadLater("commands/explain/example_event.ts");
 }
 
-/** The `--explain` helper for a hook run by hand. */
-function loadHookExplain(): Promise<typeof import("./commands/hook/explain.ts")> {
-  return loadLater("commands/hook/explain.ts");
+/** The old `--explain` of a hook run by hand (now `librarian explain --event --run`). */
+function loadHookExplain(): Promise<typeof import("./commands/explain/explain_event.ts")> {
+  return loadLater("commands/explain/explain_event.ts");
 }
 
 /**
@@ -71,10 +72,9 @@ export function reportError(
 export const VERSION: string = PROGRAM_VERSION;
 
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) =>
-    `  ${name.padEnd(width)}  ${c.summary}`
-  );
+  const listed = listedCommands();
+  const width = Math.max(...listed.map(([n]) => n.length));
+  const lines = listed.map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return [
     `librarian ${VERSION}: path-scoped memory for Claude Code`,
     "",
@@ -93,6 +93,7 @@ function usage(): string {
 }
 
 function hookHelp(name: string, summary: string): string {
+  const example = name === "stop" ? " Stop" : "";
   return [
     `librarian ${name}: ${summary}`,
     "",
@@ -101,14 +102,12 @@ function hookHelp(name: string, summary: string): string {
     "A Claude Code hook (wired by hooks/hooks.json): reads one hook event as JSON on stdin, prints",
     "at most one JSON object, always exits 0 and logs one line (see 'librarian status').",
     "",
-    "Running it by hand:",
-    `  librarian ${name} --example${
-      name === "inject" ? " [<event>]" : ""
-    }   print a sample event for this project`,
-    `  librarian ${name} --example | librarian ${name} --explain   run it, and say why on stderr`,
+    "Running it by hand, and why it does what it does ('librarian explain --help'):",
+    `  librarian explain --example${example} | librarian ${name}   a sample event for this project`,
+    `  librarian explain --example${example} | librarian explain --event --run   and why, on stderr`,
     ...(name === "inject"
       ? [
-        "Events for --example: PreToolUse (default), UserPromptSubmit, SessionStart, SubagentStart.",
+        "  librarian explain <path>   why a Read of <path> gets what it gets",
         "",
         "hooks.json runs 'librarian inject --shell' for Bash events: the same hook, with its",
         "shell-command reader loaded at start rather than when the first Bash event needs it.",
@@ -157,15 +156,20 @@ export async function main(args: string[]): Promise<number> {
     console.log(hookHelp(name, command.summary));
     return 0;
   }
+  if (command.replacedBy !== undefined) console.error(renamedNotice(name, command.replacedBy));
   if (HOOK_COMMANDS.has(name)) {
-    // Run by hand: a sample event, an explanation on stderr, or a hint when stdin is a terminal.
+    // Run by hand: a sample event, an explanation on stderr (both old forms of `librarian
+    // explain`, kept for one release), or a hint when stdin is a terminal.
     if (rest.includes("--example")) {
-      return await (await loadHookDebug()).printExample(name, rest);
+      const now = name === "stop" ? "explain --example Stop" : "explain --example [<event>]";
+      console.error(renamedNotice(`${name} --example`, now));
+      return await (await loadHookExample()).printHookExample(name, rest);
     }
     if (rest.includes("--explain")) {
+      console.error(renamedNotice(`${name} --explain`, "explain --event --run"));
       (await loadHookExplain()).explainThenRun(name);
     } else if (Deno.stdin.isTerminal()) {
-      console.error((await loadHookDebug()).terminalHint(name));
+      console.error((await loadHookExample()).terminalHint(name));
     }
   }
   const module = await command.load();

@@ -11,6 +11,7 @@ import { LAUNCHER, REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 
 const SNAKE: Record<string, string> = {
   PreToolUse: "pre_tool_use",
+  PostToolUse: "post_tool_use",
   UserPromptSubmit: "user_prompt_submit",
   SessionStart: "session_start",
   SubagentStart: "subagent_start",
@@ -38,7 +39,7 @@ Deno.test("codex check: installed and untrusted is a warning with the fix; trust
   await Deno.writeTextFile(`${dir.path}/config.toml`, plugin);
   const untrusted = codexCheck(env);
   assert.equal(untrusted?.status, "warn");
-  assert.match(untrusted!.message, /8 of 8 hooks not trusted/);
+  assert.match(untrusted!.message, /10 of 10 hooks not trusted/);
   assert.match(untrusted!.fix ?? "", /\/hooks/);
   const trust = CODEX_HOOK_KEYS.map((key) =>
     `[hooks.state."librarian@librarian:hooks/hooks.json:${key}"]\n` +

@@ -161,15 +161,21 @@ Deno.test(
     const result = await runLibrarian(["import", "--yes", "--hand-over"], options);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assertLands(dir.path, "AGENTS.md", AGENTS_AND_RULES["AGENTS.md"]!, "");
-    assertLands(
-      dir.path,
-      ".cursor/rules/general.mdc",
-      AGENTS_AND_RULES[".cursor/rules/general.mdc"]!,
-      "",
+    // a rule for globs or for the whole repository is read where it lies (issue 33)
+    for (const rel of [".cursor/rules/general.mdc", ".cursor/rules/features/billing.mdc"]) {
+      assert.equal(Deno.readTextFileSync(join(dir.path, rel)), AGENTS_AND_RULES[rel], rel);
+      assert.match(
+        result.stdout,
+        new RegExp(`^Read in place \\(not imported\\): ${rel.replaceAll(".", "\\.")}: `, "m"),
+      );
+    }
+    assert.doesNotMatch(folderText(dir.path, ""), /be brief|invoices are immutable/);
+    const billing = await runLibrarian(["read", "src/billing/invoice.ts"], options);
+    assert.match(billing.stdout, /invoices are immutable/, "sent from where it lies");
+    assert.match(
+      billing.stdout,
+      /\.cursor\/rules\/features\/billing\.mdc \(the project's Cursor rule for src\/billing\/\*\*\/\*\.ts/,
     );
-    const billing = folderText(dir.path, "src/billing");
-    assert.match(billing, /invoices are immutable/, "a nested rule's globs name its folder");
-    assert.doesNotMatch(billing, /^globs:|^---$/m, "both front-matter blocks are read, not copied");
     const release = AGENTS_AND_RULES[".cursor/rules/release.mdc"]!;
     assertLands(dir.path, ".cursor/rules/release.mdc", release, "", true);
     assert.doesNotMatch(
@@ -197,33 +203,40 @@ Deno.test(
   },
 );
 
-Deno.test("Gemini, Cline, Copilot and Windsurf files are imported at their level and kept", {
-  ignore: skipOnWindows("needs git"),
-}, async () => {
-  await using dir = await tempDir();
-  const options = await project(dir.path, OTHER_AGENTS);
-  const result = await runLibrarian(["import", "--yes", "--json", "--hand-over"], options);
-  assert.equal(result.code, 0, result.stderr + result.stdout);
-  for (const file of ["GEMINI.md", ".clinerules/testing.md", ".github/copilot-instructions.md"]) {
-    assertLands(dir.path, file, OTHER_AGENTS[file]!, "");
-    assert.equal(Deno.readTextFileSync(join(dir.path, file)), OTHER_AGENTS[file], `${file} kept`);
-  }
-  assertLands(
-    dir.path,
-    ".github/instructions/ui.instructions.md",
-    OTHER_AGENTS[".github/instructions/ui.instructions.md"]!,
-    "src/ui",
-  );
-  assertLands(
-    dir.path,
-    ".windsurf/rules/deploy.md",
-    OTHER_AGENTS[".windsurf/rules/deploy.md"]!,
-    "",
-    true,
-  );
-  const report = JSON.parse(result.stdout);
-  assert.deepEqual(report.handedOver, []);
-});
+Deno.test(
+  "Gemini and Cline files are imported at their level and kept; Copilot's are read where they lie; a manual Windsurf rule is kept on demand",
+  {
+    ignore: skipOnWindows("needs git"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const options = await project(dir.path, OTHER_AGENTS);
+    const result = await runLibrarian(["import", "--yes", "--json", "--hand-over"], options);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    for (const file of ["GEMINI.md", ".clinerules/testing.md"]) {
+      assertLands(dir.path, file, OTHER_AGENTS[file]!, "");
+      assert.equal(Deno.readTextFileSync(join(dir.path, file)), OTHER_AGENTS[file], `${file} kept`);
+    }
+    // Copilot's repo-wide and applyTo files are read where they lie (issue 33)
+    const inPlace = JSON.parse(result.stdout).inPlace.map((p: { name: string }) => p.name);
+    for (
+      const file of [".github/copilot-instructions.md", ".github/instructions/ui.instructions.md"]
+    ) {
+      assert.ok(inPlace.includes(file), inPlace.join(", "));
+      assert.equal(Deno.readTextFileSync(join(dir.path, file)), OTHER_AGENTS[file], `${file} kept`);
+    }
+    assert.doesNotMatch(folderText(dir.path, ""), /answer in English|design tokens/);
+    assertLands(
+      dir.path,
+      ".windsurf/rules/deploy.md",
+      OTHER_AGENTS[".windsurf/rules/deploy.md"]!,
+      "",
+      true,
+    );
+    const report = JSON.parse(result.stdout);
+    assert.deepEqual(report.handedOver, []);
+  },
+);
 
 Deno.test(
   "--keep-originals keeps CLAUDE.md and reports the double loading; --dry-run and no --yes write nothing",
@@ -286,7 +299,7 @@ Deno.test("a single file and a folder of rules import on their own", {
   );
   assert.equal(rules.code, 0, rules.stderr);
   const written = JSON.parse(rules.stdout).written as string[];
-  assert.ok(written.includes("src/billing/billing.md"), written.join(", "));
+  assert.ok(!written.includes("src/billing/billing.md"), "read where it lies");
   assert.ok(written.includes(".on-demand/release.md"), written.join(", "));
   assert.equal(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), "@AGENTS.md\n", "not asked for");
 });

@@ -48,7 +48,10 @@ Deno.test("import maps a Cursor rule naming one folder there, one for every file
     ".cursor/rules/general.mdc": "---\nalwaysApply: true\n---\n- small commits\n",
     ".cursor/rules/mixed.mdc": "---\nglobs: src/a/**, lib/**\n---\n- mixed\n",
   });
-  const result = await runLibrarian(["import", ".", "--yes", "--json"], { cwd: dir.path });
+  // read where they lie by default; the cursor export takes them over (issue 33)
+  const result = await runLibrarian(["import", ".", "--yes", "--json", "--export", "cursor"], {
+    cwd: dir.path,
+  });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   const targets = report.entries.map((e: { target: string }) => e.target);

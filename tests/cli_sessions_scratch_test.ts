@@ -1,53 +1,13 @@
 /**
- * Seeing what happened: `librarian sessions` and `librarian sent` read the inject side's ledgers
- * (this project's sessions only), and `librarian scratch` lists the kept blocks with the reason
- * and the fix, and drops one after confirmation.
+ * Seeing what happened: `librarian sessions` (the list) and `librarian sessions <session>` (what
+ * one was sent) read the inject side's ledgers (this project's sessions only), and
+ * `librarian scratch` lists the kept blocks with the reason and the fix, and drops one after
+ * confirmation.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { normalizePath } from "../src/core/paths.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
-
-/** A ledger (the inject side's format) saying `files` were sent. */
-function ledger(files: string[], reminded = true): string {
-  const entries = files.map((path) => {
-    const info = Deno.statSync(path);
-    // Keyed as the inject side keys them: the path in the program's normal form.
-    return [normalizePath(path), `${info.size}:${info.mtime!.getTime()}:0123456789abcdef`];
-  });
-  return JSON.stringify({ version: 2, files: Object.fromEntries(entries), reminded, events: [] });
-}
-
-async function projectWithSessions(root: string) {
-  await writeTree(root, {
-    "proj/_memory_library/tech.md": "- Deno 2\n",
-    "proj/_memory_library/src/api/patterns.md": "- validate at the edge\n",
-    "other/_memory_library/tech.md": "- elsewhere\n",
-  });
-  const lib = join(root, "proj/_memory_library");
-  const state = join(root, "state");
-  const write = (session: string, window: string, text: string, mtime: Date) => {
-    const dir = join(state, "ledgers", session);
-    Deno.mkdirSync(dir, { recursive: true });
-    Deno.writeTextFileSync(join(dir, `${window}.json`), text);
-    Deno.utimeSync(join(dir, `${window}.json`), mtime, mtime);
-  };
-  write("sess-old-1111", "main", ledger([join(lib, "tech.md")]), new Date(Date.now() - 3600_000));
-  write(
-    "sess-new-2222",
-    "main",
-    ledger([join(lib, "tech.md"), join(lib, "src/api/patterns.md")]),
-    new Date(),
-  );
-  write("sess-new-2222", "agent-abc", ledger([join(lib, "tech.md")], false), new Date());
-  write(
-    "sess-elsewhere",
-    "main",
-    ledger([join(root, "other/_memory_library/tech.md")]),
-    new Date(),
-  );
-  return { cwd: join(root, "proj"), env: { LIBRARIAN_STATE_DIR: state }, lib };
-}
+import { projectWithSessions } from "./session_fixtures.ts";
 
 Deno.test("sessions lists this project's sessions, most recent first, with numbers as numbers", async () => {
   await using dir = await tempDir();
@@ -65,13 +25,14 @@ Deno.test("sessions lists this project's sessions, most recent first, with numbe
   const text = await runLibrarian(["sessions"], options);
   assert.match(text.stdout, /^sess-new-2222 +\d+ s ago +2 library files, 1 subagent$/m);
   assert.doesNotMatch(text.stdout, /sess-elsewhere/);
+  assert.match(text.stdout, /'librarian sessions <session>' lists what a session was sent/);
 });
 
-Deno.test("sent shows each context window's files and whether each version is still current", async () => {
+Deno.test("sessions <session> shows each context window's files and whether each version is still current", async () => {
   await using dir = await tempDir();
   const options = await projectWithSessions(dir.path);
   Deno.writeTextFileSync(join(options.lib, "tech.md"), "- Deno 2\n- and more\n");
-  const result = await runLibrarian(["sent", "sess-new", "--json"], options);
+  const result = await runLibrarian(["sessions", "sess-new", "--json"], options);
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   assert.equal(report.session, "sess-new-2222");
@@ -82,15 +43,33 @@ Deno.test("sent shows each context window's files and whether each version is st
     ["main: src/api/patterns.md=current, tech.md=changed", "agent-abc: tech.md=changed"],
   );
   assert.equal(typeof report.windows[0].files[0].bytes, "number");
-  const latest = await runLibrarian(["sent"], options);
+  const latest = await runLibrarian(["sessions", "latest"], options);
   assert.match(latest.stdout, /^Session sess-new-2222$/m);
   assert.match(latest.stdout, /^subagent abc/m);
-  const unknown = await runLibrarian(["sent", "nope"], options);
+  const unknown = await runLibrarian(["sessions", "nope"], options);
   assert.equal(unknown.code, 1);
   assert.match(
     unknown.stderr,
-    /^librarian sent: no session 'nope' .*'librarian sessions' lists them/,
+    /^librarian sessions: no session 'nope' .*'librarian sessions' lists them/,
   );
+});
+
+Deno.test("sessions: a session, --by-file and --limit do not mix; --days goes with --by-file", async () => {
+  await using dir = await tempDir();
+  const options = await projectWithSessions(dir.path);
+  for (
+    const [args, message] of [
+      [["sess-new", "--by-file"], /a session and --by-file do not go together/],
+      [["sess-new", "--limit", "2"], /--limit goes with the list/],
+      [["--by-file", "--limit", "2"], /--limit goes with the list/],
+      [["--days", "7"], /--days goes with --by-file/],
+    ] as const
+  ) {
+    const result = await runLibrarian(["sessions", ...args], options);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.match(result.stderr, message);
+    assert.match(result.stderr, /^Usage: librarian sessions /m);
+  }
 });
 
 const SCRATCH = [

@@ -23,13 +23,16 @@ function filesUnder(dir: string, ext: string): string[] {
 const NAMED =
   /(?:[`'"]|\$ |^|\n)(?:sh )?librarian ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)|bin\/librarian" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)/g;
 
-function namedCommands(): Map<string, Set<string>> {
-  const sources = [
+/** The pages people read: the README, the docs and the skills. */
+function pages(): string[] {
+  return [
     join(REPO_ROOT, "README.md"),
     ...filesUnder(join(REPO_ROOT, "docs"), ".md"),
     ...filesUnder(join(REPO_ROOT, "skills"), ".md"),
-    ...filesUnder(join(REPO_ROOT, "src"), ".ts"),
   ];
+}
+
+function namedCommands(sources = [...pages(), ...filesUnder(join(REPO_ROOT, "src"), ".ts")]) {
   const named = new Map<string, Set<string>>();
   for (const file of sources) {
     for (const match of Deno.readTextFileSync(file).matchAll(NAMED)) {
@@ -55,6 +58,13 @@ Deno.test("every command named in the README, docs, skills and hints exists", ()
   assert.deepEqual(missing, []);
   const launcher = Deno.readTextFileSync(join(REPO_ROOT, "bin", "librarian"));
   assert.match(launcher, /^ {2}1:fetch-binary \| 2:install-binary\) own=\$1 ;;$/m);
+});
+
+Deno.test("the README, docs and skills name the new forms, never an old name kept for one release", () => {
+  const old = [...namedCommands(pages()).keys()].filter((name) =>
+    COMMANDS[name]?.replacedBy !== undefined
+  );
+  assert.deepEqual(old, []);
 });
 
 Deno.test("every option named right after a command is one that command takes", async () => {

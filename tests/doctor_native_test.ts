@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { generatedText } from "../src/export/export_formats.ts";
 
 interface CheckJson {
   id: string;
@@ -55,5 +56,59 @@ Deno.test("doctor says nothing is doubled only when no CLAUDE.md, AGENTS.md or r
     "_memory_library/tech.md": "- builds run on Deno 2 everywhere\n",
   });
   assert.equal(check.status, "ok");
-  assert.match(check.message, /CLAUDE\.md, AGENTS\.md or \.claude\/rules/);
+  assert.match(
+    check.message,
+    /CLAUDE\.md, AGENTS\.md, \.claude\/rules file or another agent's rule/,
+  );
+});
+
+Deno.test("doctor names another agent's rule read in place whose text an earlier import copied into the library, with its characters and the fix", async () => {
+  const check = await loadedTwice({
+    ".cursor/rules/db.mdc": "---\nglobs: db/**\n---\n- migrations are forward only\n",
+    "_memory_library/db/db.md": "- migrations are forward only\n",
+  });
+  assert.equal(check.status, "warn");
+  assert.match(
+    check.message,
+    /\.cursor\/rules\/db\.mdc: 29 characters the Librarian sends from where it lies/,
+  );
+  assert.match(check.fix ?? "", /delete the copied lines from the library/);
+});
+
+Deno.test("doctor leaves alone an agent-requested rule (never sent where it lies) and the Librarian's own export", async () => {
+  const check = await loadedTwice({
+    ".cursor/rules/release.mdc":
+      "---\ndescription: releases\nalwaysApply: false\n---\n- tag every release by hand\n",
+    "_memory_library/.on-demand/release.md": "- tag every release by hand\n",
+    "_memory_library/tech.md": "- tag every release by hand\n",
+  });
+  assert.equal(check.status, "ok", check.message);
+});
+
+Deno.test("doctor does not take the section export keeps in copilot-instructions.md for a double", async () => {
+  const section = generatedText("copilot", "_memory_library", "", "- tag every release by hand\n");
+  const check = await loadedTwice({
+    ".github/copilot-instructions.md": `# Team\n- answer in plain English\n\n${section}`,
+    "_memory_library/tech.md": "- tag every release by hand\n",
+  });
+  assert.equal(check.status, "ok", check.message);
+});
+
+Deno.test("lint reports the same double for another agent's rule, with the fix", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    ".windsurf/rules/api.md":
+      "---\ntrigger: glob\nglobs: api/**\n---\n- handlers return problem+json\n",
+    "_memory_library/api/rules.md": "- handlers return problem+json\n",
+  });
+  const result = await runLibrarian(["lint", "--json"], {
+    cwd: dir.path,
+    home: `${dir.path}/home`,
+  });
+  const findings: { check: string; message: string; fix: string }[] =
+    JSON.parse(result.stdout).findings;
+  const twice = findings.find((f) => f.check === "loaded-twice");
+  assert.ok(twice, result.stdout);
+  assert.match(twice.message, /\.windsurf\/rules\/api\.md: 30 characters the Librarian sends/);
+  assert.match(twice.fix, /delete the copied lines from the library/);
 });

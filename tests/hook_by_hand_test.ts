@@ -1,7 +1,7 @@
 /**
- * Running a hook by hand: a sample event for this project (`--example`), an explanation on stderr
- * (`--explain`) that leaves stdout exactly as Claude Code would get it, and one hint line when
- * stdin is a terminal.
+ * Running a hook by hand: a sample event for this project (`librarian explain --example`), an
+ * explanation on stderr (`librarian explain --event --run`) that leaves stdout exactly as Claude
+ * Code would get it, and one hint line when a hook's stdin is a terminal.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -16,42 +16,42 @@ async function project(root: string) {
   return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
 }
 
-Deno.test("inject --example prints a PreToolUse event for a real file of this project, fresh each time", async () => {
+Deno.test("explain --example prints a PreToolUse event for a real file of this project, fresh each time", async () => {
   await using dir = await tempDir();
   const options = await project(dir.path);
-  const first = await runLibrarian(["inject", "--example"], options);
+  const first = await runLibrarian(["explain", "--example"], options);
   assert.equal(first.code, 0, first.stderr);
   const event = JSON.parse(first.stdout);
   assert.equal(event.hook_event_name, "PreToolUse");
   assert.equal(event.tool_name, "Read");
   assert.equal(event.cwd, dir.path);
   assert.equal(event.tool_input.file_path, `${dir.path}/src/api/handler.ts`);
-  const second = JSON.parse((await runLibrarian(["inject", "--example"], options)).stdout);
+  const second = JSON.parse((await runLibrarian(["explain", "--example"], options)).stdout);
   assert.notEqual(second.session_id, event.session_id);
   const hook = await runLibrarian(["inject"], { ...options, stdin: first.stdout });
   const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
   assert.match(context, /validate at the edge/);
 });
 
-Deno.test("every --example event is one the hook takes, and stop --example is a Stop event", async () => {
+Deno.test("every --example event is one the hooks take, and --example Stop is a Stop event", async () => {
   await using dir = await tempDir();
   const options = await project(dir.path);
   for (const name of ["PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart"]) {
-    const example = await runLibrarian(["inject", "--example", name], options);
+    const example = await runLibrarian(["explain", "--example", name], options);
     assert.equal(example.code, 0, example.stderr);
     assert.equal(JSON.parse(example.stdout).hook_event_name, name);
     const hook = await runLibrarian(["inject"], { ...options, stdin: example.stdout });
     assert.equal(hook.code, 0);
     if (hook.stdout.trim() !== "") JSON.parse(hook.stdout);
   }
-  const stop = await runLibrarian(["stop", "--example"], options);
+  const stop = await runLibrarian(["explain", "--example", "Stop"], options);
   assert.equal(JSON.parse(stop.stdout).hook_event_name, "Stop");
-  const bad = await runLibrarian(["inject", "--example", "Bogus"], options);
+  const bad = await runLibrarian(["explain", "--example", "Bogus"], options);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /unknown event 'Bogus' for --example; one of PreToolUse/);
+  assert.match(bad.stderr, /unknown event 'Bogus' for --example; one of PreToolUse, .*, Stop$/m);
 });
 
-Deno.test("--explain says why on stderr and leaves stdout exactly what Claude Code gets", async () => {
+Deno.test("explain --event --run says why on stderr and leaves stdout exactly what Claude Code gets", async () => {
   await using dir = await tempDir();
   const options = await project(dir.path);
   const event = (session: string) =>
@@ -63,7 +63,7 @@ Deno.test("--explain says why on stderr and leaves stdout exactly what Claude Co
       tool_input: { file_path: join(dir.path, "src/api/handler.ts") },
     });
   const plain = await runLibrarian(["inject"], { ...options, stdin: event("s-plain") });
-  const explained = await runLibrarian(["inject", "--explain"], {
+  const explained = await runLibrarian(["explain", "--event", "--run"], {
     ...options,
     stdin: event("s-explained"),
   });
@@ -75,7 +75,7 @@ Deno.test("--explain says why on stderr and leaves stdout exactly what Claude Co
     /^explain: walk \(most specific first\): src\/api\/patterns\.md, /m,
   );
   assert.match(explained.stderr, /^explain: {3}src\/api\/patterns\.md: sent$/m);
-  const again = await runLibrarian(["inject", "--explain"], {
+  const again = await runLibrarian(["explain", "--event", "--run"], {
     ...options,
     stdin: event("s-explained"),
   });
@@ -103,11 +103,11 @@ Deno.test({
   },
 });
 
-Deno.test("--explain on SessionStart names the root files and whether the window has them", async () => {
+Deno.test("explain --event --run on SessionStart names the root files and whether the window has them", async () => {
   await using dir = await tempDir();
   const options = await project(dir.path);
-  const example = await runLibrarian(["inject", "--example", "SessionStart"], options);
-  const explained = await runLibrarian(["inject", "--explain"], {
+  const example = await runLibrarian(["explain", "--example", "SessionStart"], options);
+  const explained = await runLibrarian(["explain", "--event", "--run"], {
     ...options,
     stdin: example.stdout,
   });

@@ -1,11 +1,11 @@
 /**
- * `librarian inject|stop --explain` (`src/commands/hook/debug.ts`), in process: what each event
- * would do, read from the same files the hooks read, with nothing written.
+ * `librarian explain --event` (`src/commands/explain/explain_event.ts`), in process: what each
+ * event would do, read from the same files the hooks read, with nothing written.
  */
 import assert from "node:assert/strict";
 import { envFrom } from "../src/core/env.ts";
-import { terminalHint } from "../src/commands/hook/debug.ts";
-import { explainInject, explainStop } from "../src/commands/hook/explain.ts";
+import { terminalHint } from "../src/commands/explain/example_event.ts";
+import { explainInject, explainStop } from "../src/commands/explain/explain_event.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("stop: each scratch block is explained as filed, kept with its reason, or dropped", async () => {
@@ -80,10 +80,12 @@ Deno.test("inject: a Read of a file explains where its library files come from",
   assert.ok(lines.some((l) => l.includes("src/notes.md")));
 });
 
-Deno.test("the terminal hint shows how to pipe an example event in", () => {
+Deno.test("the terminal hint shows how to pipe an example event in, in the new form", () => {
   assert.equal(
     terminalHint("inject"),
     "librarian inject: reading one hook event (JSON) from stdin; paste it and press Ctrl-D, or " +
-      "pipe one in: librarian inject --example PreToolUse | librarian inject [--explain]",
+      "pipe one in: librarian explain --example | librarian inject " +
+      "(why it does what it does: librarian explain --help)",
   );
+  assert.match(terminalHint("stop"), /librarian explain --example Stop \| librarian stop /);
 });

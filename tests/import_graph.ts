@@ -231,14 +231,14 @@ export function reachable(graph: ImportGraph, roots: readonly string[]): Set<str
   return seen;
 }
 
-/** Reads the graph of every `.ts` module under `srcDir`. */
+/** Reads the graph of every `.ts` module under `srcDir`, its unit tests (`*_test.ts`) aside. */
 export async function readImportGraph(srcDir: string): Promise<ImportGraph> {
   const modules: string[] = [];
   async function list(rel: string): Promise<void> {
     for await (const entry of Deno.readDir(join(srcDir, rel))) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) await list(path);
-      else if (path.endsWith(".ts")) modules.push(path);
+      else if (path.endsWith(".ts") && !path.endsWith("_test.ts")) modules.push(path);
     }
   }
   await list("");

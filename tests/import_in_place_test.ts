@@ -119,3 +119,94 @@ Deno.test("--hand-over never turns a CLAUDE.md the client loads whole into an ex
   assert.match(why ?? "", /loads its 1[\d,]+ characters whole.*excerpt \(budget 9,000\)/);
   assert.match(Deno.readTextFileSync(join(dir.path, "CLAUDE.md")), /handed over/, "a small one is");
 });
+
+/** The other agents' rules: glob-scoped, repo-wide, agent-requested and manual. */
+const OTHER_RULES: Record<string, string> = {
+  "_memory_library/.scratch.md": "",
+  ".cursor/rules/trigger.mdc":
+    "---\ndescription: Trigger.dev tasks\nglobs: **/trigger/**\nalwaysApply: false\n---\n- CURSOR-TRIGGER-LINE\n",
+  ".cursor/rules/db.mdc":
+    "---\nglobs: internal-packages/database/**\n---\n- CURSOR-DB-LINE migrate first\n",
+  ".cursor/rules/style.mdc": "---\nalwaysApply: true\n---\n- CURSOR-ALWAYS-LINE\n",
+  ".cursor/rules/release.mdc":
+    "---\ndescription: How to cut a release\nalwaysApply: false\n---\n- CURSOR-RELEASE-LINE\n",
+  ".github/copilot-instructions.md": "- COPILOT-REPO-LINE\n",
+  ".github/instructions/ui.instructions.md": '---\napplyTo: "src/ui/**"\n---\n- COPILOT-UI-LINE\n',
+  ".windsurf/rules/api.md": "---\ntrigger: glob\nglobs: src/api/**\n---\n- WINDSURF-API-LINE\n",
+  ".windsurf/rules/deploy.md":
+    "---\ntrigger: model_decision\ndescription: deploy steps\n---\n- WINDSURF-DEPLOY-LINE\n",
+  "apps/trigger/run.ts": "export {};\n",
+  "internal-packages/database/schema.prisma": "model A {}\n",
+  "src/ui/view.ts": "export {};\n",
+  "src/api/x.ts": "export {};\n",
+};
+
+Deno.test("import's default leaves the other agents' glob-scoped and repo-wide rules where they lie, each named with its scope; a **/trigger/** rule never lands at the library root", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, OTHER_RULES);
+  const result = await runLibrarian(["import", "--yes", "--json"], { cwd: dir.path });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  const library = libraryText(dir.path);
+  assert.doesNotMatch(
+    library,
+    /CURSOR-TRIGGER-LINE|CURSOR-DB-LINE|CURSOR-ALWAYS-LINE|COPILOT-REPO-LINE|COPILOT-UI-LINE|WINDSURF-API-LINE/,
+    "read in place, not copied",
+  );
+  const inPlace = new Map<string, string>(
+    report.inPlace.map((p: { name: string; why: string }) => [p.name, p.why]),
+  );
+  assert.match(
+    inPlace.get(".cursor/rules/trigger.mdc") ?? "",
+    /^read in place: a Cursor rule for \*\*\/trigger\/\*\*; the Librarian sends it on every touch it covers/,
+  );
+  assert.match(
+    inPlace.get(".cursor/rules/db.mdc") ?? "",
+    /globs internal-packages\/database\/\*\*|for internal-packages\/database\/\*\*/,
+  );
+  assert.match(inPlace.get(".cursor/rules/style.mdc") ?? "", /whole repository.*session start/);
+  assert.match(inPlace.get(".github/copilot-instructions.md") ?? "", /whole repository/);
+  assert.match(inPlace.get(".github/instructions/ui.instructions.md") ?? "", /for src\/ui\/\*\*/);
+  assert.match(inPlace.get(".windsurf/rules/api.md") ?? "", /Windsurf rule for src\/api\/\*\*/);
+  for (const rel of Object.keys(OTHER_RULES)) {
+    if (rel.startsWith("_")) continue;
+    assert.equal(Deno.readTextFileSync(join(dir.path, rel)), OTHER_RULES[rel], `${rel} unchanged`);
+  }
+  // agent-requested rules are no one's to send by path: kept on demand in the library, as before
+  assert.match(library, /CURSOR-RELEASE-LINE/);
+  assert.match(library, /WINDSURF-DEPLOY-LINE/);
+  const onDemand = report.entries.map((e: { source: string }) => e.source);
+  assert.ok(onDemand.includes(".cursor/rules/release.mdc"), onDemand.join(", "));
+  const plan = await runLibrarian(["import", "--dry-run"], { cwd: dir.path });
+  assert.match(
+    plan.stdout,
+    /^Read in place \(not imported\): \.cursor\/rules\/trigger\.mdc: read in place: a Cursor rule for \*\*\/trigger\/\*\*/m,
+  );
+});
+
+Deno.test("--hand-over leaves them where they lie too (imported as well, they would reach the model twice); --export cursor imports Cursor's rules to become the export, and still never widens **/trigger/** to the library root", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, OTHER_RULES);
+  const handOver = await runLibrarian(["import", "--yes", "--json", "--hand-over"], {
+    cwd: dir.path,
+  });
+  assert.equal(handOver.code, 0, handOver.stderr);
+  const names = JSON.parse(handOver.stdout).inPlace.map((p: { name: string }) => p.name);
+  assert.ok(names.includes(".cursor/rules/db.mdc"), names.join(", "));
+  assert.doesNotMatch(libraryText(dir.path), /CURSOR-DB-LINE|COPILOT-UI-LINE/);
+  const exported = await runLibrarian(["import", "--yes", "--json", "--export", "cursor"], {
+    cwd: dir.path,
+  });
+  assert.equal(exported.code, 0, exported.stderr);
+  const report = JSON.parse(exported.stdout);
+  assert.match(libraryText(dir.path), /CURSOR-DB-LINE/);
+  assert.doesNotMatch(libraryText(dir.path), /CURSOR-TRIGGER-LINE/);
+  const left = report.left.find((l: { name: string }) => l.name === ".cursor/rules/trigger.mdc");
+  assert.match(left?.why ?? "", /name no one folder/);
+  assert.ok(
+    report.inPlace.some((p: { name: string }) =>
+      p.name === ".github/instructions/ui.instructions.md"
+    ),
+    "Copilot's stay: its export was not chosen",
+  );
+});

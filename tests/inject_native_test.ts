@@ -72,7 +72,7 @@ async function logLines(log: string) {
   return text.split("\n").filter((l) => l !== "").map((l) => parseLogLine(l)!);
 }
 
-Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md and the rules whose paths: cover it, labelled with their paths; never the root files the client loads at start", async () => {
+Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md and the rules whose paths: cover it, labelled with their paths; never the root CLAUDE.md the client loads at start", async () => {
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
@@ -86,7 +86,9 @@ Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md
     /--- \[\.claude\/rules\/database\.md \(the project's rule for internal-packages\/database\/\*\*/,
   );
   assert.match(sent, /GLOBAL/, "the library's own files as before");
-  assert.doesNotMatch(sent, /ROOT-CLAUDE|ROOT-AGENTS/, "the client loads the root files itself");
+  assert.doesNotMatch(sent, /ROOT-CLAUDE/, "the client loads the root CLAUDE.md itself");
+  // 2.1.197 (no CLAUDE_PID, no report) never loads the root AGENTS.md: inject_root_agents_test.ts
+  assert.match(sent, /ROOT-AGENTS/);
   assert.doesNotMatch(sent, /API-RULE/, "a rule keeps its scope on Bash");
   assert.doesNotMatch(sent, /UNSCOPED-RULE/, "a rule without paths: is loaded at start");
 });
@@ -154,6 +156,7 @@ Deno.test("a Read into a folder whose only memory is the client's own records it
   await using _ = dir;
   await Deno.remove(`${root}/internal-packages/database/AGENTS.md`);
   await Deno.remove(`${root}/_memory_library/tech.md`);
+  await Deno.remove(`${root}/AGENTS.md`); // no client version this test runs as loads it
   const file = `${root}/internal-packages/database/schema.prisma`;
   assert.equal(await inject(root, log, event(root, "Read", { file_path: file }, "t1")), "");
   const bash = await inject(
@@ -366,4 +369,133 @@ Deno.test("a project's settings cannot make the Librarian take the client for on
   const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
   assert.match(sent, /DB-CLAUDE/);
   assert.match(sent, /DB-RULE/);
+});
+
+/** A PostToolUse (Bash) event: the command ran and printed `stdout`. */
+function afterBash(root: string, command: string, stdout: string, id: string): string {
+  return JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_use_id: id,
+    tool_input: { command },
+    tool_response: {
+      stdout,
+      stderr: "",
+      interrupted: false,
+      isImage: false,
+      ...(stdout === "" ? { returnCodeInterpretation: "No matches found" } : {}),
+      noOutputExpected: false,
+    },
+    cwd: root,
+  });
+}
+
+/** The `hookSpecificOutput.hookEventName` of a run's answer, when it printed one. */
+async function answeredEvent(
+  root: string,
+  log: string,
+  stdin: string,
+  env: Record<string, string> = CLIENT_332,
+) {
+  const result = await runLibrarian(["inject", "--shell"], {
+    cwd: root,
+    stdin,
+    env: { LIBRARIAN_LOG: log, ...env },
+    home: `${root}/home`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const out = parseHookStdout(result.stdout);
+  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  return { event: specific?.hookEventName, text: contextOf(result) };
+}
+
+Deno.test("under 2.1.332 a lone grep that matches nothing: the client loads nothing after it, so the PostToolUse sends the nested CLAUDE.md and rule the PreToolUse left to it, once; after a grep that matched, nothing", async () => {
+  const grep = "grep -n NOPE internal-packages/database/schema.prisma";
+  const { dir, root, log } = await project();
+  await using _ = dir;
+  const before = await inject(root, log, event(root, "Bash", { command: grep }, "t1"), CLIENT_332);
+  assert.doesNotMatch(before, /DB-CLAUDE|DB-RULE/, "left to the client before it ran");
+  const after = await answeredEvent(root, log, afterBash(root, grep, "", "t1"));
+  assert.equal(after.event, "PostToolUse");
+  assert.match(after.text, /DB-CLAUDE/);
+  assert.match(after.text, /DB-RULE/);
+  assert.doesNotMatch(after.text, /DB-AGENTS|GLOBAL/, "the PreToolUse sent those");
+  const again = await answeredEvent(root, log, afterBash(root, grep, "", "t2"));
+  assert.equal(again.text, "", "once per context window");
+
+  const { dir: dir2, root: root2, log: log2 } = await project();
+  await using _2 = dir2;
+  const hit = "grep -n model internal-packages/database/schema.prisma";
+  await inject(root2, log2, event(root2, "Bash", { command: hit }, "t1"), CLIENT_332);
+  const matched = await answeredEvent(root2, log2, afterBash(root2, hit, "1:model A {}", "t1"));
+  assert.equal(matched.text, "", "the client loads them itself after a grep that matched");
+});
+
+Deno.test("a PostToolUse sends nothing where the PreToolUse left nothing to the client: under 2.1.197 (no CLAUDE_PID), after a cat, after a grep in a list", async () => {
+  const cases: [string, string, Record<string, string>][] = [
+    ["grep -n NOPE internal-packages/database/schema.prisma", "", {}],
+    ["cat internal-packages/database/schema.prisma", "", CLIENT_332],
+    ["grep -n NOPE internal-packages/database/schema.prisma && echo", "", CLIENT_332],
+  ];
+  for (const [command, stdout, env] of cases) {
+    const { dir, root, log } = await project();
+    await using _ = dir;
+    await inject(root, log, event(root, "Bash", { command }, "t1"), env);
+    const after = await answeredEvent(root, log, afterBash(root, command, stdout, "t1"), env);
+    assert.equal(after.text, "", command);
+  }
+});
+
+/** A Codex-style project: no `CLAUDE.md` anywhere, nested `AGENTS.md` files. */
+const AGENTS_ONLY = {
+  "_memory_library/tech.md": "# Tech\n- GLOBAL",
+  "AGENTS.md": "# Root agents\n- ROOT-AGENTS",
+  "sdk/AGENTS.md": "# Sdk\n- SDK-AGENTS",
+  "sdk/ts/AGENTS.md": "# Ts\n- TS-AGENTS",
+  "sdk/ts/CLAUDE.md": "# Ts claude\n- TS-CLAUDE",
+  "sdk/ts/src/index.ts": "export {};",
+};
+
+Deno.test("under 2.1.332 in a project without a CLAUDE.md, a Read leaves the nested AGENTS.md files to the client's built-in loader (folders without a CLAUDE.md of their own) and records them: a later Bash touch does not send them again", async () => {
+  const dir = await tempDir();
+  await using _ = dir;
+  const root = dir.path;
+  await writeTree(root, AGENTS_ONLY);
+  const log = `${root}/.librarian.log`;
+  const file = `${root}/sdk/ts/src/index.ts`;
+  const read = await inject(root, log, event(root, "Read", { file_path: file }, "t1"), CLIENT_332);
+  assert.doesNotMatch(read, /SDK-AGENTS/, "the client's built-in loads sdk/AGENTS.md after a Read");
+  assert.match(read, /TS-AGENTS/, "beside a CLAUDE.md the client loads the CLAUDE.md instead");
+  const bash = await inject(
+    root,
+    log,
+    event(root, "Bash", { command: "sed -i 's/x/y/' sdk/ts/src/index.ts" }, "t2"),
+    CLIENT_332,
+  );
+  assert.doesNotMatch(bash, /SDK-AGENTS|TS-AGENTS|TS-CLAUDE/, "never twice in one window");
+});
+
+Deno.test("a nested AGENTS.md is the Librarian's to send on a Read under 2.1.197 (no built-in loader), and under 2.1.332 where the project has a root CLAUDE.md (the built-in then loads none)", async () => {
+  for (
+    const [extra, env] of [
+      [{}, {}],
+      [{ "CLAUDE.md": "# Root\n- ROOT-CLAUDE" }, CLIENT_332],
+      [{ ".claude/CLAUDE.md": "# Root\n- ROOT-CLAUDE" }, CLIENT_332],
+      [{ "CLAUDE.local.md": "# Mine\n- LOCAL-CLAUDE" }, CLIENT_332],
+    ] as const
+  ) {
+    const dir = await tempDir();
+    await using _ = dir;
+    const root = dir.path;
+    await writeTree(root, { ...AGENTS_ONLY, ...extra });
+    const file = `${root}/sdk/ts/src/index.ts`;
+    const read = await inject(
+      root,
+      `${root}/.librarian.log`,
+      event(root, "Read", { file_path: file }, "t1"),
+      env,
+    );
+    assert.match(read, /SDK-AGENTS/, JSON.stringify(extra));
+  }
 });

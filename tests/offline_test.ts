@@ -128,7 +128,8 @@ Deno.test({
       NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
       DENO_NO_UPDATE_CHECK: "1",
     };
-    const result = await runLibrarian(["import", ".", "--yes", "--json"], {
+    // a Cursor rule is read where it lies unless its export takes it over
+    const result = await runLibrarian(["import", ".", "--yes", "--json", "--export", "cursor"], {
       launcher,
       mode: "source",
       home: join(dir.path, "home"),

@@ -4,10 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../src/command_table.ts";
+import { listedCommands } from "../src/command_table.ts";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 
-const PEOPLE_COMMANDS = Object.keys(COMMANDS).filter((name) =>
+/** The commands people run (old names, which point to their new form first, aside). */
+const PEOPLE_COMMANDS = listedCommands().map(([name]) => name).filter((name) =>
   name !== "inject" && name !== "stop"
 );
 

@@ -65,6 +65,7 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the six 
   assert.ok(events && typeof events === "object", "events under a top-level 'hooks' key");
   assert.deepEqual(Object.keys(events), [
     "PreToolUse",
+    "PostToolUse",
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
@@ -78,6 +79,13 @@ Deno.test("hooks.json wraps its events in 'hooks' and registers exactly the six 
     "Read|Edit|Write|MultiEdit|NotebookEdit|Grep|Glob",
     "Bash",
   ]);
+  // after a Bash search only: a lone grep or rg that matched nothing (inject/after_shell_read.ts);
+  // `if` keeps every other command from starting a process
+  assert.deepEqual(events.PostToolUse!.map((g) => g.matcher), ["Bash"]);
+  assert.deepEqual(
+    events.PostToolUse![0]!.hooks.map((h) => (h as { if?: string }).if),
+    ["Bash(grep *)", "Bash(rg *)"],
+  );
   assert.deepEqual(events.UserPromptSubmit!.map((g) => g.matcher), [undefined]);
   assert.deepEqual(events.Stop!.map((g) => g.matcher), [undefined]);
   assert.deepEqual(events.SubagentStop!.map((g) => g.matcher), [undefined], "every agent type");

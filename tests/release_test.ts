@@ -14,7 +14,12 @@ import {
   TARGETS,
 } from "../scripts/build_plan.ts";
 import { readReleaseFacts, type ReleaseFacts, releaseProblems } from "../scripts/check_versions.ts";
-import { LOCAL_MARKETPLACE, MANIFEST_FILE, stageRelease } from "../scripts/stage_release.ts";
+import {
+  DEVELOPER_DOCS,
+  LOCAL_MARKETPLACE,
+  MANIFEST_FILE,
+  stageRelease,
+} from "../scripts/stage_release.ts";
 import { BINARY_BENCH_ROWS } from "../scripts/bench_binary.ts";
 import { sha256File } from "../scripts/sha256.ts";
 import { COMMANDS } from "../src/command_table.ts";
@@ -219,6 +224,8 @@ Deno.test("the release branch's tree carries no binary, names each platform's as
     const sha = await sha256File(join(dist, name));
     assert.match(manifest, new RegExp(`^asset ${name.replace(".", "\\.")} ${bytes} ${sha}$`, "m"));
   }
+  assert.ok(files.includes("docs/daily-use.md"), "a user's documents ship");
+  assert.deepEqual(files.filter((f) => DEVELOPER_DOCS.includes(f)), [], "a developer's do not");
   let total = 0;
   for (const file of files) total += (await Deno.stat(join(out, file))).size;
   console.log(`the release branch's tree: ${files.length} files, ${total} bytes`);

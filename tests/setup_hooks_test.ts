@@ -52,6 +52,8 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
     [
       "PreToolUse",
       "PreToolUse",
+      "PostToolUse",
+      "PostToolUse",
       "UserPromptSubmit",
       "SessionStart",
       "SubagentStart",
@@ -59,6 +61,11 @@ Deno.test("the settings entries are the plugin's hooks.json entries, calling the
       "InstructionsLoaded",
       "Stop",
     ],
+  );
+  // after a search only (a lone grep or rg that matched nothing): no process for any other command
+  assert.deepEqual(
+    desired.filter((d) => d.event === "PostToolUse").map((d) => [d.matcher, d.handler.if]),
+    [["Bash", "Bash(grep *)"], ["Bash", "Bash(rg *)"]],
   );
   assert.equal(
     desired.find((d) => d.matcher === "Bash")?.handler.command,
@@ -160,9 +167,9 @@ Deno.test("the merge keeps every other key and every other tool's hook, in order
     hooks.PreToolUse![0],
     { matcher: "Read|Edit|Write|MultiEdit|NotebookEdit", hooks: [OTHER_TOOL] },
   );
-  assert.deepEqual(hooks.PostToolUse, [{ matcher: "Write", hooks: [OTHER_TOOL] }]);
+  assert.deepEqual(hooks.PostToolUse![0], { matcher: "Write", hooks: [OTHER_TOOL] });
   assert.equal(hooks.PreToolUse!.length, 3);
-  assert.deepEqual(changes.map((c) => c.action), Array(8).fill("added"));
+  assert.deepEqual(changes.map((c) => c.action), Array(10).fill("added"));
 });
 
 Deno.test("merging into its own output changes nothing", () => {
@@ -205,9 +212,9 @@ Deno.test("the merge updates an older Librarian entry in place and removes stale
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   assert.equal(count("updated"), 2); // the Bash entry and Stop
   assert.equal(count("removed"), 3);
-  // file tools, UserPromptSubmit, SessionStart, SubagentStart, SubagentStop,
-  // InstructionsLoaded
-  assert.equal(count("added"), 6);
+  // file tools, the two PostToolUse searches, UserPromptSubmit, SessionStart, SubagentStart,
+  // SubagentStop, InstructionsLoaded
+  assert.equal(count("added"), 8);
 });
 
 Deno.test("a settings file whose hooks are not the shape Claude Code reads is refused", () => {
@@ -337,6 +344,8 @@ Deno.test("setup-hooks creates the settings file in a new project and keeps it o
     [
       "PreToolUse:added",
       "PreToolUse:added",
+      "PostToolUse:added",
+      "PostToolUse:added",
       "UserPromptSubmit:added",
       "SessionStart:added",
       "SubagentStart:added",
@@ -477,6 +486,7 @@ Deno.test("setup-hooks --user writes the user's settings and notes an installed 
   const settings = JSON.parse(await Deno.readTextFile(join(home, ".claude", "settings.json")));
   assert.deepEqual(Object.keys(settings.hooks), [
     "PreToolUse",
+    "PostToolUse",
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",

@@ -103,3 +103,21 @@ export function helpText(spec: CommandSpec): string {
     "Exit codes: 0 fine, 1 problems found, 2 usage error.",
   ].join("\n");
 }
+
+/**
+ * The one line on stderr an old name prints at each run for one release, naming its new form.
+ *
+ * @example Usage
+ * ```ts
+ * import { renamedNotice } from "./help.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   renamedNotice("stats", "sessions --by-file"),
+ *   "librarian stats: now 'librarian sessions --by-file'; the old form goes in the next release",
+ * );
+ * ```
+ */
+export function renamedNotice(old: string, now: string): string {
+  return `librarian ${old}: now 'librarian ${now}'; the old form goes in the next release`;
+}

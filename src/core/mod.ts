@@ -39,6 +39,7 @@ export { isDirectory, isFile, readFileBounded, readTextIfExists } from "./fs_pro
 export { type HookEvent, HookInputError, parseHookEvent, provideStdinText } from "./hook_io.ts";
 export { isObject, type Json } from "./json.ts";
 export { scanLibrary, type ScannedFile, type ScannedFolder, servedFiles } from "./library_scan.ts";
+export { loadLater } from "./load_later.ts";
 export { type LogRecord, type LogValue } from "./log.ts";
 export { ageOf, describeRecord, readProjectRuns, safeText } from "./log_tail.ts";
 export {

@@ -33,6 +33,8 @@ export const CARRIED: Readonly<Record<string, unknown>> = {
  */
 export const LOADED_FROM_SOURCE: readonly string[] = [
   "inject/command_context.ts",
+  // the PostToolUse after a search, when hooks wired by hand send it here (a shell command too)
+  "inject/after_shell_read.ts",
   // a session start's stale record, only when it is missing or no longer holds: it computes the
   // record (git, pure parsing) and keeps no state; the start writes it with the bundle's copies
   "git/stale_make.ts",

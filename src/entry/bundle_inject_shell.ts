@@ -10,6 +10,7 @@
 
 import * as sessionStart from "../inject/start.ts";
 import * as commandContext from "../inject/command_context.ts";
+import * as afterShellRead from "../inject/after_shell_read.ts";
 import { provideBundled } from "../core/load_later.ts";
 import { run } from "../inject/inject_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
@@ -18,6 +19,8 @@ import { runHookEntry } from "./hook_process.ts";
 export const CARRIED: Readonly<Record<string, unknown>> = {
   "inject/start.ts": sessionStart,
   "inject/command_context.ts": commandContext,
+  // the PostToolUse after a search (hooks.json wires it as `inject --shell` too)
+  "inject/after_shell_read.ts": afterShellRead,
 };
 
 /** The modules this hook loads later from `src/`: a session start's stale record, when needed. */

@@ -7,14 +7,10 @@
  * @module
  */
 
-import {
-  type ExportFormat,
-  isGeneratedText,
-  isMarkerLine,
-  type OutputPlace,
-  SECTION_BEGIN,
-  SECTION_END,
-} from "./export_formats.ts";
+import { type ExportFormat, isGeneratedText, type OutputPlace } from "./export_formats.ts";
+import { findSection, withoutExportSection } from "../format/export_marks.ts";
+
+export { withoutExportSection };
 
 /** One file (or marked section) the export should hold. */
 export interface DesiredOutput {
@@ -37,34 +33,6 @@ export type ExportAction =
 export type DiskText = (path: string) => string | null;
 
 /** Where export's section lies in a text: from the start of its begin line to past its end line. */
-interface SectionSpan {
-  start: number;
-  end: number;
-}
-
-/**
- * Finds export's section: a line that is exactly {@link SECTION_BEGIN}, followed by a marker line
- * (`isMarkerLine`), through the next line that is exactly {@link SECTION_END}. Markers are whole
- * lines only, so a person's prose that mentions one is never taken for it; a begin whose end is
- * gone gives way to a later complete section, and library text inside cannot hold a marker line
- * (`escapeMarkerLines`).
- */
-function findSection(text: string): SectionSpan | null {
-  let start = -1;
-  let offset = 0;
-  let previousBegin = -1;
-  while (offset < text.length) {
-    const newline = text.indexOf("\n", offset);
-    const next = newline < 0 ? text.length : newline + 1;
-    const raw = text.slice(offset, newline < 0 ? text.length : newline);
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (previousBegin >= 0 && isMarkerLine(line, "html")) start = previousBegin;
-    previousBegin = line === SECTION_BEGIN ? offset : -1;
-    if (start >= 0 && line === SECTION_END) return { start, end: next };
-    offset = next;
-  }
-  return null;
-}
 
 /**
  * `text` with its marked section replaced by `section`, or with `section` appended (after a

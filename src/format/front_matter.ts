@@ -5,7 +5,7 @@
  * A hook must never need the network, and in source mode an npm package is a download (with every
  * other npm package of the workspace) the first time it is imported. Front matter is a small block
  * mapping, so this reads YAML's block mappings the way the `yaml` package does
- * (`tests/front_matter_test.ts` compares the two): plain scalars with the core schema (numbers,
+ * (`src/format/front_matter_test.ts` compares the two): plain scalars with the core schema (numbers,
  * booleans, null), single- and double-quoted scalars (escapes, line folding), literal and folded
  * block scalars, nested mappings, block sequences of scalars, flow collections, comments; and it
  * refuses what that package refuses (a duplicate key, a tab as indentation, `key: a: b`, a

@@ -6,13 +6,28 @@
  * @module
  */
 
+export { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 export { fairShare } from "./budget.ts";
+export {
+  findSection,
+  isGeneratedText,
+  isMarkerLine,
+  withoutExportSection,
+} from "./export_marks.ts";
 export { readFrontMatter } from "./front_matter.ts";
 export { learningsOf, type LearningUnit } from "./learnings.ts";
 export { stripMetadata } from "./library_doc.ts";
 export { libraryLine } from "./markdown.ts";
 export { NOT_A_SECRET, NOT_SECRET_MARKER } from "./markers.ts";
 export { tagLineFix } from "./near_miss.ts";
+export {
+  frontMatterKeys,
+  globsCover,
+  globsOf,
+  type RuleAgent,
+  type RuleScope,
+  ruleScope,
+} from "./rule_scope.ts";
 export { parseScratch } from "./scratch.ts";
 export { findSecrets, findSecretSpans } from "./secrets.ts";
 export { DEFAULT_SIMILARITY, shinglesOf, similarPairs } from "./similarity.ts";

@@ -246,6 +246,7 @@ export async function run(args: string[], env: EnvReader = processEnv()): Promis
         ? findProjectSources(source, library.projectRoot, library.root, {
           handOver: handOver || keepOriginals,
           agentsExport: formats.includes("agents-md"),
+          rulesExport: formats.filter((f) => f === "cursor" || f === "copilot"),
           budget: readBudget(env).budget,
         })
         : bankSources(source, library.projectRoot);

@@ -1,7 +1,7 @@
 /**
  * Library text that also reaches the model from where it lies (pure): a `CLAUDE.md` (any level) or
- * a file it `@`-imports, an `AGENTS.md`, a `.claude/rules/*.md` rule holds lines that are in the
- * library too, so a session gets them twice: once from the file, once from the library on the
+ * a file it `@`-imports, an `AGENTS.md`, a `.claude/rules/*.md` rule, another agent's rule the
+ * Librarian serves in place (Cursor, Copilot, Windsurf) holds lines that are in the library too, so a session gets them twice: once from the file, once from the library on the
  * first touch of that folder. `doctor` and `lint` report
  * it with the characters it costs and the fix.
  *
@@ -85,12 +85,20 @@ export function doubledText(
  * const a = describeDoubling({ rel: "AGENTS.md", chars: 90, libraryFiles: ["agents.md"] });
  * assert.match(a.message, /AGENTS\.md: 90 characters agents load by themselves/);
  * assert.match(d.fix, /librarian import CLAUDE\.md --hand-over --yes/);
+ * const c = describeDoubling({ rel: ".cursor/rules/db.mdc", chars: 29, libraryFiles: ["db/db.md"] });
+ * assert.match(c.message, /29 characters the Librarian sends from where it lies/);
+ * assert.match(c.fix, /delete the copied lines from the library/);
  * ```
  */
 export function describeDoubling(d: Doubling): { message: string; fix: string } {
   const name = d.rel.slice(d.rel.lastIndexOf("/") + 1);
   const nested = d.rel.includes("/") && !d.rel.startsWith(".claude/");
-  const how = name === "AGENTS.md"
+  const otherAgent =
+    /^\.(?:cursor\/rules|github\/instructions|windsurf\/rules)\/|^\.github\/copilot-instructions\.md$/
+      .test(d.rel);
+  const how = otherAgent
+    ? "the Librarian sends from where it lies"
+    : name === "AGENTS.md"
     ? nested
       ? "the Librarian sends from where it lies"
       : "agents load by themselves (Codex; Claude Code 2.1.277+ without a CLAUDE.md)"
@@ -99,7 +107,10 @@ export function describeDoubling(d: Doubling): { message: string; fix: string } 
     message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters ${how} ` +
       `are also in the library (${d.libraryFiles.join(", ")}): sent twice per session, ` +
       "once from there and once on the first touch of that folder",
-    fix: `delete the copied lines from the library (${d.rel} is read where it lies), or ` +
-      `'librarian import ${d.rel} --hand-over --yes' hands it over (a short stub naming the library)`,
+    fix: otherAgent
+      ? `delete the copied lines from the library (${d.rel} is read where it lies and sent on ` +
+        `the touches it covers), or delete ${d.rel} if no other agent reads it`
+      : `delete the copied lines from the library (${d.rel} is read where it lies), or ` +
+        `'librarian import ${d.rel} --hand-over --yes' hands it over (a short stub naming the library)`,
   };
 }

@@ -23,7 +23,6 @@ import {
   relativeInside,
 } from "../core/mod.ts";
 import { MARKER_WORDS } from "../export/mod.ts";
-import { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 import {
   type Classified,
   classify,
@@ -34,6 +33,17 @@ import {
 } from "./source_formats.ts";
 import { kebabCase, mapSource, type SourceFile } from "./import_plan.ts";
 import { doubledText, type Doubling, type NativeFile } from "./native.ts";
+import { ruleAgentOf } from "../inject/mod.ts";
+import {
+  atImports,
+  isGeneratedText,
+  MAX_IMPORT_DEPTH,
+  type RuleAgent,
+  type RuleScope,
+  ruleScope,
+  withoutExportSection,
+  withoutImports,
+} from "../format/mod.ts";
 
 /** Folders never searched. */
 const SKIPPED_DIRS = new Set(["node_modules", "vendor", "dist", "build", "target", "out"]);
@@ -197,14 +207,58 @@ export interface SourceChoices {
   /** `AGENTS.md` becomes the agents-md export: it is imported (its text is the library's then). */
   agentsExport?: boolean;
   /**
+   * The other agents whose rules become their export (`cursor`, `copilot`): their rules are
+   * imported (their text is the library's then). Without it, a rule the inject hook serves where
+   * it lies ({@link servedInPlace}) stays there, `--hand-over` or not: imported too, it would reach
+   * the model twice.
+   */
+  rulesExport?: readonly string[];
+  /**
    * The context budget of one touch: a `CLAUDE.md` longer than this is never handed over (the
    * client loads it whole; from the library it would arrive as an excerpt).
    */
   budget?: number;
 }
 
+/** How an agent's rule is named in words. */
+const AGENT_RULE: Readonly<Record<RuleAgent, string>> = {
+  claude: "Claude Code rule",
+  cursor: "Cursor rule",
+  copilot: "Copilot instructions file",
+  windsurf: "Windsurf rule",
+};
+
+/**
+ * The scope of another agent's rule the inject hook serves where it lies (`inject/rule_files.ts`:
+ * at the project root; for globs or the whole repository), or null: an agent-requested or manual
+ * rule, a nested rules folder, a `.cursorrules` file are no one's to send by path.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { servedInPlace } from "./project_sources.ts";
+ * assert.deepEqual(servedInPlace(".cursor/rules/t.mdc", "---\nglobs: **\/trigger/**\n---\n"), {
+ *   agent: "cursor",
+ *   scope: { kind: "globs", globs: ["**\/trigger/**"] },
+ * });
+ * assert.equal(servedInPlace(".cursor/rules/r.mdc", "---\ndescription: releases\n---\n"), null);
+ * assert.equal(servedInPlace(".cursorrules", "- x"), null);
+ * ```
+ */
+export function servedInPlace(
+  rel: string,
+  text: string,
+): { agent: RuleAgent; scope: RuleScope } | null {
+  const agent = ruleAgentOf(rel);
+  if (agent === null || agent === "claude") return null;
+  const scope = rel.endsWith("/copilot-instructions.md")
+    ? { kind: "always" as const }
+    : ruleScope(agent, text);
+  return scope.kind === "globs" || scope.kind === "always" ? { agent, scope } : null;
+}
+
 /** Why a file clients read by path is read where it lies, not imported. */
-export function whyInPlace(kind: SourceKind, base: string, text: string): string {
+export function whyInPlace(kind: SourceKind, base: string, text: string, rel = ""): string {
   const at = base === "" ? "the root" : `${base}/`;
   if (kind === "claude") {
     return base === ""
@@ -219,25 +273,23 @@ export function whyInPlace(kind: SourceKind, base: string, text: string): string
         "--hand-over imports it"
       : `read in place: the Librarian sends it on every touch of ${at}; --hand-over imports it`;
   }
-  const globs = pathsOfRuleText(text);
-  return globs === null
+  const served = servedInPlace(rel, text);
+  if (served !== null) {
+    const what = AGENT_RULE[served.agent];
+    const becomes = served.agent === "windsurf"
+      ? ""
+      : `; --export ${served.agent} imports it and makes it the export`;
+    return served.scope.kind === "globs"
+      ? `read in place: a ${what} for ${served.scope.globs.join(", ")}; the Librarian sends it ` +
+        `on every touch it covers (Claude Code never loads it)${becomes}`
+      : `read in place: a ${what} for the whole repository; the Librarian sends it with the ` +
+        `library's root files at session start (Claude Code never loads it)${becomes}`;
+  }
+  const scope = ruleScope("claude", text);
+  return scope.kind !== "globs"
     ? "read in place: a Claude Code rule without paths:, loaded at every session start"
-    : `read in place: a Claude Code rule for ${globs}, loaded on a Read or Write of a matching ` +
-      "file; the Librarian sends it on shell commands that touch one";
-}
-
-/** A Claude Code rule's `paths:` line value, for words, or null. */
-function pathsOfRuleText(text: string): string | null {
-  const head = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!head) return null;
-  const lines = head[1]!.split(/\r?\n/);
-  const at = lines.findIndex((l) => /^paths\s*:/.test(l));
-  if (at < 0) return null;
-  const inline = lines[at]!.replace(/^paths\s*:/, "").trim();
-  const items = inline !== "" ? [inline] : lines.slice(at + 1)
-    .map((l) => /^\s+-\s+(.*)$/.exec(l)?.[1])
-    .filter((g): g is string => g !== undefined);
-  return items.length > 0 ? items.join(", ") : null;
+    : `read in place: a Claude Code rule for ${scope.globs.join(", ")}, loaded on a Read or ` +
+      "Write of a matching file; the Librarian sends it on shell commands that touch one";
 }
 
 /**
@@ -286,11 +338,13 @@ export function findProjectSources(
     }
     const inPlace = classified.kind === "claude-rule" ||
       classified.kind === "claude" && !choices.handOver ||
-      classified.kind === "agents" && !choices.handOver && !choices.agentsExport;
+      classified.kind === "agents" && !choices.handOver && !choices.agentsExport ||
+      !(choices.rulesExport ?? []).includes(classified.kind) &&
+        servedInPlace(rel, got.text) !== null;
     if (inPlace) {
       result.inPlace.push({
         name: rel,
-        why: whyInPlace(classified.kind, classified.base, got.text),
+        why: whyInPlace(classified.kind, classified.base, got.text, rel),
       });
       continue;
     }
@@ -537,7 +591,7 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
   const natives: NativeFile[] = [];
   const seen = new Set<string>();
   const queue = walk(projectRoot, projectRoot, libraryRoot)
-    .filter((rel) => NATIVE_KINDS.has(classify(rel)?.kind as SourceKind))
+    .filter((rel) => NATIVE_KINDS.has(classify(rel)?.kind as SourceKind) || ruleAgentOf(rel))
     .map((rel) => ({ rel, depth: 0 }));
   while (queue.length > 0) {
     const { rel, depth } = queue.shift()!;
@@ -545,7 +599,10 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
     seen.add(rel);
     const got = read(boundary, joinPath(projectRoot, rel));
     if (!("text" in got) || got.text.includes(HANDED_OVER)) continue;
-    natives.push({ rel, text: got.text });
+    // another agent's rule counts where the inject hook serves it; an export is the library's own
+    const other = ruleAgentOf(rel) !== null && classify(rel)?.kind !== "claude-rule";
+    if (other && (servedInPlace(rel, got.text) === null || isGeneratedText(got.text))) continue;
+    natives.push({ rel, text: withoutExportSection(got.text) });
     if (depth >= MAX_IMPORT_DEPTH) continue;
     for (const { path } of atImports(got.text)) {
       if (path.startsWith("~/")) continue;

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readFrontMatter } from "../format/mod.ts";
+import { frontMatterKeys, globsOf } from "../format/mod.ts";
 import { globsFolder } from "./sources.ts";
 
 /** Which agent's file it is. */
@@ -138,34 +138,21 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** Keys a rule's front matter has; a second block of them right after the first is one too. */
 const RULE_KEYS = /^(description|globs|alwaysApply|applyTo|trigger|paths|name)\s*:/m;
 
-function listOf(raw: unknown): string[] {
-  const items = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [];
-  return items.filter((g): g is string => typeof g === "string").map((g) => g.trim())
-    .filter((g) => g !== "" && g !== '""');
-}
-
 const lineCount = (text: string) => text.split("\n").length - 1;
 
 /** Every front-matter block at the top (a doubled one too), merged, and the body after them. */
 function splitFrontMatter(
   text: string,
-): { meta: Record<string, unknown>; body: string; skipped: number } {
-  let meta: Record<string, unknown> = {};
+): { meta: Record<string, string | string[]>; body: string; skipped: number } {
+  let meta: Record<string, string | string[]> = {};
   let body = text.replace(/^\uFEFF/, "");
   let skipped = 0;
   for (let block = 0; block < 3; block++) {
     const match = FRONT_MATTER.exec(body);
     if (!match || block > 0 && !RULE_KEYS.test(match[1]!)) break;
-    // read without an npm package (source mode runs offline); front matter the reader refuses
-    // (Cursor writes `globs: *.ts` unquoted, which YAML reads as an alias) is read by hand
-    const read = readFrontMatter(match[1]!);
-    if (read.kind === "mapping") meta = { ...meta, ...read.fields };
-    else {
-      for (const line of match[1]!.split(/\r?\n/)) {
-        const kv = /^(\w+)\s*:\s*(.*)$/.exec(line);
-        if (kv) meta[kv[1]!] = kv[2] === "true" ? true : kv[2] === "false" ? false : kv[2];
-      }
-    }
+    // read with the one reader every agent's rules are read with (format/rule_scope.ts): no npm
+    // package (source mode runs offline), and Cursor's unquoted `globs: *.ts` (an alias to YAML)
+    meta = { ...meta, ...frontMatterKeys(match[1]!) };
     skipped += lineCount(match[0]) + (match[0].endsWith("\n") ? 0 : 1);
     body = body.slice(match[0].length);
     while (body.startsWith("\n") || body.startsWith("\r\n")) {
@@ -209,9 +196,9 @@ export function parseRule(
   const description = typeof meta.description === "string" && meta.description.trim() !== ""
     ? meta.description.trim()
     : null;
-  const globs = listOf(meta.globs ?? meta.applyTo ?? meta.paths);
+  const globs = globsOf(meta.globs ?? meta.applyTo ?? meta.paths);
   const trigger = typeof meta.trigger === "string" ? meta.trigger : null;
-  const always = meta.alwaysApply === true || trigger === "always_on";
+  const always = meta.alwaysApply === "true" || trigger === "always_on";
   const words: string[] = [];
   if (description) words.push(`description: ${description}`);
   if (globs.length) words.push(`globs: ${globs.join(", ")}`);

@@ -16,7 +16,7 @@ import {
   LibrarianError,
   relativeInside,
 } from "../core/mod.ts";
-import { readFrontMatter } from "../format/mod.ts";
+import { frontMatterKeys, globsOf } from "../format/mod.ts";
 import { kebabCase, KNOWN_FILES, type SourceFile } from "./import_plan.ts";
 
 /** Folders never searched for `CLAUDE.md` / `AGENTS.md`. */
@@ -122,18 +122,13 @@ export interface CursorRule {
 export function parseCursorRule(text: string): CursorRule {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!match) return { globs: [], alwaysApply: false, body: text };
-  // Unreadable front matter: the rule is imported at the root.
-  const read = readFrontMatter(match[1]!);
-  const meta: Record<string, unknown> = read.kind === "mapping" ? read.fields : {};
-  const raw = meta.globs;
-  const globs = (Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [])
-    .filter((g): g is string => typeof g === "string")
-    .map((g) => g.trim())
-    .filter((g) => g !== "");
+  // read with the one reader every agent's rules are read with (format/rule_scope.ts)
+  const meta = frontMatterKeys(match[1]!);
+  const description = typeof meta.description === "string" ? meta.description : undefined;
   return {
-    ...(typeof meta.description === "string" ? { description: meta.description } : {}),
-    globs,
-    alwaysApply: meta.alwaysApply === true,
+    ...(description !== undefined && description !== "" ? { description } : {}),
+    globs: globsOf(meta.globs),
+    alwaysApply: meta.alwaysApply === "true",
     body: text.slice(match[0].length),
   };
 }

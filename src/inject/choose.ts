@@ -24,6 +24,7 @@ import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import { withoutExportSection } from "../format/export_marks.ts";
 import type { StaleView } from "./stale_view.ts";
 
 /** What a context window still needs, rendered; or nothing. */
@@ -88,6 +89,26 @@ function readingOrder(files: readonly LibraryFile[]): number[] {
     for (const queue of queues) if (round < queue.length) order.push(queue[round]!);
   }
   return order;
+}
+
+/** An import's provenance line (`import/plan.ts` `provenanceLine`): the file it copied. */
+const IMPORTED_FROM = /^[ \t]*<!-- imported by 'librarian import' from (\S+) on /gm;
+
+/**
+ * The project files a library text says it holds a copy of (its import provenance lines).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedFrom } from "./choose.ts";
+ * const text = "<!-- imported by 'librarian import' from .cursor/rules/db.mdc on 2026-11-30 (x) -->\n- y";
+ * assert.deepEqual(importedFrom(text), [".cursor/rules/db.mdc"]);
+ * assert.deepEqual(importedFrom("- no mark"), []);
+ * ```
+ */
+export function importedFrom(text: string): string[] {
+  if (!text.includes("imported by 'librarian import' from ")) return [];
+  return [...text.matchAll(IMPORTED_FROM)].map((m) => m[1]!);
 }
 
 function isProblemFingerprint(fingerprint: string): boolean {
@@ -172,6 +193,8 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
   const touched: Record<string, string> = {};
   let hits = 0;
+  // the project rules the library files read hold a copy of (an earlier import's provenance line)
+  const copied = new Set<string>();
   // The least the files read so far take in the context (each its frame and a slice, empty and
   // skipped files too); once it passes the budget, no other file could get a slice, so the rest
   // are named as left out without being read.
@@ -232,9 +255,11 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       // a project's own memory file (native_sources.ts) is shown as it lies: no library marks
       const native = "native" in file;
       const keep = options.keepProvenance === true || native;
+      // (without the section `librarian export` keeps in it: the library's own text)
       const source = native
-        ? text.text
+        ? withoutExportSection(text.text)
         : options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
+      if (!native) { for (const name of importedFrom(text.text)) copied.add(name); }
       const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;
       const section: ContextSection = {
@@ -252,6 +277,14 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       skip(i, file, reason, fingerprint);
     }
   }
+  // a project rule a library file holds a copy of is in the window with it: never sent twice
+  files.forEach((file, i) => {
+    const fingerprint = fingerprints[file.absPath];
+    if ("native" in file && copied.has(file.relPath) && sectionAt[i] && fingerprint) {
+      sectionAt[i] = undefined;
+      touched[file.absPath] = fingerprint;
+    }
+  });
   const sections = sectionAt.filter((s): s is ContextSection => s !== undefined);
   const skips = skipAt.filter((s): s is ContextSkip => s !== undefined);
   if (sections.length === 0 && skips.length === 0 && outside.length === 0) {

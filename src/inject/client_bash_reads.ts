@@ -196,3 +196,33 @@ export function clientReadsOfCommand(command: string): string[] {
   }
   return reads;
 }
+
+/** The search commands whose lone read the client serves only when it matched. */
+const SEARCHES = /^\s*(?:grep|egrep|fgrep|rg)\s/;
+
+/**
+ * The files of a Bash command's client read (see {@link clientReadsOfCommand}) whose nested memory
+ * the client did NOT load after all, known once the command ran (PostToolUse): a lone `grep` /
+ * `rg` that matched nothing (its `tool_response.stdout` empty). Observed with 2.1.332: after
+ * `grep -n x F` with no match the client loads nothing (no InstructionsLoaded, no memory in the
+ * next request); after a match it does. Empty for anything else.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unservedClientReads } from "./client_bash_reads.ts";
+ * assert.deepEqual(unservedClientReads("grep -n x src/a.ts", { stdout: "" }), ["src/a.ts"]);
+ * assert.deepEqual(unservedClientReads("rg x src/a.ts", { stdout: "  \n" }), ["src/a.ts"]);
+ * assert.deepEqual(unservedClientReads("grep -n x src/a.ts", { stdout: "1:x" }), []);
+ * assert.deepEqual(unservedClientReads("cat src/a.ts", { stdout: "" }), []);
+ * assert.deepEqual(unservedClientReads("grep x src/a.ts", {}), [], "no output known");
+ * ```
+ */
+export function unservedClientReads(command: string, response: unknown): string[] {
+  if (!SEARCHES.test(command)) return [];
+  const stdout = typeof response === "object" && response !== null
+    ? (response as Record<string, unknown>).stdout
+    : undefined;
+  if (typeof stdout !== "string" || stdout.trim() !== "") return [];
+  return clientReadsOfCommand(command);
+}

@@ -23,6 +23,7 @@ import {
 } from "./bash_paths.ts";
 import { clientLoadsAfterWriteAndShellRead, commandNativeSources } from "./native_sources.ts";
 import { clientReadsOfCommand } from "./client_bash_reads.ts";
+import { rootAgentsFile } from "./root_agents.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -87,8 +88,19 @@ export function touchedNames(touched: readonly string[]): string {
   return more > 0 ? `${named} and ${more} more` : named;
 }
 
-/** The working folder of an event: its `cwd` when absolute, else the process's. */
-function workingFolder(cwd: unknown): string | null {
+/**
+ * The working folder of an event: its `cwd` when absolute, else the process's (`null` when that
+ * was deleted).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workingFolder } from "./command_context.ts";
+ * assert.equal(workingFolder("/p/q"), "/p/q");
+ * assert.equal(typeof workingFolder(undefined), "string");
+ * ```
+ */
+export function workingFolder(cwd: unknown): string | null {
   const given = typeof cwd === "string" ? resolveLocalPath(cwd) : null;
   if (given !== null) return given;
   try {
@@ -125,9 +137,13 @@ export function locateTouches(
     const rel = relativeInside(path, library.projectRoot);
     return rel === null || rel === "" ? [] : [rel];
   });
+  // the root AGENTS.md, general last (touched by name, the command itself brings it)
+  const rootAgents = rootAgentsFile(library.projectRoot);
+  const named = rootAgents !== null && touched.includes(rootAgents.relPath);
   const files = [
     ...mergedLibraryFiles(library, own),
     ...commandNativeSources(library.projectRoot, touched, served),
+    ...(rootAgents && !named ? [rootAgents] : []),
   ];
   const written = [
     ...new Set(

@@ -24,10 +24,13 @@ import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import {
+  builtinLoadedAgents,
   clientLoadedSources,
   clientLoadsAfterWriteAndShellRead,
   nativeSources,
+  scopedRules,
 } from "./native_sources.ts";
+import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -169,7 +172,7 @@ export type FileLocation =
  */
 export function locateFileContext(
   rawPath: string,
-  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string },
+  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string; agent?: string },
 ): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
@@ -185,11 +188,28 @@ export function locateFileContext(
   // the project's own nested memory files the client does not load on a file tool's touch: on a
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
+  // the project's rules, read once for both questions
+  const rules = scopedRules(library.projectRoot);
+  // the nested AGENTS.md files a 2.1.3xx client's built-in loader sends after a Read
+  const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
+    ? builtinLoadedAgents(library.projectRoot, relPath)
+    : [];
+  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
+  // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
+  // where it loads anything: not sent (another agent loads none of it)
+  const byClaude = options.agent === undefined || options.agent === "claude";
+  const byClient = new Set(
+    byClaude && !unloaded ? clientLoaded.map((file) => file.absPath) : [],
+  );
+  // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
+  // (inject_hook.ts, root_agents.ts)
+  const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
     ...collectLibraryFiles(library.root, dirnameOf(relPath)),
-    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool"),
+    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules)
+      .filter((file) => !byClient.has(file.absPath)),
+    ...(rootAgents && !byClient.has(rootAgents.absPath) ? [rootAgents] : []),
   ];
-  const clientLoaded = clientLoadedSources(library.projectRoot, relPath);
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
     return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };

@@ -1,10 +1,14 @@
 /**
- * `librarian inject`: the PreToolUse / UserPromptSubmit / SessionStart / SubagentStart hook.
+ * `librarian inject`: the PreToolUse / PostToolUse / UserPromptSubmit / SessionStart /
+ * SubagentStart / InstructionsLoaded hook.
  *
  * - PreToolUse (Read, Edit, Write, MultiEdit, NotebookEdit): the library files for the touched
  *   file's folder and its ancestors, most specific first, each sent once per context window.
  *   Bash, Grep, Glob: the same for every project path the command or search names, merged
  *   (`command_context.ts`, loaded only for these tools).
+ * - PostToolUse (Bash, a lone `grep` / `rg` only): what the PreToolUse left to the client, which
+ *   loads nothing after a search that matched nothing (`after_shell_read.ts`).
+ * - InstructionsLoaded: what the client loaded by itself, recorded (`instructions_loaded.ts`).
  * - UserPromptSubmit: a short tagging reminder, once per session and again after compaction.
  * - SessionStart: the library root's files, once per context window (`start.ts`).
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
@@ -53,8 +57,9 @@ import { loadLedger } from "./ledger.ts";
 import { findForkParent, inheritedLedger, isUntouched } from "./fork_parent.ts";
 import { decideOnce, type Decision, ledgerKeyOf, type Outcome, windowStateDir } from "./window.ts";
 import { canHold } from "../core/agent_event.ts";
-import { fingerprintsOf } from "./native_sources.ts";
+import { fingerprintsOf, withoutClientsOwnRules } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
+import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -97,7 +102,12 @@ async function locate(
     if (typeof rawPath !== "string" || rawPath.trim() === "") {
       return { none: { tool, result: "no-file-path" } };
     }
-    const location = locateFileContext(rawPath, { env, cwd: event.cwd, tool });
+    const location = locateFileContext(rawPath, {
+      env,
+      cwd: event.cwd,
+      tool,
+      ...(event.agent === undefined ? {} : { agent: event.agent }),
+    });
     const base = { tool, file: location.relPath ?? rawPath };
     // A folder without library files still gets an edit's tagging hint (hint.ts).
     const hintable = HINT_TOOLS.has(tool) && location.kind === "none" &&
@@ -132,7 +142,10 @@ function writtenFolders(tool: string, location: FileLocation): string[] {
 async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
   const located = await locate(event, env);
   if ("none" in located) return located.none;
-  const { location } = located;
+  // an agent's own rules are its to load (Copilot CLI: its instructions files)
+  const location = located.location.kind === "located"
+    ? { ...located.location, files: withoutClientsOwnRules(located.location.files, event.agent) }
+    : located.location;
   const { budget, warning } = readBudget(env);
   const base: Outcome = { ...located.base, warning };
   // An edit's first touch of a folder in a context window gets the tagging hint (hint.ts).
@@ -151,32 +164,67 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
-  const touch: Touch = {
+  const touchOf = (where: FileLocation): Touch => ({
     tool,
-    location,
+    location: where,
     target,
     written,
     ledgerOn: Boolean(state && ledgerKey),
     contextFor: (sent, ending, reserved) =>
-      location.kind === "located"
-        ? decideFileContext(location, budget, sent, { ending, reserved })
-        : { kind: "none", reason: location.reason, hits: 0, refreshed: {} },
-  };
+      where.kind === "located"
+        ? decideFileContext(where, budget, sent, { ending, reserved })
+        : { kind: "none", reason: where.reason, hits: 0, refreshed: {} },
+  });
   const outcome = decideOnce(
     event,
     env,
     state,
     ledgerKey,
-    (ledger, recorded) =>
-      withClientLoaded(
+    (ledger, recorded) => {
+      // the root AGENTS.md: left out where the client loaded it (recorded so), or another agent
+      const root = rootAgentsDue(location, ledger, event, env, byClaude);
+      return withClientLoaded(
         withRecent(
-          decideTouch(touch, ledger, recorded),
+          decideTouch(touchOf(root.location), ledger, recorded),
           touchedRecently(ledger.recent, recentFolders),
         ),
-        newIn(ledger, clientLoaded),
-      ),
+        { ...newIn(ledger, clientLoaded), ...root.loaded },
+      );
+    },
   );
   return { ...base, ...outcome };
+}
+
+/**
+ * PostToolUse (Bash): after a lone search that matched nothing, what the PreToolUse left to the
+ * client, which then loaded nothing (`after_shell_read.ts`); once, through the window's ledger.
+ */
+async function onPostToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const tool = event.tool_name ?? "";
+  const { locateUnmatchedSearch } = await loadLater<typeof import("./after_shell_read.ts")>(
+    "inject/after_shell_read.ts",
+  );
+  const location = locateUnmatchedSearch(event, env);
+  if (location.kind === "none") return { tool, result: location.result };
+  const { budget, warning } = readBudget(env);
+  const state = windowStateDir(env);
+  const ledgerKey = ledgerKeyOf(event);
+  const touch: Touch = {
+    tool,
+    location,
+    target: undefined,
+    written: [],
+    ledgerOn: Boolean(state && ledgerKey),
+    contextFor: (sent, ending, reserved) =>
+      decideFileContext(location, budget, sent, { ending, reserved }),
+  };
+  const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
+    const decision = decideTouch(touch, ledger, false); // nothing to hold: the command ran
+    return decision.output
+      ? { ...decision, output: { ...decision.output, event: "PostToolUse" } }
+      : decision;
+  });
+  return { tool, file: location.touched.join(","), warning, unmatched: true, ...outcome };
 }
 
 /**
@@ -198,6 +246,28 @@ function withRecent(decision: Decision, recent: string[] | undefined): Decision 
   if (recent === undefined) return decision;
   const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
   return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+}
+
+/**
+ * The location without the project's root `AGENTS.md` where this window has it from the client
+ * (`root_agents.ts`), with its fingerprint to record; another agent reads it itself: left out.
+ */
+function rootAgentsDue(
+  location: FileLocation,
+  ledger: Ledger,
+  event: HookEvent,
+  env: EnvReader,
+  byClaude: boolean,
+): { location: FileLocation; loaded: Record<string, string> } {
+  if (location.kind !== "located") return { location, loaded: {} };
+  const own = joinPath(location.library.projectRoot, ROOT_AGENTS);
+  const file = location.files.find((f) => f.absPath === own);
+  if (!file || (byClaude && ledger.files[own] !== undefined)) return { location, loaded: {} };
+  const client = !byClaude ||
+    clientLoadedRootAgents(location.library.projectRoot, event.transcript_path, env, "touch");
+  if (!client) return { location, loaded: {} };
+  const files = location.files.filter((f) => f !== file);
+  return { location: { ...location, files }, loaded: byClaude ? fingerprintsOf([file]) : {} };
 }
 
 /** The fingerprints of `files` the ledger does not hold as they are. */
@@ -287,6 +357,9 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
         break;
       case "SubagentStart":
         outcome = (await loadStart()).onSubagentStart(event, env);
+        break;
+      case "PostToolUse": // a search that matched nothing: what the client then did not load
+        outcome = await onPostToolUse(event, env);
         break;
       case "InstructionsLoaded": // what the client loaded by itself: never sent again
         outcome = onInstructionsLoaded(event, env);

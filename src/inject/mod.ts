@@ -17,5 +17,6 @@ export {
 export { FILE_TOOLS } from "./inject_hook.ts";
 export { loadLedger } from "./ledger.ts";
 export { parseLedger } from "./ledger_format.ts";
+export { ruleAgentOf } from "./rule_files.ts";
 export { rootFilesAtStart } from "./start.ts";
 export { ledgerKeyOf, windowStateDir } from "./window.ts";

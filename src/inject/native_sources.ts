@@ -1,7 +1,9 @@
 /**
  * The project's own memory files, read where they lie: a nested `CLAUDE.md` or `AGENTS.md` on a
- * touched path's way up to the project root, and a `.claude/rules/*.md` rule whose `paths:` globs
- * match a touched path. They are library sources with their own scope (their folder, or their
+ * touched path's way up to the project root, and a rule whose globs match a touched path: Claude
+ * Code's `.claude/rules/*.md` (`paths:`) and the other agents' (Cursor's `globs:`, Copilot's
+ * `applyTo:`, Windsurf's `trigger: glob`; `rule_files.ts`, one front-matter reader for all:
+ * `format/rule_scope.ts`). They are library sources with their own scope (their folder, or their
  * globs), read-only to the Librarian: nothing has to move for the inject hook to send them, and a
  * teammate without the plugin still has them.
  *
@@ -13,7 +15,13 @@
  *   after it ({@link clientLoadsAfterWriteAndShellRead}) sends them; a Bash touch sends them, except for the files a
  *   2.1.3xx client takes the command for a read of (`cat F`, `grep x F`: it loads theirs itself,
  *   `client_bash_reads.ts`, {@link commandNativeSources});
- * - a nested `AGENTS.md` is never loaded by Claude Code: every touch may send it.
+ * - a nested `AGENTS.md` is loaded by Claude Code 2.1.3xx's built-in loader after a Read, in a
+ *   project without a `CLAUDE.md` ({@link builtinLoadedAgents}): recorded there, like a nested
+ *   `CLAUDE.md`; every other touch may send it.
+ * - another agent's rule is never loaded by Claude Code: every touch in its scope may send it;
+ *   another agent's rule for the whole repository goes with the library's root files at session
+ *   start ({@link repoWideRules}); an agent-requested or manual rule is never sent
+ *   (`librarian import` keeps it on demand).
  *
  * A link among them is never followed: a memory file is the project's own text.
  *
@@ -21,34 +29,59 @@
  */
 
 import type { EnvReader } from "../core/env.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
+import { readTextBounded } from "../core/fs_probe.ts";
+import { atImports } from "../format/at_imports.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { mirrorLevels } from "../core/walk.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { makeFingerprint } from "./ledger_format.ts";
 import { MAX_READ_BYTES } from "./choose.ts";
+import { globsCover, type RuleAgent } from "../format/rule_scope.ts";
+import { projectRules, type RuleFile } from "./rule_files.ts";
 
 /** The memory file names Claude Code or other agents load for a folder. */
 export const NATIVE_FOLDER_FILES = ["CLAUDE.md", "AGENTS.md"] as const;
 
-/** Where Claude Code's path-scoped rules are, project-relative. */
-export const RULES_FOLDER = ".claude/rules";
-
-/** At most this many rule files are read (a rules folder is a handful of files). */
-export const MAX_RULES = 64;
-
 /** How a touch reaches the files: a file tool (the client loads some itself) or a command. */
 export type TouchKind = "file-tool" | "command";
 
-/** A path-scoped rule: its project-relative path and its globs. */
+/** A path-scoped rule: its project-relative path, its agent and its globs. */
 export interface ScopedRule {
   relPath: string;
   absPath: string;
+  agent: RuleAgent;
   globs: string[];
 }
 
-/** A native source, as the inject side serves it (a {@link LibraryFile} marked `native`). */
-export type NativeSource = LibraryFile & { native: "folder" | "rule" };
+/**
+ * A native source, as the inject side serves it (a {@link LibraryFile} marked `native`; a rule
+ * also names its agent).
+ */
+export type NativeSource = LibraryFile & { native: "folder" | "rule"; agent?: RuleAgent };
+
+/**
+ * `files` without the rules the agent running the hook loads by itself: Copilot CLI reads its own
+ * `copilot-instructions.md` and `*.instructions.md` (Claude Code's own rules are told apart per
+ * touch: {@link clientLoadedSources}).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutClientsOwnRules } from "./native_sources.ts";
+ * const rule = { relPath: ".github/copilot-instructions.md", label: "c", absPath: "/p/c", native: "rule" as const, agent: "copilot" as const };
+ * const lib = { relPath: "tech.md", label: "tech.md", absPath: "/p/_memory_library/tech.md" };
+ * assert.deepEqual(withoutClientsOwnRules([lib, rule], "copilot"), [lib]);
+ * assert.deepEqual(withoutClientsOwnRules([lib, rule], "claude"), [lib, rule]);
+ * ```
+ */
+export function withoutClientsOwnRules<T extends LibraryFile>(
+  files: readonly T[],
+  client: string | undefined,
+): T[] {
+  if (client !== "copilot") return [...files];
+  return files.filter((file) => !("agent" in file && file.agent === "copilot"));
+}
 
 /** True when `path` is a regular file and not a link (a memory file is never followed out). */
 function isPlainFile(path: string): boolean {
@@ -58,80 +91,6 @@ function isPlainFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isPlainFolder(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-/** Splits `{a,b}` alternatives (not nested) into plain patterns. */
-function expandBraces(glob: string): string[] {
-  const match = /\{([^{}]*)\}/.exec(glob);
-  if (!match) return [glob];
-  const [head, tail] = [glob.slice(0, match.index), glob.slice(match.index + match[0].length)];
-  return match[1]!.split(",").flatMap((alt) => expandBraces(`${head}${alt}${tail}`));
-}
-
-/** The regular expression for one project-relative glob (`**`, `*`, `?`, `[...]`). */
-function globToRegex(glob: string): RegExp {
-  let pattern = glob.trim().replace(/^\.\//, "").replace(/^\/+/, "");
-  // a pattern without a slash matches a name at any depth (as in .gitignore)
-  if (!pattern.replace(/\/$/, "").includes("/")) pattern = `**/${pattern}`;
-  if (pattern.endsWith("/")) pattern += "**";
-  let out = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "*" && pattern[i + 1] === "*") {
-      const slash = pattern[i + 2] === "/";
-      out += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "[") {
-      const end = pattern.indexOf("]", i + 2);
-      if (end < 0) out += "\\[";
-      else {
-        out += `[${pattern.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
-        i = end;
-      }
-    } else out += c.replace(/[.+^${}()|[\]\\/]/g, "\\$&");
-  }
-  try {
-    return new RegExp(`^${out}$`, "u");
-  } catch {
-    return /$^/;
-  }
-}
-
-/**
- * True when a rule's globs cover a touched project-relative path (a folder ends in `/`: covered
- * when the globs cover what is in it).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { globsCover } from "./native_sources.ts";
- * assert.ok(globsCover(["internal-packages/database/**"], "internal-packages/database/schema.prisma"));
- * assert.ok(globsCover(["internal-packages/database/**"], "internal-packages/database/"));
- * assert.ok(!globsCover(["internal-packages/database/**"], "internal-packages/api/x.ts"));
- * assert.ok(globsCover(["src/**\/*.{ts,tsx}"], "src/ui/a.tsx"));
- * assert.ok(globsCover(["*.md"], "docs/a.md"));
- * assert.ok(!globsCover(["src/*.ts"], "src/ui/a.ts"));
- * ```
- */
-export function globsCover(globs: readonly string[], relPath: string): boolean {
-  const folder = relPath.endsWith("/");
-  const subject = folder ? `${relPath}\u0000` : relPath;
-  return globs.some((glob) =>
-    expandBraces(glob).some((one) => {
-      const regex = globToRegex(one);
-      return regex.test(subject) || (folder && regex.test(relPath.slice(0, -1)));
-    })
-  );
 }
 
 /**
@@ -154,54 +113,10 @@ export function clientLoadsAfterWriteAndShellRead(env: EnvReader): boolean {
   return /^\d+$/.test(env("CLAUDE_PID")?.trim() ?? "");
 }
 
-/** A YAML scalar as a glob: its quotes removed. */
-function unquote(value: string): string {
-  const v = value.trim();
-  return /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
-}
-
 /**
- * The `paths:` globs of a rule's front matter, or `null` when it has none (a rule for every
- * session). Read with a few lines of its own, not the front matter reader: every file tool's event
- * reads the rules, and the inject bundle stays small. A value can be one glob, globs separated by
- * commas, a flow list (`[a, b]`) or a block list (`- a`).
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { pathsOfRule } from "./native_sources.ts";
- * assert.deepEqual(pathsOfRule("---\npaths:\n  - 'db/**'\n  - api/**\n---\n- x"), ["db/**", "api/**"]);
- * assert.deepEqual(pathsOfRule("---\npaths: [a/**, \"b/*.ts\"]\n---\n"), ["a/**", "b/*.ts"]);
- * assert.deepEqual(pathsOfRule("---\ndescription: d\npaths: src/**, lib/**\n---\n"), ["src/**", "lib/**"]);
- * assert.equal(pathsOfRule("---\ndescription: d\n---\n- x"), null);
- * assert.equal(pathsOfRule("- no front matter"), null);
- * ```
- */
-export function pathsOfRule(text: string): string[] | null {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text.replace(/^\uFEFF/, ""));
-  if (!match) return null;
-  const lines = match[1]!.split(/\r?\n/);
-  const at = lines.findIndex((line) => /^(?:paths|globs)\s*:/.test(line));
-  if (at < 0) return null;
-  const inline = lines[at]!.replace(/^[a-z]+\s*:/, "").replace(/\s+#.*$/, "").trim();
-  let list: string[];
-  if (inline === "") {
-    list = [];
-    for (const line of lines.slice(at + 1)) {
-      const item = /^\s+-\s+(.*)$/.exec(line);
-      if (item) list.push(item[1]!.replace(/\s+#.*$/, ""));
-      else if (/^\S/.test(line)) break;
-    }
-  } else if (inline.startsWith("[")) {
-    list = inline.replace(/^\[|\]$/g, "").split(",");
-  } else list = unquote(inline).split(",");
-  const globs = list.map(unquote).filter((g) => g !== "");
-  return globs.length > 0 ? globs : null;
-}
-
-/**
- * The project's path-scoped rules (`.claude/rules/**\/*.md` with `paths:`), sorted by path. Rules
- * without `paths:` are loaded by the client at session start and are not listed.
+ * The project's path-scoped rules, every agent's (`rule_files.ts`): Claude Code's with `paths:`,
+ * Cursor's with `globs:`, Copilot's with `applyTo:`, Windsurf's `trigger: glob`. A rule for the
+ * whole repository, on demand or manual is not listed ({@link repoWideRules}).
  *
  * @example Usage
  * ```ts
@@ -215,34 +130,59 @@ export function pathsOfRule(text: string): string[] | null {
  * ```
  */
 export function scopedRules(projectRoot: string): ScopedRule[] {
-  const rules: ScopedRule[] = [];
-  const visit = (relDir: string, depth: number) => {
-    const absDir = joinPath(projectRoot, relDir);
-    if (depth > 3 || !isPlainFolder(absDir)) return;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(absDir)].sort((a, b) => a.name < b.name ? -1 : 1);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (rules.length >= MAX_RULES) return;
-      const relPath = `${relDir}/${entry.name}`;
-      if (entry.isDirectory) visit(relPath, depth + 1);
-      if (!entry.isFile || !entry.name.endsWith(".md")) continue;
-      const absPath = joinPath(projectRoot, relPath);
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(absPath).slice(0, 8192);
-      } catch {
-        continue;
-      }
-      const globs = pathsOfRule(text);
-      if (globs) rules.push({ relPath, absPath, globs });
-    }
-  };
-  visit(RULES_FOLDER, 0);
-  return rules;
+  return projectRules(projectRoot).flatMap((rule) =>
+    rule.scope.kind === "globs"
+      ? [{
+        relPath: rule.relPath,
+        absPath: rule.absPath,
+        agent: rule.agent,
+        globs: rule.scope.globs,
+      }]
+      : []
+  );
+}
+
+/** How an agent's rule is named in its label. */
+const AGENT_RULE: Readonly<Record<RuleAgent, string>> = Object.freeze({
+  claude: "rule",
+  cursor: "Cursor rule",
+  copilot: "Copilot instructions",
+  windsurf: "Windsurf rule",
+});
+
+/**
+ * The other agents' rules for the whole repository (Cursor's `alwaysApply: true`, Copilot's
+ * `copilot-instructions.md` and `applyTo: "**"`, Windsurf's `always_on`), which Claude Code never
+ * loads: the inject hook sends them with the library's root files at session start, after them,
+ * under the same budget (`start.ts`). Claude Code's own rules without `paths:` are the client's.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { repoWideRules } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/.windsurf/rules`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/.windsurf/rules/a.md`, "---\ntrigger: always_on\n---\n- x\n");
+ * Deno.writeTextFileSync(`${p}/.windsurf/rules/m.md`, "---\ntrigger: manual\n---\n- y\n");
+ * assert.deepEqual(repoWideRules(p).map((r) => r.label), [
+ *   ".windsurf/rules/a.md (the project's Windsurf rule for the whole repository, read in place)",
+ * ]);
+ * ```
+ */
+export function repoWideRules(projectRoot: string): NativeSource[] {
+  return projectRules(projectRoot).flatMap((rule: RuleFile): NativeSource[] =>
+    rule.agent !== "claude" && rule.scope.kind === "always"
+      ? [{
+        relPath: rule.relPath,
+        label: `${rule.relPath} (the project's ${
+          AGENT_RULE[rule.agent]
+        } for the whole repository, read in place)`,
+        absPath: rule.absPath,
+        native: "rule",
+        agent: rule.agent,
+      }]
+      : []
+  );
 }
 
 /** The label a native source is shown under (quoted as data by the renderer). */
@@ -252,7 +192,17 @@ function folderLabel(relPath: string): string {
 
 function ruleLabel(rule: ScopedRule): string {
   const globs = rule.globs.slice(0, 4).join(", ") + (rule.globs.length > 4 ? ", …" : "");
-  return `${rule.relPath} (the project's rule for ${globs}, read in place)`;
+  return `${rule.relPath} (the project's ${AGENT_RULE[rule.agent]} for ${globs}, read in place)`;
+}
+
+function ruleSource(rule: ScopedRule): NativeSource {
+  return {
+    relPath: rule.relPath,
+    label: ruleLabel(rule),
+    absPath: rule.absPath,
+    native: "rule",
+    agent: rule.agent,
+  };
 }
 
 /** The nested memory files (below the root) on the way up from `relDir`, most specific first. */
@@ -283,8 +233,9 @@ function folderOfTouch(touched: string): string {
 /**
  * The native sources the Librarian sends for touched project-relative paths (a folder ends in
  * `/`), most specific first, each once: on a command's touch the nested `CLAUDE.md` and
- * `AGENTS.md` files and the rules whose globs cover a touched path; on a file tool's touch only
- * the nested `AGENTS.md` files (the client loads the rest itself).
+ * `AGENTS.md` files and every agent's rules whose globs cover a touched path; on a file tool's
+ * touch only the nested `AGENTS.md` files and the other agents' rules (the client loads the rest
+ * itself).
  *
  * @example Usage
  * ```ts
@@ -295,12 +246,16 @@ function folderOfTouch(touched: string): string {
  * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "- root");
  * Deno.writeTextFileSync(`${p}/src/CLAUDE.md`, "- src");
  * Deno.writeTextFileSync(`${p}/src/api/AGENTS.md`, "- api");
+ * Deno.mkdirSync(`${p}/.cursor/rules`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/.cursor/rules/api.mdc`, "---\nglobs: src/api/**\n---\n- c");
  * assert.deepEqual(nativeSources(p, ["src/api/x.ts"], "command").map((f) => f.relPath), [
  *   "src/api/AGENTS.md",
  *   "src/CLAUDE.md",
+ *   ".cursor/rules/api.mdc",
  * ]);
  * assert.deepEqual(nativeSources(p, ["src/api/x.ts"], "file-tool").map((f) => f.relPath), [
  *   "src/api/AGENTS.md",
+ *   ".cursor/rules/api.mdc",
  * ]);
  * assert.deepEqual(nativeSources(p, ["src/CLAUDE.md"], "command"), [], "named by the command");
  * ```
@@ -309,6 +264,7 @@ export function nativeSources(
   projectRoot: string,
   touched: readonly string[],
   kind: TouchKind,
+  rules: readonly ScopedRule[] = scopedRules(projectRoot),
 ): NativeSource[] {
   const names = kind === "command" ? NATIVE_FOLDER_FILES : ["AGENTS.md"];
   // a memory file the command itself names (`cat src/CLAUDE.md`) reaches the model through it
@@ -325,19 +281,12 @@ export function nativeSources(
     }
   }
   const sorted = byDepth.sort((a, b) => b.depth - a.depth || a.order - b.order).map((e) => e.file);
-  if (kind !== "command") return sorted;
-  const rules = scopedRules(projectRoot).filter((rule) =>
-    !seen.has(rule.absPath) && touched.some((t) => globsCover(rule.globs, t))
+  // Claude Code loads its own rules on a file tool's touch; no client loads another agent's
+  const covering = rules.filter((rule) =>
+    (kind === "command" || rule.agent !== "claude") && !seen.has(rule.absPath) &&
+    touched.some((t) => globsCover(rule.globs, t))
   );
-  return [
-    ...sorted,
-    ...rules.map((rule): NativeSource => ({
-      relPath: rule.relPath,
-      label: ruleLabel(rule),
-      absPath: rule.absPath,
-      native: "rule",
-    })),
-  ];
+  return [...sorted, ...covering.map(ruleSource)];
 }
 
 /**
@@ -367,17 +316,21 @@ export function commandNativeSources(
   touched: readonly string[],
   clientReads: readonly string[],
 ): NativeSource[] {
-  const sources = nativeSources(projectRoot, touched, "command");
+  const rules = scopedRules(projectRoot);
+  const sources = nativeSources(projectRoot, touched, "command", rules);
   if (clientReads.length === 0) return sources;
   const served = new Set(
-    clientReads.flatMap((rel) => clientLoadedSources(projectRoot, rel).map((f) => f.absPath)),
+    clientReads.flatMap((rel) =>
+      clientLoadedSources(projectRoot, rel, rules).map((f) => f.absPath)
+    ),
   );
   return sources.filter((file) => !served.has(file.absPath));
 }
 
 /**
  * The native files the client loads by itself on a file tool's touch of `relPath` (the nested
- * `CLAUDE.md` files on its way up, below the root, and the rules whose globs cover it): the inject
+ * `CLAUDE.md` files on its way up, below the root, the `AGENTS.md` files they import, and the
+ * rules whose globs cover it): the inject
  * hook records them as in the context window, so a later command's touch does not send them again.
  *
  * @example Usage
@@ -390,18 +343,134 @@ export function commandNativeSources(
  * assert.deepEqual(clientLoadedSources(p, "src/a.ts").map((f) => f.relPath), ["src/CLAUDE.md"]);
  * ```
  */
-export function clientLoadedSources(projectRoot: string, relPath: string): NativeSource[] {
+export function clientLoadedSources(
+  projectRoot: string,
+  relPath: string,
+  rules: readonly ScopedRule[] = scopedRules(projectRoot),
+): NativeSource[] {
   const folder = folderFiles(projectRoot, dirnameOf(relPath), ["CLAUDE.md"]);
-  const rules = scopedRules(projectRoot).filter((rule) => globsCover(rule.globs, relPath));
-  return [
-    ...folder,
-    ...rules.map((rule): NativeSource => ({
-      relPath: rule.relPath,
-      label: ruleLabel(rule),
-      absPath: rule.absPath,
-      native: "rule",
-    })),
-  ];
+  const covering = rules.filter((rule) =>
+    rule.agent === "claude" && globsCover(rule.globs, relPath)
+  );
+  return [...folder, ...importedAgents(projectRoot, folder), ...covering.map(ruleSource)];
+}
+
+/** At most this much of a `CLAUDE.md` is read for its `@` imports. */
+const IMPORT_SCAN_BYTES = 256 * 1024;
+
+/**
+ * The `AGENTS.md` files that the `CLAUDE.md` files in `loaded` import (`@AGENTS.md`,
+ * `@../AGENTS.md`: a common one-line `CLAUDE.md`), inside the project, each once: Claude Code
+ * loads an import with the file that names it, so where it loads that `CLAUDE.md` it has loaded
+ * the `AGENTS.md` too. One hop; an import inside code is text (`format/at_imports.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedAgents } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/pkg`);
+ * Deno.writeTextFileSync(`${p}/pkg/CLAUDE.md`, "@AGENTS.md\nSee @../AGENTS.md too.");
+ * Deno.writeTextFileSync(`${p}/pkg/AGENTS.md`, "- pkg");
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * const claude = { relPath: "pkg/CLAUDE.md", label: "pkg/CLAUDE.md", absPath: `${p}/pkg/CLAUDE.md` };
+ * assert.deepEqual(importedAgents(p, [claude]).map((f) => f.relPath), ["pkg/AGENTS.md", "AGENTS.md"]);
+ * Deno.writeTextFileSync(`${p}/pkg/CLAUDE.md`, "`@AGENTS.md` is not an import here");
+ * assert.deepEqual(importedAgents(p, [claude]), []);
+ * ```
+ */
+export function importedAgents(
+  projectRoot: string,
+  loaded: readonly LibraryFile[],
+): NativeSource[] {
+  const out: NativeSource[] = [];
+  const seen = new Set<string>();
+  for (const file of loaded) {
+    if (!/^CLAUDE(\.local)?\.md$/.test(basenameOf(file.absPath))) continue;
+    const read = readTextBounded(file.absPath, IMPORT_SCAN_BYTES);
+    if (read.kind !== "text") continue;
+    for (const { path } of atImports(read.text)) {
+      if (basenameOf(path) !== "AGENTS.md" || /^(~|\/)/.test(path)) continue;
+      const absPath = normalizePath(joinPath(dirnameOf(file.absPath), path));
+      const relPath = relativeInside(absPath, projectRoot);
+      if (relPath === null || relPath === "" || seen.has(absPath) || !isPlainFile(absPath)) {
+        continue;
+      }
+      seen.add(absPath);
+      out.push({ relPath, label: folderLabel(relPath), absPath, native: "folder" });
+    }
+  }
+  return out;
+}
+
+/**
+ * The files whose presence makes Claude Code 2.1.3xx's built-in `AGENTS.md` loader stand aside
+ * (observed: the project's own `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md`).
+ */
+const PROJECT_CLAUDE_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] as const;
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `AGENTS.md` files the project's own root `CLAUDE.md` files import (the root `CLAUDE.md`,
+ * `.claude/CLAUDE.md`, `CLAUDE.local.md`): every client version loads those at the session's start,
+ * with their imports.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedAtRoot } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * assert.deepEqual(importedAtRoot(p), []);
+ * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "@AGENTS.md");
+ * assert.deepEqual(importedAtRoot(p).map((f) => f.relPath), ["AGENTS.md"]);
+ * ```
+ */
+export function importedAtRoot(projectRoot: string): NativeSource[] {
+  const rootFiles = PROJECT_CLAUDE_FILES.map((relPath) => ({
+    relPath,
+    label: relPath,
+    absPath: joinPath(projectRoot, relPath),
+  }));
+  return importedAgents(projectRoot, rootFiles);
+}
+
+/**
+ * The nested `AGENTS.md` files Claude Code 2.1.3xx's built-in loader (`cc-plugin-agents-md`, on by
+ * default) sends by itself after a Read of `relPath`: in a project without a `CLAUDE.md` of its own
+ * (root, `.claude/CLAUDE.md`, `CLAUDE.local.md`), each `AGENTS.md` on the way up (below the root)
+ * whose folder has no `CLAUDE.md` (observed with 2.1.332: after a Read only, not after a Write, an
+ * Edit or a Bash command; no InstructionsLoaded event reports it). The caller knows the client is
+ * one of those ({@link clientLoadsAfterWriteAndShellRead}).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinLoadedAgents } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/sdk/ts`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- root");
+ * Deno.writeTextFileSync(`${p}/sdk/AGENTS.md`, "- sdk");
+ * Deno.writeTextFileSync(`${p}/sdk/ts/AGENTS.md`, "- ts");
+ * Deno.writeTextFileSync(`${p}/sdk/ts/CLAUDE.md`, "- ts claude");
+ * assert.deepEqual(builtinLoadedAgents(p, "sdk/ts/a.ts").map((f) => f.relPath), ["sdk/AGENTS.md"]);
+ * Deno.writeTextFileSync(`${p}/CLAUDE.local.md`, "- mine");
+ * assert.deepEqual(builtinLoadedAgents(p, "sdk/ts/a.ts"), []);
+ * ```
+ */
+export function builtinLoadedAgents(projectRoot: string, relPath: string): NativeSource[] {
+  if (PROJECT_CLAUDE_FILES.some((name) => exists(joinPath(projectRoot, name)))) return [];
+  return folderFiles(projectRoot, dirnameOf(relPath), ["AGENTS.md"]).filter((file) =>
+    !exists(joinPath(projectRoot, dirnameOf(file.relPath), "CLAUDE.md"))
+  );
 }
 
 /**

@@ -30,10 +30,17 @@ import {
 } from "../core/discover.ts";
 import { type EnvReader, readBudget } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
-import { collectLibraryFiles } from "../core/walk.ts";
+import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
+import { clientLoadedRootAgents, rootAgentsFile } from "./root_agents.ts";
 import { chooseContext } from "./choose.ts";
 import { dirnameOf, relativeInside } from "../core/paths.ts";
 import { compactionFiles, compactionHeader } from "./recent.ts";
+import {
+  fingerprintsOf,
+  nativeSources,
+  repoWideRules,
+  withoutClientsOwnRules,
+} from "./native_sources.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
@@ -80,14 +87,51 @@ function rootContext(
   budget: number,
   env: EnvReader,
   recent: readonly string[] = [],
+  event?: HookEvent,
 ): { text: string; files: Record<string, string>; sent: string } {
-  const rootFiles = collectLibraryFiles(library.root, "");
-  // after a compaction, the folders worked on last come back first (recent.ts)
+  const client = event?.agent;
+  // the project's root AGENTS.md, general last, where Claude Code did not load it
+  // (root_agents.ts); another agent reads it itself
+  const byClaude = client === undefined || client === "claude";
+  const agents = byClaude ? rootAgentsFile(library.projectRoot) : null;
+  const verdict = agents === null || ledger.files[agents.absPath] !== undefined
+    ? undefined
+    : clientLoadedRootAgents(library.projectRoot, event?.transcript_path, env, "start");
+  const loaded = verdict === true && agents !== null ? fingerprintsOf([agents]) : {};
+  // the library's root files, the root AGENTS.md, then the other agents' rules for the whole
+  // repository (Claude Code never loads them), under one budget: cut last
+  const rootFiles = [
+    ...collectLibraryFiles(library.root, ""),
+    ...(verdict === false && agents !== null ? [agents] : []),
+    ...withoutClientsOwnRules(repoWideRules(library.projectRoot), client),
+  ];
+  const result = rootFilesAndRecent(library, ledger, budget, env, recent, rootFiles, client);
+  return { ...result, files: { ...loaded, ...result.files } };
+}
+
+/** The root files (and after a compaction the recent folders' files), chosen and rendered. */
+function rootFilesAndRecent(
+  library: Library,
+  ledger: Ledger,
+  budget: number,
+  env: EnvReader,
+  recent: readonly string[],
+  rootFiles: LibraryFile[],
+  client: string | undefined,
+): { text: string; files: Record<string, string>; sent: string } {
+  // after a compaction, the folders worked on last come back first (recent.ts), with what the
+  // client does not load again for them (a nested AGENTS.md, another agent's rule covering them)
   const folders = recent.flatMap((folder) => {
     const rel = relativeInside(folder, library.projectRoot);
     return rel === null || rel === "" ? [] : [rel];
   });
-  const walks = folders.map((folder) => collectLibraryFiles(library.root, folder));
+  const walks = folders.map((folder) => [
+    ...collectLibraryFiles(library.root, folder),
+    ...withoutClientsOwnRules(
+      nativeSources(library.projectRoot, [`${folder}/`], "file-tool"),
+      client,
+    ),
+  ]);
   const files = compactionFiles(walks, rootFiles);
   const named = folders.filter((_, i) => walks[i]!.some((f) => dirnameOf(f.relPath) !== ""));
   if (files.length === 0) return { text: "", files: {}, sent: "" };
@@ -216,7 +260,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
         record: {},
       };
     }
-    const root = rootContext(library, ledger, budget, env, recent);
+    const root = rootContext(library, ledger, budget, env, recent, event);
     if (root.text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };
     const again = recent.length > 0 ? { recent: recent.length } : {};
     return {
@@ -267,7 +311,7 @@ export function onSubagentStart(event: HookEvent, env: EnvReader): Outcome {
   const outcome = decideOnce(event, env, state, key, (ledger) => {
     const reminder = ledger.reminded ? "" : subagentReminder(scratchPathOf(library));
     const root = rootFilesAtStart(env)
-      ? rootContext(library, ledger, budget - reminder.length - 2, env)
+      ? rootContext(library, ledger, budget - reminder.length - 2, env, [], event)
       : { text: "", files: {}, sent: "" };
     const text = [reminder, root.text].filter((t) => t !== "").join("\n\n");
     if (text === "") return { outcome: { result: "all-sent" }, record: { files: root.files } };

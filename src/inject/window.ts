@@ -61,7 +61,7 @@ function idPart(value: string): string {
 /**
  * The identity of an event, so that the same event handled twice (hooks wired both by the plugin
  * and in settings run at once) sends nothing the second time: the tool use id of a tool call, the
- * prompt id of a prompt. A prompt without an id is named by its text and the time
+ * prompt id of a prompt (a call's PostToolUse is named apart from its PreToolUse). A prompt without an id is named by its text and the time
  * (`prompt:<hash>@<ms>`): the same text within {@link SAME_EVENT_MS} is the same event.
  *
  * @example Usage
@@ -69,13 +69,18 @@ function idPart(value: string): string {
  * import assert from "node:assert/strict";
  * import { eventIdOf } from "./window.ts";
  * assert.equal(eventIdOf({ hook_event_name: "PreToolUse", tool_use_id: "toolu_1" }), "tool:toolu_1");
+ * assert.equal(eventIdOf({ hook_event_name: "PostToolUse", tool_use_id: "toolu_1" }), "after:toolu_1");
  * assert.equal(eventIdOf({ hook_event_name: "UserPromptSubmit", prompt_id: "p1" }), "prompt:p1");
  * assert.equal(eventIdOf({ hook_event_name: "Stop" }), undefined);
  * ```
  */
 export function eventIdOf(event: HookEvent, now: number = Date.now()): string | undefined {
   const toolUseId = event.tool_use_id;
-  if (typeof toolUseId === "string" && toolUseId !== "") return `tool:${idPart(toolUseId)}`;
+  if (typeof toolUseId === "string" && toolUseId !== "") {
+    // the PostToolUse of a call is an event of its own (after_shell_read.ts)
+    const kind = event.hook_event_name === "PostToolUse" ? "after" : "tool";
+    return `${kind}:${idPart(toolUseId)}`;
+  }
   if (event.hook_event_name !== "UserPromptSubmit") return undefined;
   if (typeof event.prompt_id === "string" && event.prompt_id !== "") {
     return `prompt:${idPart(event.prompt_id)}`;

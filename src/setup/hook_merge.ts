@@ -118,14 +118,20 @@ function mergeEvent(
     else if (!removed) rebuilt.push(group);
   });
   const placed = new Set(claimed.values());
+  // handlers added under one matcher share a group, as in hooks.json
+  const added = new Map<string | undefined, { hooks: Json[] }>();
   for (const want of wanted) {
     if (placed.has(want)) continue;
     const handler = structuredClone(want.handler);
-    rebuilt.push(
-      want.matcher === undefined
+    const group = added.get(want.matcher);
+    if (group) group.hooks.push(handler);
+    else {
+      const made = want.matcher === undefined
         ? { hooks: [handler] }
-        : { matcher: want.matcher, hooks: [handler] },
-    );
+        : { matcher: want.matcher, hooks: [handler] };
+      added.set(want.matcher, made);
+      rebuilt.push(made);
+    }
     changes.push({ event, matcher: want.matcher, command: commandOf(handler), action: "added" });
   }
   return rebuilt;

@@ -179,6 +179,43 @@ scenario(
   },
 );
 
+const CURSOR_PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  ".cursor/rules/trigger.mdc":
+    "---\ndescription: Trigger.dev tasks\nglobs: **/trigger/**\nalwaysApply: false\n---\n- CURSOR-TRIGGER: tasks are idempotent.\n",
+  ".cursor/rules/style.mdc": "---\nalwaysApply: true\n---\n- CURSOR-ALWAYS: be brief.\n",
+  ".cursor/rules/release.mdc":
+    "---\ndescription: How to cut a release\nalwaysApply: false\n---\n- CURSOR-RELEASE: tag it.\n",
+  "apps/web/trigger/send.ts": "export const send = 1;\n",
+  "packages/jobs/src/trigger/nightly.ts": "export const nightly = 1;\n",
+  "apps/web/page.ts": "export const page = 1;\n",
+};
+
+scenario(
+  "a Cursor rule for **/trigger/** (which Claude Code never loads) reaches the model exactly once, on the first touch under a trigger/ folder (a Read, then a sed -i elsewhere under trigger/); its alwaysApply rule once with the root files; an agent-requested rule never",
+  async (open) => {
+    const project = await open(CURSOR_PROJECT);
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("apps/web/page.ts") } }],
+      [{ tool: "Read", input: { file_path: project.path("apps/web/trigger/send.ts") } }],
+      [{
+        tool: "Bash",
+        input: {
+          command: "sed -i 's/1/2/' packages/jobs/src/trigger/nightly.ts",
+          description: "bump the job",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "CURSOR-TRIGGER"), 1, "once per context window");
+    assert.equal(timesSent(run, "CURSOR-ALWAYS"), 1, "with the root files at session start");
+    assert.equal(timesSent(run, "CURSOR-RELEASE"), 0, "an agent-requested rule is not sent");
+    const steps = toolSteps(run.turns.at(-1)!.body);
+    const first = steps[0]?.contexts.map((c) => c.text).join("\n") ?? "";
+    assert.doesNotMatch(first, /CURSOR-TRIGGER/, "a touch outside its globs gets none of it");
+  },
+);
+
 const MONOREPO: Record<string, string> = {
   "CLAUDE.md": "# Monorepo\n- ROOT-GUIDE: use pnpm workspaces.\n",
   "packages/api/CLAUDE.md": "# API\n- API-GUIDE: handlers validate with zod.\n",
@@ -220,4 +257,126 @@ scenario(
     assert.match(seen, /The guidance that was here lives in the memory library/);
   },
   { pluginDir: null },
+);
+
+scenario(
+  "a lone grep that matches nothing (after which no client version loads the folder's memory) still brings the nested CLAUDE.md and the paths: rule exactly once: on 2.1.332 through the Librarian's PostToolUse, as the PreToolUse left them to the client",
+  async (open) => {
+    const project = await open(PROJECT);
+    const run = await runSteps(project, [
+      [{
+        tool: "Bash",
+        input: {
+          command: "grep -n NO-SUCH-TEXT internal-packages/database/schema.prisma",
+          description: "search the schema",
+        },
+      }],
+    ]);
+    assert.equal(timesSent(run, "DB-CLAUDE"), 1);
+    assert.equal(timesSent(run, "DB-RULE"), 1);
+    assert.equal(timesSent(run, "API-RULE"), 0, "a rule keeps its scope");
+  },
+);
+
+const AGENTS_PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "AGENTS.md": "# Agents\n- ROOT-AGENTS: money is integer cents.\n",
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  "src/a.ts": "export const a = 1;\n",
+};
+
+/** A session that reads a file and runs a Bash command on it: the root AGENTS.md's count. */
+async function rootAgentsTimes(
+  open: Parameters<Parameters<typeof scenario>[1]>[0],
+  files: Record<string, string>,
+  userSettings?: Record<string, unknown>,
+): Promise<number> {
+  const project = await open({ ...AGENTS_PROJECT, ...files });
+  if (userSettings) {
+    await Deno.mkdir(`${project.home}/.claude`, { recursive: true });
+    await Deno.writeTextFile(`${project.home}/.claude/settings.json`, JSON.stringify(userSettings));
+  }
+  const run = await runSteps(project, [
+    [{ tool: "Read", input: { file_path: project.path("src/a.ts") } }],
+    [{ tool: "Bash", input: { command: "wc -l src/a.ts", description: "count" } }],
+  ]);
+  assert.equal(timesSent(run, "GLOBAL-TECH"), 1, "the library's root files, once");
+  return timesSent(run, "ROOT-AGENTS");
+}
+
+scenario(
+  "a project with a root AGENTS.md and no CLAUDE.md: the model gets it exactly once on every version (2.1.332's built-in plugin loads it; on 2.1.197 the Librarian sends it)",
+  async (open) => {
+    assert.equal(await rootAgentsTimes(open, {}), 1);
+  },
+);
+
+scenario(
+  "a root AGENTS.md beside a CLAUDE.md (which 2.1.332 then does not load by default) reaches the model exactly once, by the Librarian, on every version",
+  async (open) => {
+    assert.equal(await rootAgentsTimes(open, { "CLAUDE.md": "# Root\n- ROOT-CLAUDE\n" }), 1);
+  },
+);
+
+scenario(
+  "whatever the client's instructionFiles setting (loaded beside CLAUDE.md, or never), the root AGENTS.md reaches the model exactly once",
+  async (open) => {
+    const setting = (instructionFiles: string) => ({
+      pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles } } },
+    });
+    const claude = { "CLAUDE.md": "# Root\n- ROOT-CLAUDE\n" };
+    assert.equal(await rootAgentsTimes(open, claude, setting("claude-md-and-agents-md")), 1);
+    assert.equal(await rootAgentsTimes(open, {}, setting("claude-md")), 1);
+  },
+);
+
+scenario(
+  "in a project without a CLAUDE.md (nested AGENTS.md only), a Read brings the folder's AGENTS.md exactly once on every version: by the client's built-in loader on 2.1.332, by the Librarian on 2.1.197; the Bash touch that follows sends it not again",
+  async (open) => {
+    const project = await open({
+      ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+      "AGENTS.md": "# Root\n- ROOT-AGENTS: run just fmt.\n",
+      "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+      "sdk/typescript/AGENTS.md": "# SDK\n- SDK-AGENTS: public types from src/index.ts only.\n",
+      "sdk/typescript/src/codex.ts": "export class Codex {}\n",
+    });
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("sdk/typescript/src/codex.ts") } }],
+      [{
+        tool: "Bash",
+        input: { command: "sed -i '$a // x' sdk/typescript/src/codex.ts", description: "mark" },
+      }],
+    ]);
+    assert.equal(timesSent(run, "SDK-AGENTS"), 1);
+  },
+);
+
+scenario(
+  "a CLAUDE.md that only imports AGENTS.md (`@AGENTS.md`), at the root and in a package: each AGENTS.md reaches the model exactly once on every version (the client loads it with the CLAUDE.md; the Librarian sends it only where the client did not)",
+  async (open) => {
+    const project = await open({
+      ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+      "CLAUDE.md": "@AGENTS.md\n",
+      "AGENTS.md": "# Agents\n- ROOT-AGENTS: money is integer cents.\n",
+      "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+      "pkg/CLAUDE.md": "@AGENTS.md\n",
+      "pkg/AGENTS.md": "# Pkg\n- PKG-AGENTS: the package exports one class.\n",
+      "pkg/a.ts": "export const a = 1;\n",
+      "other/CLAUDE.md": "@AGENTS.md\n",
+      "other/AGENTS.md": "# Other\n- OTHER-AGENTS: no default exports here.\n",
+      "other/b.ts": "export const b = 1;\n",
+    });
+    const run = await runSteps(project, [
+      [{ tool: "Read", input: { file_path: project.path("pkg/a.ts") } }],
+      [{ tool: "Bash", input: { command: "wc -l pkg/a.ts", description: "count" } }],
+      [{
+        tool: "Bash",
+        input: { command: "sed -i '$a // x' other/b.ts", description: "mark" },
+      }],
+    ]);
+    assert.equal(timesSent(run, "GLOBAL-TECH"), 1, "the library's root files, once");
+    assert.equal(timesSent(run, "ROOT-AGENTS"), 1, "with the root CLAUDE.md, by the client");
+    assert.equal(timesSent(run, "PKG-AGENTS"), 1, "with pkg/CLAUDE.md after the Read");
+    assert.equal(timesSent(run, "OTHER-AGENTS"), 1, "a sed -i: by the Librarian");
+  },
 );

@@ -60,13 +60,13 @@ export interface ScenarioOptions {
 /** Registers a scenario; `open` makes projects that are disposed (and their logs kept) after it. */
 export function scenario(
   name: string,
-  fn: (open: Open) => Promise<void>,
+  fn: (open: Open, t: Deno.TestContext) => Promise<void>,
   options: ScenarioOptions = {},
 ): void {
   Deno.test({
     name: `e2e (${CLAUDE_VERSION}): ${name}`,
     ignore: !ENABLED || (claudeBin === null && !IN_CI),
-    async fn() {
+    async fn(t) {
       const bin = claudeBin;
       if (bin === null) {
         throw new Error(`the pinned Claude Code CLI could not be installed: ${installError}`);
@@ -81,7 +81,7 @@ export function scenario(
           );
           projects.push(project);
           return project;
-        });
+        }, t);
       } finally {
         for (const project of projects) {
           hookRecords.push(...await project.log());

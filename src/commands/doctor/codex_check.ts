@@ -21,6 +21,8 @@ import { type Check, ok, warn } from "./check.ts";
 export const CODEX_HOOK_KEYS: readonly string[] = [
   "pre_tool_use:0:0",
   "pre_tool_use:1:0",
+  "post_tool_use:0:0",
+  "post_tool_use:0:1",
   "user_prompt_submit:0:0",
   "session_start:0:0",
   "session_start:0:1",

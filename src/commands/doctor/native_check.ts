@@ -1,6 +1,7 @@
 /**
  * `doctor`'s check for text sent twice: library text that also reaches the model from where it
- * lies: a `CLAUDE.md` (any level) or a file it `@`-imports, an `AGENTS.md`, a `.claude/rules` rule.
+ * lies: a `CLAUDE.md` (any level) or a file it `@`-imports, an `AGENTS.md`, a `.claude/rules` rule,
+ * another agent's rule the Librarian serves in place (Cursor, Copilot, Windsurf).
  *
  * @module
  */
@@ -35,7 +36,8 @@ export function loadedTwiceCheck(library: Library): Check {
   if (doublings.length === 0) {
     return ok(
       "loaded-twice",
-      "no library text is also in a CLAUDE.md, AGENTS.md or .claude/rules file (read where they lie)",
+      "no library text is also in a CLAUDE.md, AGENTS.md, .claude/rules file or another agent's " +
+        "rule (read where they lie)",
     );
   }
   const total = doublings.reduce((n, d) => n + d.chars, 0);

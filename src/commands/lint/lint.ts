@@ -151,7 +151,7 @@ async function staleFolderFindings(library: Library, folders: ScannedFolder[]) {
   return { findings, git: git.status };
 }
 
-/** Library text Claude Code also loads by itself from a `CLAUDE.md` (or what it imports). */
+/** Library text also sent from where it lies (a `CLAUDE.md`, what it imports, an agent's rule). */
 function loadedTwiceFindings(library: Library): Finding[] {
   return nativeDoublings(library.projectRoot, library.root).map((d) => ({
     check: "loaded-twice",

@@ -1,6 +1,7 @@
 /**
- * The inject side's ledgers read back for people (`librarian sessions`, `librarian sent`): which
- * sessions of this project were sent library files, and which versions, per context window.
+ * The inject side's ledgers read back for people (`librarian sessions`, `librarian explain
+ * --session`): which sessions of this project were sent library files, and which versions, per
+ * context window.
  *
  * Ledgers are parsed by the inject side's own parser ({@link parseLedger}); only files inside
  * this project's library count, so other projects' sessions are never shown.
@@ -8,7 +9,13 @@
  * @module
  */
 
-import { type EnvReader, isDirectory, joinPath, normalizePath } from "../../core/mod.ts";
+import {
+  type EnvReader,
+  isDirectory,
+  joinPath,
+  LibrarianError,
+  normalizePath,
+} from "../../core/mod.ts";
 import { parseLedger, windowStateDir } from "../../inject/mod.ts";
 
 /** One context window's ledger: the main conversation or one subagent. */
@@ -159,6 +166,48 @@ export function projectSessions(env: EnvReader, libraryRoot: string): SessionLed
     }
   }
   return sessions.sort((a, b) => (b.lastActive?.getTime() ?? 0) - (a.lastActive?.getTime() ?? 0));
+}
+
+/**
+ * The session `wanted` names among `sessions` (most recent first): `latest` (the first), its id,
+ * or the start of exactly one id.
+ *
+ * @throws {LibrarianError} when there is no session, none matches, or the start fits several.
+ *
+ * @example Usage
+ * ```ts
+ * import { findSession } from "./ledgers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const session = (id: string) => ({ session: id, stateDir: "/s", windows: [], lastActive: null });
+ * const sessions = [session("b-22"), session("a-11"), session("a-12")];
+ * assert.equal(findSession(sessions, "latest").session, "b-22");
+ * assert.equal(findSession(sessions, "b").session, "b-22");
+ * assert.throws(() => findSession(sessions, "a-1"), /starts 2 sessions/);
+ * assert.throws(() => findSession(sessions, "c"), /no session 'c'/);
+ * assert.throws(() => findSession([], "latest"), /no session of this project/);
+ * ```
+ */
+export function findSession(sessions: readonly SessionLedgers[], wanted: string): SessionLedgers {
+  if (wanted === "latest") {
+    const latest = sessions[0];
+    if (!latest) throw new LibrarianError("no session of this project was sent library files yet");
+    return latest;
+  }
+  const exact = sessions.find((s) => s.session === wanted);
+  if (exact) return exact;
+  const matches = sessions.filter((s) => s.session.startsWith(wanted));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new LibrarianError(
+      `'${wanted}' starts ${matches.length} sessions (${
+        matches.slice(0, 3).map((s) => s.session).join(", ")
+      }); give more of the id`,
+    );
+  }
+  throw new LibrarianError(
+    `no session '${wanted}' in this project's ledgers; 'librarian sessions' lists them`,
+  );
 }
 
 /** How a sent version compares with the file on disk now. */

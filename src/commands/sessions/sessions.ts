@@ -1,111 +1,124 @@
 /**
- * `librarian sessions`: the recent Claude Code sessions of this project that the Librarian sent
- * library files to, from the inject side's ledgers.
+ * `librarian sessions`: what the sessions of this project were sent, from the inject side's
+ * ledgers, in three views: the list of recent sessions, one session's context windows and files
+ * (`sessions <session>|latest`), and per library file the sessions it reached
+ * (`sessions --by-file`). The old names `sent` and `stats` run the same views for one release.
  *
  * @module
  */
 
-import { ageOf, type EnvReader, plural, processEnv } from "../../core/mod.ts";
-import { VERSION } from "../../version.ts";
+import { type EnvReader, processEnv } from "../../core/mod.ts";
 import {
   type CommandSpec,
   EXIT_OK,
   flag,
   intOption,
-  makeStyle,
-  printJson,
   requireLibrary,
   runCommand,
+  UsageError,
 } from "../../cli/mod.ts";
-import { projectSessions, type SessionLedgers } from "./ledgers.ts";
+import { findSession, projectSessions } from "./ledgers.ts";
+import { printSessionList } from "./session_list.ts";
+import { printSessionFiles } from "./session_files.ts";
+import { printByFile } from "./by_file.ts";
 
 /** The command line of `librarian sessions`. */
 export const SPEC: CommandSpec = {
   name: "sessions",
-  synopsis: "[--limit <n>] [--json]",
-  summary: "list recent sessions in this project and what they were sent",
+  synopsis: "[--limit <n> | <session> | latest | --by-file [--days <n>]] [--json]",
+  summary: "list recent sessions, what one was sent, or which library files reach them",
   details: [
-    "Lists, most recent first, the Claude Code sessions that were sent files of this project's",
-    "library: when they were last active, their context windows (the main conversation and each",
-    "subagent) and how many library files each had. 'librarian sent <session>' shows the files.",
-    "Read from the ledgers in the state folder; sessions are forgotten after a week unused.",
+    "Read from the ledgers the inject hook keeps in the state folder (this machine's sessions;",
+    "a session is forgotten after a week unused), this project's library files only.",
+    "Without arguments: the sessions that were sent files of this project's library, most recent",
+    "first: when they were last active, their context windows (the main conversation and each",
+    "subagent) and how many library files each had.",
+    "<session> (its id, or the start of it as the log shows; 'latest' for the most recent): each",
+    "context window with the library files it was sent: the version (size and content hash) and",
+    "whether the file is still that version ('current'), has changed since, or was deleted; and",
+    "the folders whose first write was held once until their library files were sent.",
+    "--by-file: for each library file, how many sessions it reached in the last <n> days",
+    "(default 30) and of all kept, the last time it did, and the files never delivered.",
+    "Why a file was or was not sent for a path: 'librarian explain <path> --session <id>'.",
   ],
   options: {
-    limit: { type: "string", valueName: "<n>", description: "sessions to show (default 20)" },
+    limit: { type: "string", valueName: "<n>", description: "sessions to list (default 20)" },
+    "by-file": { type: "boolean", description: "per library file: the sessions it reached" },
+    days: {
+      type: "string",
+      valueName: "<n>",
+      description: "with --by-file: the period in days (1-3650, default 30)",
+    },
     json: { type: "boolean", description: "print a JSON object instead of text" },
   },
-  positionals: [],
+  positionals: ["<session>"],
+  requiredPositionals: 0,
 };
-
-/**
- * A session as JSON: numbers as numbers, times as ISO strings.
- *
- * @example Usage
- * ```ts
- * import { sessionJson } from "./sessions.ts";
- * import assert from "node:assert/strict";
- *
- * const session = {
- *   session: "abc",
- *   stateDir: "/state",
- *   lastActive: new Date(0),
- *   windows: [
- *     { window: "main", files: { "/l/a.md": "1:2:h" }, held: [], reminded: false, modified: null },
- *     {
- *       window: "agent-1",
- *       files: { "/l/a.md": "1:2:h", "/l/b.md": "1:2:h" },
- *       held: [],
- *       reminded: false,
- *       modified: null,
- *     },
- *   ],
- * };
- * assert.deepEqual(sessionJson(session), {
- *   session: "abc",
- *   lastActive: "1970-01-01T00:00:00.000Z",
- *   windows: 2,
- *   subagents: 1,
- *   files: 2,
- * });
- * ```
- */
-export function sessionJson(s: SessionLedgers): Record<string, unknown> {
-  const files = new Set(s.windows.flatMap((w) => Object.keys(w.files)));
-  return {
-    session: s.session,
-    lastActive: s.lastActive?.toISOString() ?? null,
-    windows: s.windows.length,
-    subagents: s.windows.filter((w) => w.window !== "main").length,
-    files: files.size,
-  };
-}
 
 /** Runs `librarian sessions`. */
 export async function run(args: string[], env: EnvReader = processEnv()): Promise<number> {
   return await runCommand(SPEC, args, async (parsed) => {
+    const wanted = parsed.positionals[0];
+    const byFile = flag(parsed, "by-file");
+    if (wanted !== undefined && byFile) {
+      throw new UsageError("a session and --by-file do not go together");
+    }
+    if (parsed.values.limit !== undefined && (wanted !== undefined || byFile)) {
+      throw new UsageError("--limit goes with the list (no <session>, no --by-file)");
+    }
+    if (parsed.values.days !== undefined && !byFile) {
+      throw new UsageError("--days goes with --by-file");
+    }
+    const json = flag(parsed, "json");
     const limit = intOption(parsed, "limit", 20, 1, 10_000);
+    const days = intOption(parsed, "days", 30, 1, 3650);
     const library = await requireLibrary(env);
-    const sessions = projectSessions(env, library.root).slice(0, limit);
-    if (flag(parsed, "json")) {
-      printJson({ version: VERSION, library: library.root, sessions: sessions.map(sessionJson) });
-      return EXIT_OK;
-    }
-    if (sessions.length === 0) {
-      console.log(`No session has been sent files of ${library.root} yet (or in the last week).`);
-      return EXIT_OK;
-    }
-    const style = makeStyle(env);
-    const width = Math.max(...sessions.map((s) => s.session.length));
-    for (const s of sessions) {
-      const json = sessionJson(s);
-      const when = s.lastActive ? ageOf(s.lastActive.toISOString()) : "unknown";
-      const agents = json.subagents ? `, ${plural(json.subagents as number, "subagent")}` : "";
-      console.log(
-        `${s.session.padEnd(width)}  ${style.dim(when.padEnd(12))}  ` +
-          `${plural(json.files as number, "library file")}${agents}`,
-      );
-    }
-    console.log(style.dim("\n'librarian sent <session>' lists what a session was sent."));
+    const sessions = projectSessions(env, library.root);
+    if (byFile) await printByFile(library.root, sessions, days, json, env);
+    else if (wanted !== undefined) {
+      printSessionFiles(library.root, findSession(sessions, wanted), json, env);
+    } else printSessionList(library.root, sessions.slice(0, limit), json, env);
     return EXIT_OK;
   });
+}
+
+/**
+ * The old `sent [<session>]`'s command line as `sessions`' (`latest` when no session is given).
+ *
+ * @example Usage
+ * ```ts
+ * import { sentArgs } from "./sessions.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(sentArgs(["--json"]), ["--json", "latest"]);
+ * assert.deepEqual(sentArgs(["abc", "--json"]), ["abc", "--json"]);
+ * ```
+ */
+export function sentArgs(args: readonly string[]): string[] {
+  return args.some((a) => !a.startsWith("-")) ? [...args] : [...args, "latest"];
+}
+
+/**
+ * The old `stats [--days N]`'s command line as `sessions`'.
+ *
+ * @example Usage
+ * ```ts
+ * import { statsArgs } from "./sessions.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(statsArgs(["--days", "7"]), ["--by-file", "--days", "7"]);
+ * ```
+ */
+export function statsArgs(args: readonly string[]): string[] {
+  return ["--by-file", ...args];
+}
+
+/** Runs the old `librarian sent` (kept for one release): `sessions <session>|latest`. */
+export async function runSent(args: string[]): Promise<number> {
+  return await run(sentArgs(args));
+}
+
+/** Runs the old `librarian stats` (kept for one release): `sessions --by-file`. */
+export async function runStats(args: string[]): Promise<number> {
+  return await run(statsArgs(args));
 }

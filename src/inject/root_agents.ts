@@ -1,0 +1,198 @@
+/**
+ * The project's root `AGENTS.md`: sent by the Librarian exactly when the client did not load it.
+ *
+ * Observed with the real CLI:
+ * - 2.1.197 never loads it.
+ * - 2.1.332 loads it through its built-in plugin `cc-plugin-agents-md` where the project has no
+ *   `CLAUDE.md` (its default `instructionFiles: "claude-md-or-agents-md"`), beside `CLAUDE.md`
+ *   (`"claude-md-and-agents-md"`), or not at all (`"claude-md"`, `"managed-only"`, the plugin
+ *   disabled), set in the user's settings (`pluginConfigs["cc-plugin-agents-md@builtin"].options`;
+ *   a project's settings were not honoured). It sends no InstructionsLoaded for it. What it loaded
+ *   it reports in the session's transcript, before the first tool call: one `attachment` line of
+ *   type `instructions` whose `files` name every instruction file it put into the context (the
+ *   root `CLAUDE.md` and `AGENTS.md` alike), also for a subagent, whose events carry the parent's
+ *   `transcript_path`. It writes none when it loaded none, and 2.1.197 writes none ever.
+ *
+ * Where the project's own root `CLAUDE.md` imports it (`@AGENTS.md`), every version loads it with
+ * that file at the session's start. Otherwise the transcript's head tells: listed there, the client loaded it; a transcript that already
+ * holds the model's first answer and no such line, it did not. Before that (a session start, a
+ * session without a transcript) the client is told by `CLAUDE_PID` (the 2.1.3xx releases set it,
+ * 2.1.197 does not): without it nothing was loaded; with it the default setting is assumed at a
+ * touch, and a session start waits for the first touch.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "../core/env.ts";
+import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
+import type { LibraryFile } from "../core/walk.ts";
+import { clientLoadsAfterWriteAndShellRead, importedAtRoot } from "./native_sources.ts";
+
+/** The root memory file the client may or may not load, project-relative. */
+export const ROOT_AGENTS = "AGENTS.md";
+
+/** How much of the transcript's head is read for the client's report (it is in the first KB). */
+export const REPORT_BYTES = 256 * 1024;
+
+/** What the transcript's head says about the instruction files the client loaded. */
+export type InstructionsReport =
+  /** The client's `instructions` report: the files it loaded (absolute paths). */
+  | { kind: "listed"; paths: string[] }
+  /** The model answered and no report came: the client loaded no instruction file. */
+  | { kind: "none" }
+  /** Too early to tell (no transcript, or not yet the model's first answer). */
+  | { kind: "unknown" };
+
+/**
+ * The client's report of the instruction files it loaded, from the head of a transcript (JSONL).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { instructionsReport } from "./root_agents.ts";
+ * const report = JSON.stringify({
+ *   type: "attachment",
+ *   attachment: { type: "instructions", files: [{ path: "/p/AGENTS.md", type: "Project" }] },
+ * });
+ * const answer = JSON.stringify({ type: "assistant", message: { content: [] } });
+ * assert.deepEqual(instructionsReport(`${report}\n${answer}\n`), { kind: "listed", paths: ["/p/AGENTS.md"] });
+ * assert.deepEqual(instructionsReport(`${answer}\n`), { kind: "none" });
+ * assert.deepEqual(instructionsReport('{"type":"user"}\n'), { kind: "unknown" });
+ * assert.deepEqual(instructionsReport(""), { kind: "unknown" });
+ * ```
+ */
+export function instructionsReport(head: string): InstructionsReport {
+  let answered = false;
+  for (const line of head.split("\n")) {
+    if (line.includes('"instructions"')) {
+      const paths = reportedPaths(line);
+      if (paths !== null) return { kind: "listed", paths };
+    }
+    if (!answered && line.includes('"assistant"')) {
+      try {
+        answered = (JSON.parse(line) as { type?: unknown }).type === "assistant";
+      } catch {
+        // a line cut by the read's end
+      }
+    }
+  }
+  return answered ? { kind: "none" } : { kind: "unknown" };
+}
+
+/** The files of an `instructions` attachment line, or `null` when the line is not one. */
+function reportedPaths(line: string): string[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const record = parsed as { type?: unknown; attachment?: { type?: unknown; files?: unknown } };
+  if (record?.type !== "attachment" || record.attachment?.type !== "instructions") return null;
+  const files = Array.isArray(record.attachment.files) ? record.attachment.files : [];
+  return files.flatMap((f) => {
+    const path = (f as { path?: unknown } | null)?.path;
+    return typeof path === "string" ? [path] : [];
+  });
+}
+
+/** The head of a transcript (at most {@link REPORT_BYTES}), or `""` when it cannot be read. */
+function transcriptHead(transcriptPath: unknown): string {
+  const path = typeof transcriptPath === "string" ? resolveLocalPath(transcriptPath) : null;
+  if (path === null) return "";
+  let file: Deno.FsFile | undefined;
+  try {
+    file = Deno.openSync(path, { read: true });
+    const buffer = new Uint8Array(REPORT_BYTES);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null || n === 0) break;
+      filled += n;
+    }
+    return new TextDecoder().decode(buffer.subarray(0, filled));
+  } catch {
+    return "";
+  } finally {
+    file?.close();
+  }
+}
+
+function isPlainFile(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** When the decision is made: a session or subagent start, or a touch. */
+export type Phase = "start" | "touch";
+
+/**
+ * Whether the client loaded the project's root `AGENTS.md` into this session's context, or
+ * `undefined` when that cannot be told yet (a start under a 2.1.3xx client: its report comes with
+ * the first prompt).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { clientLoadedRootAgents } from "./root_agents.ts";
+ * const p = Deno.makeTempDirSync();
+ * // no report, no CLAUDE_PID (2.1.197): never loaded
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({}), "start"), false);
+ * // a 2.1.3xx start: told at the first touch
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({ CLAUDE_PID: "7" }), "start"), undefined);
+ * // a 2.1.3xx touch without a transcript: the default (loaded where there is no CLAUDE.md)
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({ CLAUDE_PID: "7" }), "touch"), true);
+ * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "- c");
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({ CLAUDE_PID: "7" }), "touch"), false);
+ * // a CLAUDE.md importing it (`@AGENTS.md`): loaded with it, on every version
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- a");
+ * Deno.writeTextFileSync(`${p}/CLAUDE.md`, "@AGENTS.md");
+ * assert.equal(clientLoadedRootAgents(p, undefined, envFrom({}), "start"), true);
+ * ```
+ */
+export function clientLoadedRootAgents(
+  projectRoot: string,
+  transcriptPath: unknown,
+  env: EnvReader,
+  phase: Phase,
+): boolean | undefined {
+  // a root CLAUDE.md that imports it (`@AGENTS.md`): every version loads it with that file
+  const own = normalizePath(joinPath(projectRoot, ROOT_AGENTS));
+  if (importedAtRoot(projectRoot).some((file) => normalizePath(file.absPath) === own)) return true;
+  const report = instructionsReport(transcriptHead(transcriptPath));
+  if (report.kind === "listed") {
+    return report.paths.some((p) => normalizePath(p) === own);
+  }
+  if (report.kind === "none") return false;
+  if (!clientLoadsAfterWriteAndShellRead(env)) return false; // 2.1.197: it never loads it
+  if (phase === "start") return undefined;
+  return !isPlainFile(joinPath(projectRoot, "CLAUDE.md"));
+}
+
+/**
+ * The project's root `AGENTS.md` as a source (a plain file, never a link), or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rootAgentsFile } from "./root_agents.ts";
+ * const p = Deno.makeTempDirSync();
+ * assert.equal(rootAgentsFile(p), null);
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- a");
+ * assert.equal(rootAgentsFile(p)?.relPath, "AGENTS.md");
+ * ```
+ */
+export function rootAgentsFile(projectRoot: string): LibraryFile | null {
+  const absPath = joinPath(projectRoot, ROOT_AGENTS);
+  if (!isPlainFile(absPath)) return null;
+  return {
+    relPath: ROOT_AGENTS,
+    label: `${ROOT_AGENTS} (the project's own root memory file, read in place: this client ` +
+      "did not load it)",
+    absPath,
+  };
+}

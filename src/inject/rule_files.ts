@@ -1,0 +1,141 @@
+/**
+ * The agents' rule files a project keeps, where they lie, each with its scope (front matter read
+ * by `format/rule_scope.ts`): Claude Code's `.claude/rules/**\/*.md`, Cursor's
+ * `.cursor/rules/**\/*.mdc`, Copilot's `.github/instructions/**\/*.instructions.md` and
+ * `.github/copilot-instructions.md`, Windsurf's `.windsurf/rules/*.md`, all at the project root. A
+ * file `librarian export` wrote is the library's own text and is never listed; a link is never
+ * followed. Copilot's `copilot-instructions.md` is served without the section export keeps in it
+ * (`inject/choose.ts`), and not at all when that section is all it holds.
+ *
+ * @module
+ */
+
+import { joinPath } from "../core/paths.ts";
+import { type RuleAgent, type RuleScope, ruleScope } from "../format/rule_scope.ts";
+import { isGeneratedText } from "../format/export_marks.ts";
+import { withoutExportSection } from "../format/export_marks.ts";
+
+/** Where each agent keeps its rules (project-relative) and how their files are named. */
+export const RULE_FOLDERS: readonly { agent: RuleAgent; folder: string; name: RegExp }[] = Object
+  .freeze([
+    { agent: "claude", folder: ".claude/rules", name: /\.md$/i },
+    { agent: "cursor", folder: ".cursor/rules", name: /\.mdc?$/i },
+    { agent: "copilot", folder: ".github/instructions", name: /\.instructions\.md$/i },
+    { agent: "windsurf", folder: ".windsurf/rules", name: /\.md$/i },
+  ]);
+
+/** Copilot's repository-wide instructions (project-relative). */
+export const COPILOT_REPO_FILE = ".github/copilot-instructions.md";
+
+/** At most this many rule files are read per agent's folder (a handful, usually). */
+export const MAX_RULES = 64;
+
+/** How much of a rule file is read for its front matter. */
+const HEAD_CHARS = 8192;
+
+/** A rule file where it lies, with its agent and scope. */
+export interface RuleFile {
+  relPath: string;
+  absPath: string;
+  agent: RuleAgent;
+  scope: RuleScope;
+}
+
+function isPlainFolder(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The head of a file, or null; `plain`: the caller knows it is a plain file, not a link. */
+function headOf(absPath: string, plain = false): string | null {
+  try {
+    if (!plain && !Deno.lstatSync(absPath).isFile) return null;
+    return Deno.readTextFileSync(absPath).slice(0, HEAD_CHARS);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which agent's rule folder a project-relative path is a rule file of (at the project root), or
+ * null: what the inject hook reads where it lies.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ruleAgentOf } from "./rule_files.ts";
+ * assert.equal(ruleAgentOf(".cursor/rules/db/x.mdc"), "cursor");
+ * assert.equal(ruleAgentOf(".github/copilot-instructions.md"), "copilot");
+ * assert.equal(ruleAgentOf("web/.cursor/rules/x.mdc"), null, "a nested rules folder is not read");
+ * assert.equal(ruleAgentOf(".github/instructions/ui.md"), null);
+ * ```
+ */
+export function ruleAgentOf(relPath: string): RuleAgent | null {
+  if (relPath === COPILOT_REPO_FILE) return "copilot";
+  const name = relPath.slice(relPath.lastIndexOf("/") + 1);
+  for (const { agent, folder, name: pattern } of RULE_FOLDERS) {
+    if (relPath.startsWith(`${folder}/`) && pattern.test(name)) return agent;
+  }
+  return null;
+}
+
+/**
+ * Every rule file of the project (see the module), by agent then path, with its scope; the
+ * repository's `copilot-instructions.md` is `always`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { projectRules } from "./rule_files.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/.cursor/rules`, { recursive: true });
+ * Deno.writeTextFileSync(`${p}/.cursor/rules/t.mdc`, "---\nglobs: **\/trigger/**\n---\n- x\n");
+ * Deno.mkdirSync(`${p}/.github`);
+ * Deno.writeTextFileSync(`${p}/.github/copilot-instructions.md`, "- y\n");
+ * assert.deepEqual(projectRules(p).map((r) => [r.relPath, r.scope.kind]), [
+ *   [".cursor/rules/t.mdc", "globs"],
+ *   [".github/copilot-instructions.md", "always"],
+ * ]);
+ * ```
+ */
+export function projectRules(projectRoot: string): RuleFile[] {
+  const rules: RuleFile[] = [];
+  for (const { agent, folder, name } of RULE_FOLDERS) {
+    let count = 0;
+    const visit = (relDir: string, depth: number) => {
+      const absDir = joinPath(projectRoot, relDir);
+      if (depth > 3 || !isPlainFolder(absDir)) return;
+      let entries: Deno.DirEntry[];
+      try {
+        entries = [...Deno.readDirSync(absDir)].sort((a, b) => a.name < b.name ? -1 : 1);
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (count >= MAX_RULES) return;
+        const relPath = `${relDir}/${entry.name}`;
+        if (entry.isDirectory) visit(relPath, depth + 1);
+        if (!entry.isFile || !name.test(entry.name)) continue;
+        const absPath = joinPath(projectRoot, relPath);
+        // a folder entry that is a file is no link (a link's entry is neither file nor folder)
+        const head = headOf(absPath, true);
+        if (head === null || isGeneratedText(head)) continue;
+        count++;
+        rules.push({ relPath, absPath, agent, scope: ruleScope(agent, head) });
+      }
+    };
+    visit(folder, 0);
+    if (agent === "copilot") {
+      const absPath = joinPath(projectRoot, COPILOT_REPO_FILE);
+      const head = headOf(absPath);
+      // a file that holds only export's section is the library's own text
+      if (head !== null && withoutExportSection(head).trim() !== "") {
+        rules.push({ relPath: COPILOT_REPO_FILE, absPath, agent, scope: { kind: "always" } });
+      }
+    }
+  }
+  return rules;
+}
