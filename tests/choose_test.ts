@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { chooseContext, type ChooseOptions, OUTSIDE_FINGERPRINT } from "../src/inject/choose.ts";
 import type { LibraryFile } from "../src/core/walk.ts";
 import { tempDir } from "./helpers.ts";
+import { readLibraryText, statStamp } from "../src/core/read_text.ts";
+import { makeFingerprint } from "../src/inject/ledger_format.ts";
 
 function fileIn(root: string, relPath: string): LibraryFile {
   return { relPath, label: relPath, absPath: `${root}/${relPath}` };
@@ -66,4 +68,27 @@ Deno.test("an entry leading outside the library is named once and never read", a
     hits: 0,
     refreshed: {},
   });
+});
+
+Deno.test("chooseContext: every fingerprint recorded is the file's stamp and content hash, also when files read to fill the budget are left out", async () => {
+  await using dir = await tempDir();
+  const files: LibraryFile[] = [];
+  for (let i = 0; i < 12; i++) {
+    const absPath = `${dir.path}/f${i}.md`;
+    await Deno.writeTextFile(
+      absPath,
+      `# f${i}\n` + `- learning ${i}: ${"x".repeat(400)}\n`.repeat(4),
+    );
+    files.push({ relPath: `f${i}.md`, label: `f${i}.md (library root)`, absPath });
+  }
+  const choice = chooseContext(files, { budget: 3000, alreadySent: {}, header: () => "[h]" });
+  assert.ok(choice.kind === "context");
+  const recorded = Object.entries(choice.delivered);
+  assert.ok(recorded.length > 0 && recorded.length < files.length, "some files left out");
+  for (const [path, fingerprint] of recorded) {
+    const stat = statStamp(path);
+    const text = readLibraryText(path, "error" in stat ? 0 : stat.size, 256 * 1024);
+    assert.ok(!("error" in stat) && text.kind === "text");
+    assert.equal(fingerprint, makeFingerprint(stat.stamp, text.hash), path);
+  }
 });

@@ -151,6 +151,47 @@ export function decodeLibraryBytes(
  * ```
  */
 export function readLibraryText(path: string, size: number, maxBytes: number): FileText {
+  const read = readLibraryTextLazily(path, size, maxBytes);
+  return read.kind === "text"
+    ? { kind: "text", text: read.text, partial: read.partial, hash: read.hash() }
+    : read;
+}
+
+/**
+ * {@link FileText} whose text's hash is made when first asked for (then kept): a caller that reads
+ * files to fill a budget and records only those it shows hashes only those (hashing runs in V8's
+ * interpreter for the most part, some 350 instructions a byte).
+ */
+export type LazyFileText =
+  | Exclude<FileText, { kind: "text" }>
+  | {
+    kind: "text";
+    text: string;
+    partial: boolean;
+    /** The hash {@link readLibraryText} gives, made on the first call. */
+    hash: () => string;
+  };
+
+/**
+ * {@link readLibraryText} with the text's hash made on first use.
+ *
+ * @example Usage
+ * ```ts
+ * import { readLibraryText, readLibraryTextLazily } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "0123456789");
+ * const lazy = readLibraryTextLazily(path, 10, 100);
+ * const eager = readLibraryText(path, 10, 100);
+ * assert.ok(lazy.kind === "text" && eager.kind === "text" && lazy.hash() === eager.hash);
+ * ```
+ */
+export function readLibraryTextLazily(
+  path: string,
+  size: number,
+  maxBytes: number,
+): LazyFileText {
   try {
     const partial = size > maxBytes;
     const data = partial ? readPrefix(path, maxBytes) : Deno.readFileSync(path);
@@ -158,8 +199,9 @@ export function readLibraryText(path: string, size: number, maxBytes: number): F
     if (decoded.kind !== "text") {
       return { kind: decoded.kind, hash: `${decoded.kind}:${data.length}` };
     }
+    let made: string | undefined;
     // a partial read hashes what it read plus the file's size (the rest is not in the context)
-    const hash = partial ? `${hashBytes(data)}+${size}` : hashBytes(data);
+    const hash = () => made ??= partial ? `${hashBytes(data)}+${size}` : hashBytes(data);
     return { kind: "text", text: decoded.text, partial, hash };
   } catch (error) {
     return { kind: "unreadable", reason: error instanceof Error ? error.name : String(error) };

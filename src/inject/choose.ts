@@ -21,7 +21,7 @@ import {
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
 import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";
-import { readLibraryText, statStamp } from "../core/read_text.ts";
+import { readLibraryTextLazily, statStamp } from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { withoutExportSection } from "../format/export_marks.ts";
@@ -189,7 +189,13 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   const sectionAt: (ContextSection | undefined)[] = [];
   const skipAt: (ContextSkip | undefined)[] = [];
   const outside: string[] = [];
-  const fingerprints: Record<string, string> = {};
+  // a file read whole and shown has its fingerprint made when it is recorded: the files read to
+  // fill the budget and then left out are never hashed (read_text.ts)
+  const fingerprints: Record<string, string | (() => string)> = {};
+  const fingerprintAt = (path: string): string | undefined => {
+    const fingerprint = fingerprints[path];
+    return typeof fingerprint === "function" ? fingerprint() : fingerprint;
+  };
   // touched on disk but unchanged: the new stamp is recorded so the next touch needs no read
   const touched: Record<string, string> = {};
   let hits = 0;
@@ -238,16 +244,18 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       hits++; // unchanged since it was sent: not even read
       continue;
     }
-    const text = readLibraryText(file.absPath, stat.size, MAX_READ_BYTES);
+    const text = readLibraryTextLazily(file.absPath, stat.size, MAX_READ_BYTES);
     if (text.kind === "unreadable") {
       const fingerprint = makeFingerprint(stat.stamp, UNREADABLE);
       if (previous !== fingerprint) skip(i, file, `unreadable: ${text.reason}`, fingerprint);
       continue;
     }
-    const fingerprint = makeFingerprint(stat.stamp, text.hash);
-    if (previous !== undefined && hashOf(previous) === text.hash) {
+    const hash = text.hash;
+    const stamp = stat.stamp;
+    const fingerprint = () => makeFingerprint(stamp, typeof hash === "string" ? hash : hash());
+    if (previous !== undefined && hashOf(previous) === (typeof hash === "string" ? hash : hash())) {
       hits++; // touched but not changed
-      touched[file.absPath] = fingerprint;
+      touched[file.absPath] = fingerprint();
       continue;
     }
     if (text.kind === "text") {
@@ -274,13 +282,14 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
       sectionAt[i] = section;
     } else {
       const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";
-      skip(i, file, reason, fingerprint);
+      skip(i, file, reason, fingerprint());
     }
   }
   // a project rule a library file holds a copy of is in the window with it: never sent twice
   files.forEach((file, i) => {
-    const fingerprint = fingerprints[file.absPath];
-    if ("native" in file && copied.has(file.relPath) && sectionAt[i] && fingerprint) {
+    if ("native" in file && copied.has(file.relPath) && sectionAt[i]) {
+      const fingerprint = fingerprintAt(file.absPath);
+      if (fingerprint === undefined) return;
       sectionAt[i] = undefined;
       touched[file.absPath] = fingerprint;
     }
@@ -302,7 +311,7 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   );
   const delivered: Record<string, string> = { ...touched };
   for (const path of rendered.delivered) {
-    const fingerprint = fingerprints[path];
+    const fingerprint = fingerprintAt(path);
     if (fingerprint !== undefined) delivered[path] = fingerprint;
   }
   if (notice !== "") {

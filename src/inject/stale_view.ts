@@ -28,8 +28,11 @@ const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 
 /** Applies the stale marks that still hold to a library file's text. */
 export interface StaleView {
-  /** `text` (the file at library-relative `relPath`, content hash `hash`) as the model gets it. */
-  apply(relPath: string, text: string, hash: string): string;
+  /**
+   * `text` (the file at library-relative `relPath`, content hash `hash`) as the model gets it. The
+   * hash may be given as a function: it is then made only for a file the record has marks for.
+   */
+  apply(relPath: string, text: string, hash: string | (() => string)): string;
 }
 
 /**
@@ -67,7 +70,8 @@ export function staleView(library: Library, env: EnvReader): StaleView | undefin
         record = read.kind === "text" ? parseStaleRecord(read.text) : null;
       }
       const entry = record?.files[relPath];
-      if (entry === undefined || entry.hash !== hash || entry.stale.length === 0) return text;
+      if (entry === undefined || entry.stale.length === 0) return text;
+      if (entry.hash !== (typeof hash === "string" ? hash : hash())) return text;
       const holding = entry.stale.filter((mark) =>
         Object.entries(mark.cited).every(([path, stamp]) => stampNow(path) === stamp)
       );
