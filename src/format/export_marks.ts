@@ -7,6 +7,9 @@
  * @module
  */
 
+import { stripMetadata } from "./library_doc.ts";
+import { encodeName } from "./names.ts";
+
 /** Every format `librarian export` writes. */
 export const EXPORT_FORMATS = ["agents-md", "cursor", "copilot", "claude-rules"] as const;
 
@@ -135,4 +138,70 @@ function removeSpan(text: string): string {
   const before = text.slice(0, span.start);
   const after = text.slice(span.end);
   return `${after === "" ? before.replace(/\n\n$/, "\n") : before}${after}`;
+}
+
+/**
+ * Library text with every line that is exactly a section marker escaped (a leading `\`, which
+ * Markdown shows as the line itself), so knowledge that quotes a marker can never end or open
+ * export's section of a file.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeMarkerLines, SECTION_END } from "./export_marks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeMarkerLines(`- a\n${SECTION_END}\n`), `- a\n\\${SECTION_END}\n`);
+ * assert.equal(escapeMarkerLines("- say <!-- librarian:end --> here\n"), "- say <!-- librarian:end --> here\n");
+ * ```
+ */
+export function escapeMarkerLines(text: string): string {
+  return text.split("\n").map((line) => {
+    const plain = line.endsWith("\r") ? line.slice(0, -1) : line;
+    return plain === SECTION_BEGIN || plain === SECTION_END ? `\\${line}` : line;
+  }).join("\n");
+}
+
+/**
+ * One library file as export renders it into a folder's file (`export/render.ts`): its path
+ * inside the library as a head, then its text without metadata lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { exportSection } from "./export_marks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(exportSection("src/a.md", "- one\n\n"), "--- [src/a.md] ---\n- one\n");
+ * ```
+ */
+export function exportSection(libraryRelPath: string, text: string): string {
+  return `--- [${encodeName(libraryRelPath)}] ---\n${stripMetadata(text).trim()}\n`;
+}
+
+/**
+ * True when a generated file (`exportText`) holds the library file at `libraryRelPath` whole and
+ * as it is now (`text`): its section, exactly, ending where the file or the next section starts.
+ * A file changed since the export, cut for the format's size, or with a secret export held back
+ * is not held: where the client loads the export, the Librarian still sends that file.
+ *
+ * @example Usage
+ * ```ts
+ * import { exportHolds } from "./export_marks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const exported = "<!-- marker -->\n\n--- [src/a.md] ---\n- one\n- two\n\n--- [src/b.md] ---\n- b\n";
+ * assert.ok(exportHolds(exported, "src/a.md", "- one\n- two\n"));
+ * assert.ok(exportHolds(exported, "src/b.md", "- b"));
+ * assert.ok(!exportHolds(exported, "src/a.md", "- one\n"), "the export holds older text");
+ * assert.ok(!exportHolds(exported, "src/a.md", "- one\n- two\n- three\n"), "newer text");
+ * assert.ok(!exportHolds(exported, "src/c.md", "- b"));
+ * ```
+ */
+export function exportHolds(exportText: string, libraryRelPath: string, text: string): boolean {
+  const plain = exportText.includes("\r") ? exportText.replace(/\r\n/g, "\n") : exportText;
+  const section = escapeMarkerLines(exportSection(libraryRelPath, text));
+  for (let at = plain.indexOf(section); at >= 0; at = plain.indexOf(section, at + 1)) {
+    const after = at + section.length;
+    if (after === plain.length || plain[after] === "\n") return true;
+  }
+  return false;
 }
