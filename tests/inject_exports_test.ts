@@ -144,3 +144,70 @@ Deno.test("another agent's Read (Codex: turn_id) loads no Claude Code rule: the 
   const codex = JSON.stringify({ ...JSON.parse(read(root, "t1")), turn_id: "turn-1" });
   assert.equal(count(await inject(root, log, codex)), 1);
 });
+
+const ROOT = "- ROOT-RULE: money is integer cents everywhere, never floats.";
+const rootCount = (text: string) => text.split("ROOT-RULE").length - 1;
+const startEvent = (root: string, transcript?: string) =>
+  JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "SessionStart",
+    source: "startup",
+    cwd: root,
+    ...(transcript ? { transcript_path: transcript } : {}),
+  });
+
+async function startContext(root: string, log: string, env: Record<string, string> = {}) {
+  const result = await runLibrarian(["inject"], {
+    cwd: root,
+    stdin: startEvent(root),
+    env: { LIBRARIAN_LOG: log, ...env },
+    home: `${root}/home`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const out = parseHookStdout(result.stdout);
+  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
+}
+
+Deno.test("the library root's claude-rules export (no paths:) is loaded by the client at every start: the start and later touches leave its root files to it", async () => {
+  for (const env of [{}, NEW]) {
+    const { dir, root, log } = await exported("claude-rules", {
+      "_memory_library/money.md": `${ROOT}\n`,
+    });
+    await using _ = dir;
+    assert.equal(rootCount(await startContext(root, log, env)), 0);
+    assert.equal(rootCount(await inject(root, log, sed(root, "t1"), env)), 0);
+    assert.equal(rootCount(await inject(root, log, read(root, "t2"), env)), 0);
+  }
+});
+
+Deno.test("a generated root AGENTS.md: 2.1.197 never loads it, so the start sends the root files once and never the export; 2.1.332 without a CLAUDE.md loads it, so neither the start nor a touch sends them", async () => {
+  {
+    const { dir, root, log } = await exported("agents-md", {
+      "_memory_library/money.md": `${ROOT}\n`,
+    });
+    await using _ = dir;
+    const sent = await startContext(root, log);
+    assert.equal(rootCount(sent), 1, sent);
+    assert.doesNotMatch(sent, /AGENTS\.md/);
+    assert.equal(rootCount(await inject(root, log, sed(root, "t1"))), 0);
+  }
+  const { dir, root, log } = await exported("agents-md", {
+    "_memory_library/money.md": `${ROOT}\n`,
+  });
+  await using _ = dir;
+  assert.equal(rootCount(await startContext(root, log, NEW)), 0);
+  assert.equal(rootCount(await inject(root, log, read(root, "t1"), NEW)), 0);
+  assert.equal(rootCount(await inject(root, log, sed(root, "t2"), NEW)), 0);
+});
+
+Deno.test("under 2.1.332 a project with a CLAUDE.md: the built-in loader loads no generated root AGENTS.md, so the first touch sends the root files the start left", async () => {
+  const { dir, root, log } = await exported("agents-md", {
+    "_memory_library/money.md": `${ROOT}\n`,
+    "CLAUDE.md": "# Ours\n",
+  });
+  await using _ = dir;
+  const start = await startContext(root, log, NEW);
+  const touch = await inject(root, log, sed(root, "t1"), NEW);
+  assert.equal(rootCount(start) + rootCount(touch), 1, start + touch);
+});
