@@ -211,3 +211,15 @@ Deno.test("under 2.1.332 a project with a CLAUDE.md: the built-in loader loads n
   const touch = await inject(root, log, sed(root, "t1"), NEW);
   assert.equal(rootCount(start) + rootCount(touch), 1, start + touch);
 });
+
+Deno.test("under 2.1.332 a cat of a file a claude-rules export covers is the client's read (it loads the rule): the library file is left to it; under 2.1.197 the cat sends it", async () => {
+  const cat = (root: string) => event(root, "Bash", { command: "cat src/api/a.ts" }, "t1");
+  {
+    const { dir, root, log } = await exported("claude-rules");
+    await using _ = dir;
+    assert.equal(count(await inject(root, log, cat(root), NEW)), 0);
+  }
+  const { dir, root, log } = await exported("claude-rules");
+  await using _ = dir;
+  assert.equal(count(await inject(root, log, cat(root))), 1);
+});
