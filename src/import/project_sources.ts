@@ -36,12 +36,14 @@ import { doubledText, type Doubling, type NativeFile } from "./native.ts";
 import { ruleAgentOf } from "../inject/mod.ts";
 import {
   atImports,
+  exportFormatOf,
   isGeneratedText,
   MAX_IMPORT_DEPTH,
   type RuleAgent,
   type RuleScope,
   ruleScope,
   withoutExportSection,
+  withoutHeldSections,
   withoutImports,
 } from "../format/mod.ts";
 
@@ -588,6 +590,7 @@ const NATIVE_KINDS = new Set<SourceKind>(["claude", "agents", "claude-rule"]);
  */
 export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
   const boundary = new Boundary(projectRoot, "project");
+  const library = libraryTexts(libraryRoot);
   const natives: NativeFile[] = [];
   const seen = new Set<string>();
   const queue = walk(projectRoot, projectRoot, libraryRoot)
@@ -602,6 +605,13 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
     // another agent's rule counts where the inject hook serves it; an export is the library's own
     const other = ruleAgentOf(rel) !== null && classify(rel)?.kind !== "claude-rule";
     if (other && (servedInPlace(rel, got.text) === null || isGeneratedText(got.text))) continue;
+    // the Librarian's own export: only what it holds from older library files can double
+    // (the inject hook leaves what it holds as it is to the client: inject/loaded_exports.ts)
+    const format = exportFormatOf(got.text);
+    if (format !== null) {
+      natives.push({ rel, text: withoutHeldSections(got.text, library), exported: format });
+      continue;
+    }
     natives.push({ rel, text: withoutExportSection(got.text) });
     if (depth >= MAX_IMPORT_DEPTH) continue;
     for (const { path } of atImports(got.text)) {
@@ -615,5 +625,5 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
       }
     }
   }
-  return natives.length ? doubledText(natives, libraryTexts(libraryRoot)) : [];
+  return natives.length ? doubledText(natives, library) : [];
 }
