@@ -163,3 +163,25 @@ Deno.test("doctor names an export older than the library, with the re-export as 
   );
   assert.doesNotMatch(check.fix ?? "", /hand-over|delete the copied lines/);
 });
+
+Deno.test("lint says the same of an export: nothing while it is up to date, the re-export once the library changed", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, EXPORTED);
+  const opts = { cwd: dir.path, home: `${dir.path}/home` };
+  assert.equal((await runLibrarian(["export", "--format", "agents-md"], opts)).code, 0);
+  const twice = async () => {
+    const result = await runLibrarian(["lint", "--json"], opts);
+    const findings: { check: string; message: string; fix: string }[] =
+      JSON.parse(result.stdout).findings;
+    return findings.filter((f) => f.check === "loaded-twice");
+  };
+  assert.deepEqual(await twice(), []);
+  await writeTree(dir.path, {
+    "_memory_library/src/api/patterns.md":
+      "- every handler validates its input with zod first\n- NEWER: and logs the request id\n",
+  });
+  const found = await twice();
+  assert.equal(found.length, 1);
+  assert.match(found[0]!.message, /^src\/api\/AGENTS\.md: \d+ characters of an export older/);
+  assert.match(found[0]!.fix, /^run 'librarian export --format agents-md'/);
+});
