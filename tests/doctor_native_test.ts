@@ -142,8 +142,10 @@ const EXPORTED = {
 };
 
 Deno.test("doctor does not warn about the Librarian's own exports while they are up to date: the inject hook leaves what they hold to the client that loads them", async () => {
-  const check = await afterExport(EXPORTED, "agents-md,claude-rules");
-  assert.equal(check.status, "ok", check.message);
+  for (const format of ["agents-md", "claude-rules", "cursor,copilot"]) {
+    const check = await afterExport(EXPORTED, format);
+    assert.equal(check.status, "ok", `${format}: ${check.message}`);
+  }
 });
 
 Deno.test("doctor names an export older than the library, with the re-export as the fix (never the hand-over a person's file gets)", async () => {
@@ -184,4 +186,22 @@ Deno.test("lint says the same of an export: nothing while it is up to date, the 
   assert.equal(found.length, 1);
   assert.match(found[0]!.message, /^src\/api\/AGENTS\.md: \d+ characters of an export older/);
   assert.match(found[0]!.fix, /^run 'librarian export --format agents-md'/);
+});
+
+Deno.test("doctor names a library folder exported both as agents-md and claude-rules in a project without a CLAUDE.md: Claude Code 2.1.3xx loads both after a Read; the fix keeps one", async () => {
+  const check = await afterExport(EXPORTED, "agents-md,claude-rules");
+  assert.equal(check.status, "warn", check.message);
+  assert.match(
+    check.message,
+    /src\/api\/AGENTS\.md: 50 characters Claude Code 2\.1\.3xx loads twice after a Read in that folder: this export \(its built-in AGENTS\.md loader\) and \.claude\/rules\/librarian-src--api\.md/,
+  );
+  assert.match(
+    check.fix ?? "",
+    /^keep one of the two formats: 'librarian export --format agents-md --clean'/,
+  );
+  const withClaude = await afterExport(
+    { ...EXPORTED, "CLAUDE.md": "# Ours\n" },
+    "agents-md,claude-rules",
+  );
+  assert.equal(withClaude.status, "ok", "the built-in loader stands aside for a CLAUDE.md");
 });

@@ -11,6 +11,7 @@ export { fairShare } from "./budget.ts";
 export {
   type ExportFormat,
   exportFormatOf,
+  exportSourceOf,
   findSection,
   isGeneratedText,
   isMarkerLine,

@@ -28,6 +28,8 @@ export interface Doubling {
   libraryFiles: string[];
   /** Set when `librarian export` wrote the file: the format it was written in. */
   exported?: ExportFormat;
+  /** Set when the client also loads another export of the same library folder (its path). */
+  twin?: string;
 }
 
 /** The shortest line compared: shorter ones (`# API`, `- yes`) match by chance. */
@@ -99,9 +101,12 @@ export function doubledText(
  * const e = describeDoubling({ rel: "src/AGENTS.md", chars: 40, libraryFiles: ["src/a.md"], exported: "agents-md" });
  * assert.match(e.message, /older than the library/);
  * assert.equal(e.fix, "run 'librarian export --format agents-md' (it rewrites src/AGENTS.md from the library as it is now)");
+ * const t = describeDoubling({ ...e, twin: ".claude/rules/librarian-src.md" });
+ * assert.match(t.fix, /librarian export --format agents-md --clean/);
  * ```
  */
 export function describeDoubling(d: Doubling): { message: string; fix: string } {
+  if (d.twin) return describeTwinExports(d, d.twin);
   if (d.exported) return describeStaleExport(d, d.exported);
   const name = d.rel.slice(d.rel.lastIndexOf("/") + 1);
   const nested = d.rel.includes("/") && !d.rel.startsWith(".claude/");
@@ -139,5 +144,18 @@ function describeStaleExport(d: Doubling, format: ExportFormat): { message: stri
       "they are now, so the lines both share are sent twice",
     fix: `run 'librarian export --format ${format}' (it rewrites ${d.rel} from the library as it ` +
       "is now)",
+  };
+}
+
+/** One library folder exported twice, both loaded by Claude Code itself. */
+function describeTwinExports(d: Doubling, twin: string): { message: string; fix: string } {
+  return {
+    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters Claude Code 2.1.3xx loads ` +
+      `twice after a Read in that folder: this export (its built-in AGENTS.md loader) and ${twin} ` +
+      "export the same library folder",
+    fix:
+      "keep one of the two formats: 'librarian export --format agents-md --clean' (Claude Code " +
+      "keeps the rules; other agents lose the AGENTS.md files), or 'librarian export --format " +
+      "claude-rules --clean'",
   };
 }

@@ -54,7 +54,9 @@ export function loadedTwiceCheck(library: Library): Check {
 
 /** The fix for several doublings: re-export the exports out of date, and what the others need. */
 function fixOfMany(doublings: readonly Doubling[]): string {
-  const formats = [...new Set(doublings.flatMap((d) => d.exported ? [d.exported] : []))];
+  const stale = doublings.filter((d) => d.exported && !d.twin);
+  const formats = [...new Set(stale.flatMap((d) => d.exported ? [d.exported] : []))];
+  const twins = doublings.filter((d) => d.twin);
   const fixes = [
     ...(doublings.some((d) => !d.exported)
       ? [
@@ -68,6 +70,7 @@ function fixOfMany(doublings: readonly Doubling[]): string {
         "library as it is now)",
       ]
       : []),
+    ...(twins.length > 0 ? [describeDoubling(twins[0]!).fix] : []),
   ];
   return fixes.join("; ");
 }
