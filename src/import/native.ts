@@ -101,7 +101,13 @@ export function doubledText(
  * const e = describeDoubling({ rel: "src/AGENTS.md", chars: 40, libraryFiles: ["src/a.md"], exported: "agents-md" });
  * assert.match(e.message, /older than the library/);
  * assert.equal(e.fix, "run 'librarian export --format agents-md' (it rewrites src/AGENTS.md from the library as it is now)");
- * const t = describeDoubling({ ...e, twin: ".claude/rules/librarian-src.md" });
+ * const t = describeDoubling({
+ *   rel: "src/AGENTS.md",
+ *   chars: 40,
+ *   libraryFiles: ["src/a.md"],
+ *   exported: "agents-md",
+ *   twin: ".claude/rules/librarian-src.md",
+ * });
  * assert.match(t.fix, /librarian export --format agents-md --clean/);
  * ```
  */
