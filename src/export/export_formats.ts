@@ -15,6 +15,7 @@
 import { encodeName } from "../format/names.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import {
+  escapeMarkerLines,
   EXPORT_FORMATS,
   type ExportFormat,
   MARKER_WORDS,
@@ -24,6 +25,7 @@ import {
 
 // how an export is recognised lives below export/ (the inject hook needs it without this code)
 export {
+  escapeMarkerLines,
   EXPORT_FORMATS,
   type ExportFormat,
   isGeneratedText,
@@ -88,27 +90,6 @@ export function markerText(format: ExportFormat, libraryLabel: string, relDir: s
   const source = relDir === "" ? libraryLabel : `${libraryLabel}/${relDir}`;
   return `${MARKER_WORDS}${encodeName(source)}. Do not edit: change the library files there, ` +
     `then run 'librarian export --format ${format}'.`;
-}
-
-/**
- * Library text with every line that is exactly a section marker escaped (a leading `\`, which
- * Markdown shows as the line itself), so knowledge that quotes a marker can never end or open
- * export's section of a file.
- *
- * @example Usage
- * ```ts
- * import { escapeMarkerLines, SECTION_END } from "./export_formats.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(escapeMarkerLines(`- a\n${SECTION_END}\n`), `- a\n\\${SECTION_END}\n`);
- * assert.equal(escapeMarkerLines("- say <!-- librarian:end --> here\n"), "- say <!-- librarian:end --> here\n");
- * ```
- */
-export function escapeMarkerLines(text: string): string {
-  return text.split("\n").map((line) => {
-    const plain = line.endsWith("\r") ? line.slice(0, -1) : line;
-    return plain === SECTION_BEGIN || plain === SECTION_END ? `\\${line}` : line;
-  }).join("\n");
 }
 
 /**

@@ -9,10 +9,14 @@
 export { atImports, MAX_IMPORT_DEPTH, withoutImports } from "./at_imports.ts";
 export { fairShare } from "./budget.ts";
 export {
+  type ExportFormat,
+  exportFormatOf,
+  exportSourceOf,
   findSection,
   isGeneratedText,
   isMarkerLine,
   withoutExportSection,
+  withoutHeldSections,
 } from "./export_marks.ts";
 export { readFrontMatter } from "./front_matter.ts";
 export { learningsOf, type LearningUnit } from "./learnings.ts";

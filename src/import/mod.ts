@@ -6,6 +6,6 @@
  * @module
  */
 
-export { describeDoubling } from "./native.ts";
+export { describeDoubling, type Doubling } from "./native.ts";
 export { nativeDoublings } from "./project_sources.ts";
 export { withoutSecretLines } from "./secret_lines.ts";

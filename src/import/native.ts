@@ -8,11 +8,15 @@
  * @module
  */
 
+import type { ExportFormat } from "../format/mod.ts";
+
 /** A file Claude Code loads natively, with its text. */
 export interface NativeFile {
   /** Project-relative path (`packages/api/CLAUDE.md`). */
   rel: string;
   text: string;
+  /** Set when `librarian export` wrote it: the format (its text is then only what is out of date). */
+  exported?: ExportFormat;
 }
 
 /** Native text also in the library. */
@@ -22,6 +26,10 @@ export interface Doubling {
   chars: number;
   /** The library files (library-relative) holding them. */
   libraryFiles: string[];
+  /** Set when `librarian export` wrote the file: the format it was written in. */
+  exported?: ExportFormat;
+  /** Set when the client also loads another export of the same library folder (its path). */
+  twin?: string;
 }
 
 /** The shortest line compared: shorter ones (`# API`, `- yes`) match by chance. */
@@ -67,7 +75,9 @@ export function doubledText(
       chars += line.length;
       for (const f of at) files.add(f);
     }
-    if (chars > 0) found.push({ rel: native.rel, chars, libraryFiles: [...files].sort() });
+    if (chars === 0) continue;
+    const exported = native.exported ? { exported: native.exported } : {};
+    found.push({ rel: native.rel, chars, libraryFiles: [...files].sort(), ...exported });
   }
   return found;
 }
@@ -88,9 +98,22 @@ export function doubledText(
  * const c = describeDoubling({ rel: ".cursor/rules/db.mdc", chars: 29, libraryFiles: ["db/db.md"] });
  * assert.match(c.message, /29 characters the Librarian sends from where it lies/);
  * assert.match(c.fix, /delete the copied lines from the library/);
+ * const e = describeDoubling({ rel: "src/AGENTS.md", chars: 40, libraryFiles: ["src/a.md"], exported: "agents-md" });
+ * assert.match(e.message, /older than the library/);
+ * assert.equal(e.fix, "run 'librarian export --format agents-md' (it rewrites src/AGENTS.md from the library as it is now)");
+ * const t = describeDoubling({
+ *   rel: "src/AGENTS.md",
+ *   chars: 40,
+ *   libraryFiles: ["src/a.md"],
+ *   exported: "agents-md",
+ *   twin: ".claude/rules/librarian-src.md",
+ * });
+ * assert.match(t.fix, /librarian export --format agents-md --clean/);
  * ```
  */
 export function describeDoubling(d: Doubling): { message: string; fix: string } {
+  if (d.twin) return describeTwinExports(d, d.twin);
+  if (d.exported) return describeStaleExport(d, d.exported);
   const name = d.rel.slice(d.rel.lastIndexOf("/") + 1);
   const nested = d.rel.includes("/") && !d.rel.startsWith(".claude/");
   const otherAgent =
@@ -112,5 +135,33 @@ export function describeDoubling(d: Doubling): { message: string; fix: string } 
         `the touches it covers), or delete ${d.rel} if no other agent reads it`
       : `delete the copied lines from the library (${d.rel} is read where it lies), or ` +
         `'librarian import ${d.rel} --hand-over --yes' hands it over (a short stub naming the library)`,
+  };
+}
+
+/**
+ * A generated file that doubles: only the text it holds from older library files can (the inject
+ * hook leaves the files it holds as they are to the client that loads it, and sends the others).
+ */
+function describeStaleExport(d: Doubling, format: ExportFormat): { message: string; fix: string } {
+  return {
+    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters of an export older than ` +
+      `the library (${d.libraryFiles.join(", ")} changed since, or did not fit): Claude Code ` +
+      "loads the export by itself and the Librarian sends the library files it does not hold as " +
+      "they are now, so the lines both share are sent twice",
+    fix: `run 'librarian export --format ${format}' (it rewrites ${d.rel} from the library as it ` +
+      "is now)",
+  };
+}
+
+/** One library folder exported twice, both loaded by Claude Code itself. */
+function describeTwinExports(d: Doubling, twin: string): { message: string; fix: string } {
+  return {
+    message: `${d.rel}: ${d.chars.toLocaleString("en-US")} characters Claude Code 2.1.3xx loads ` +
+      `twice after a Read in that folder: this export (its built-in AGENTS.md loader) and ${twin} ` +
+      "export the same library folder",
+    fix:
+      "keep one of the two formats: 'librarian export --format agents-md --clean' (Claude Code " +
+      "keeps the rules; other agents lose the AGENTS.md files), or 'librarian export --format " +
+      "claude-rules --clean'",
   };
 }

@@ -36,12 +36,16 @@ import { doubledText, type Doubling, type NativeFile } from "./native.ts";
 import { ruleAgentOf } from "../inject/mod.ts";
 import {
   atImports,
+  type ExportFormat,
+  exportFormatOf,
+  exportSourceOf,
   isGeneratedText,
   MAX_IMPORT_DEPTH,
   type RuleAgent,
   type RuleScope,
   ruleScope,
   withoutExportSection,
+  withoutHeldSections,
   withoutImports,
 } from "../format/mod.ts";
 
@@ -588,7 +592,9 @@ const NATIVE_KINDS = new Set<SourceKind>(["claude", "agents", "claude-rule"]);
  */
 export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubling[] {
   const boundary = new Boundary(projectRoot, "project");
+  const library = libraryTexts(libraryRoot);
   const natives: NativeFile[] = [];
+  const exported: { rel: string; text: string; format: ExportFormat }[] = [];
   const seen = new Set<string>();
   const queue = walk(projectRoot, projectRoot, libraryRoot)
     .filter((rel) => NATIVE_KINDS.has(classify(rel)?.kind as SourceKind) || ruleAgentOf(rel))
@@ -602,6 +608,14 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
     // another agent's rule counts where the inject hook serves it; an export is the library's own
     const other = ruleAgentOf(rel) !== null && classify(rel)?.kind !== "claude-rule";
     if (other && (servedInPlace(rel, got.text) === null || isGeneratedText(got.text))) continue;
+    // the Librarian's own export: only what it holds from older library files can double
+    // (the inject hook leaves what it holds as it is to the client: inject/loaded_exports.ts)
+    const format = exportFormatOf(got.text);
+    if (format !== null) {
+      natives.push({ rel, text: withoutHeldSections(got.text, library), exported: format });
+      exported.push({ rel, text: got.text, format });
+      continue;
+    }
     natives.push({ rel, text: withoutExportSection(got.text) });
     if (depth >= MAX_IMPORT_DEPTH) continue;
     for (const { path } of atImports(got.text)) {
@@ -615,5 +629,41 @@ export function nativeDoublings(projectRoot: string, libraryRoot: string): Doubl
       }
     }
   }
-  return natives.length ? doubledText(natives, libraryTexts(libraryRoot)) : [];
+  const doublings = natives.length ? doubledText(natives, library) : [];
+  return [...doublings, ...twinExports(projectRoot, exported, library)];
+}
+
+/** The files whose presence makes Claude Code 2.1.3xx's built-in `AGENTS.md` loader stand aside. */
+const PROJECT_CLAUDE_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] as const;
+
+/**
+ * A library folder exported both as a nested `AGENTS.md` and as a `claude-rules` rule, in a
+ * project where Claude Code 2.1.3xx's built-in loader sends that `AGENTS.md` after a Read (no
+ * `CLAUDE.md` of the project's, none in that folder): the client itself then loads the folder's
+ * text twice, from both exports (observed with 2.1.332), whatever the hooks do.
+ */
+function twinExports(
+  projectRoot: string,
+  exported: readonly { rel: string; text: string; format: ExportFormat }[],
+  library: readonly { relPath: string; text: string }[],
+): Doubling[] {
+  const present = (rel: string) => {
+    try {
+      Deno.statSync(joinPath(projectRoot, rel));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (PROJECT_CLAUDE_FILES.some(present)) return [];
+  const rules = new Map(
+    exported.filter((e) => e.format === "claude-rules").map((e) => [exportSourceOf(e.text), e.rel]),
+  );
+  return exported.flatMap((agents) => {
+    if (agents.format !== "agents-md" || !agents.rel.includes("/")) return [];
+    const twin = rules.get(exportSourceOf(agents.text));
+    if (twin === undefined || present(joinPath(dirnameOf(agents.rel), "CLAUDE.md"))) return [];
+    const [found] = doubledText([{ rel: agents.rel, text: agents.text }], library);
+    return found ? [{ ...found, exported: agents.format, twin }] : [];
+  });
 }

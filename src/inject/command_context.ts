@@ -24,6 +24,7 @@ import {
 import { clientLoadsAfterWriteAndShellRead, commandNativeSources } from "./native_sources.ts";
 import { clientReadsOfCommand } from "./client_bash_reads.ts";
 import { rootAgentsFile } from "./root_agents.ts";
+import { claudeRuleExports, heldByExports } from "./loaded_exports.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -140,8 +141,17 @@ export function locateTouches(
   // the root AGENTS.md, general last (touched by name, the command itself brings it)
   const rootAgents = rootAgentsFile(library.projectRoot);
   const named = rootAgents !== null && touched.includes(rootAgents.relPath);
+  // the library files a claude-rules export holds, for the files the client reads its way (it
+  // loads the export with them: loaded_exports.ts)
+  const libraryFiles = mergedLibraryFiles(library, own);
+  const held = new Set(
+    heldByExports(
+      libraryFiles,
+      served.flatMap((rel) => claudeRuleExports(library.projectRoot, rel)),
+    ).map((f) => f.absPath),
+  );
   const files = [
-    ...mergedLibraryFiles(library, own),
+    ...libraryFiles.filter((f) => !held.has(f.absPath)),
     ...commandNativeSources(library.projectRoot, touched, served),
     ...(rootAgents && !named ? [rootAgents] : []),
   ];

@@ -31,6 +31,7 @@ import {
   scopedRules,
 } from "./native_sources.ts";
 import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
+import { claudeRuleExports, generatedOnly, heldByExports } from "./loaded_exports.ts";
 
 /** Why no context was produced for a file. */
 export type NoContextReason =
@@ -194,10 +195,20 @@ export function locateFileContext(
   const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
     ? builtinLoadedAgents(library.projectRoot, relPath)
     : [];
-  const clientLoaded = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
+  const native = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
   // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
   // where it loads anything: not sent (another agent loads none of it)
   const byClaude = options.agent === undefined || options.agent === "claude";
+  const libraryFiles = collectLibraryFiles(library.root, dirnameOf(relPath));
+  // the Librarian's own exports it loads (a claude-rules rule, a generated AGENTS.md): the
+  // library files they hold as they are now are in the window with them (loaded_exports.ts)
+  const held = byClaude && !unloaded
+    ? heldByExports(libraryFiles, [
+      ...generatedOnly(native),
+      ...claudeRuleExports(library.projectRoot, relPath),
+    ])
+    : [];
+  const clientLoaded = [...native, ...held];
   const byClient = new Set(
     byClaude && !unloaded ? clientLoaded.map((file) => file.absPath) : [],
   );
@@ -205,7 +216,7 @@ export function locateFileContext(
   // (inject_hook.ts, root_agents.ts)
   const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
   const files = [
-    ...collectLibraryFiles(library.root, dirnameOf(relPath)),
+    ...libraryFiles.filter((file) => !byClient.has(file.absPath)),
     ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules)
       .filter((file) => !byClient.has(file.absPath)),
     ...(rootAgents && !byClient.has(rootAgents.absPath) ? [rootAgents] : []),

@@ -51,7 +51,7 @@ import { HINT_TOOLS, hintTarget } from "./hint.ts";
 import { holdEnabled, WRITE_TOOLS } from "./hold.ts";
 import { decideTouch, type Touch } from "./touch.ts";
 import { foldersOfTouches, touchedRecently } from "./recent.ts";
-import { dirnameOf, joinPath } from "../core/paths.ts";
+import { dirnameOf, joinPath, relativeInside } from "../core/paths.ts";
 import type { Ledger } from "./ledger_format.ts";
 import { loadLedger } from "./ledger.ts";
 import { findForkParent, inheritedLedger, isUntouched } from "./fork_parent.ts";
@@ -60,6 +60,7 @@ import { canHold } from "../core/agent_event.ts";
 import { fingerprintsOf, withoutClientsOwnRules } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
 import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
+import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_exports.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -183,12 +184,14 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
     (ledger, recorded) => {
       // the root AGENTS.md: left out where the client loaded it (recorded so), or another agent
       const root = rootAgentsDue(location, ledger, event, env, byClaude);
+      // the library's root files an export of the root the client loaded holds
+      const exported = rootExportsDue(root.location, ledger, event, env, byClaude);
       return withClientLoaded(
         withRecent(
-          decideTouch(touchOf(root.location), ledger, recorded),
+          decideTouch(touchOf(exported.location), ledger, recorded),
           touchedRecently(ledger.recent, recentFolders),
         ),
-        { ...newIn(ledger, clientLoaded), ...root.loaded },
+        { ...newIn(ledger, clientLoaded), ...root.loaded, ...exported.loaded },
       );
     },
   );
@@ -268,6 +271,42 @@ function rootAgentsDue(
   if (!client) return { location, loaded: {} };
   const files = location.files.filter((f) => f !== file);
   return { location: { ...location, files }, loaded: byClaude ? fingerprintsOf([file]) : {} };
+}
+
+/**
+ * The location without the library's root files that an export of the root Claude Code loaded
+ * holds (a `claude-rules` rule without `paths:`, a generated root `AGENTS.md` where the client
+ * loaded the root `AGENTS.md`: `loaded_exports.ts`), with their fingerprints to record. Only
+ * asked while a root file is not in the window yet (a start that left them to the client, or none).
+ */
+function rootExportsDue(
+  location: FileLocation,
+  ledger: Ledger,
+  event: HookEvent,
+  env: EnvReader,
+  byClaude: boolean,
+): { location: FileLocation; loaded: Record<string, string> } {
+  if (location.kind !== "located" || !byClaude) return { location, loaded: {} };
+  const rootFiles = location.files.filter((f) =>
+    !("native" in f) && f.outside === undefined && !f.relPath.includes("/") &&
+    relativeInside(f.absPath, location.library.root) !== null &&
+    ledger.files[f.absPath] === undefined
+  );
+  if (rootFiles.length === 0) return { location, loaded: {} };
+  const projectRoot = location.library.projectRoot;
+  const agents = generatedRootAgents(projectRoot);
+  const exports = [
+    ...claudeRuleExports(projectRoot),
+    ...(agents !== null &&
+        clientLoadedRootAgents(projectRoot, event.transcript_path, env, "touch") === true
+      ? [agents]
+      : []),
+  ];
+  const held = heldByExports(rootFiles, exports);
+  if (held.length === 0) return { location, loaded: {} };
+  const away = new Set(held.map((f) => f.absPath));
+  const files = location.files.filter((f) => !away.has(f.absPath));
+  return { location: { ...location, files }, loaded: fingerprintsOf(held) };
 }
 
 /** The fingerprints of `files` the ledger does not hold as they are. */

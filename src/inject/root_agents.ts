@@ -26,7 +26,11 @@
 import type { EnvReader } from "../core/env.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
-import { clientLoadsAfterWriteAndShellRead, importedAtRoot } from "./native_sources.ts";
+import {
+  clientLoadsAfterWriteAndShellRead,
+  importedAtRoot,
+  isGeneratedFile,
+} from "./native_sources.ts";
 
 /** The root memory file the client may or may not load, project-relative. */
 export const ROOT_AGENTS = "AGENTS.md";
@@ -174,7 +178,8 @@ export function clientLoadedRootAgents(
 }
 
 /**
- * The project's root `AGENTS.md` as a source (a plain file, never a link), or `null`.
+ * The project's root `AGENTS.md` as a source (a plain file, never a link, not one `librarian
+ * export` wrote), or `null`.
  *
  * @example Usage
  * ```ts
@@ -188,7 +193,8 @@ export function clientLoadedRootAgents(
  */
 export function rootAgentsFile(projectRoot: string): LibraryFile | null {
   const absPath = joinPath(projectRoot, ROOT_AGENTS);
-  if (!isPlainFile(absPath)) return null;
+  // one `librarian export --format agents-md` wrote is the library's own text (loaded_exports.ts)
+  if (!isPlainFile(absPath) || isGeneratedFile(absPath)) return null;
   return {
     relPath: ROOT_AGENTS,
     label: `${ROOT_AGENTS} (the project's own root memory file, read in place: this client ` +

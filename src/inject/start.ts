@@ -42,6 +42,7 @@ import {
   withoutClientsOwnRules,
 } from "./native_sources.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
+import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_exports.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
 import { formatStaleRecord } from "../git/stale_record.ts";
@@ -97,16 +98,49 @@ function rootContext(
   const verdict = agents === null || ledger.files[agents.absPath] !== undefined
     ? undefined
     : clientLoadedRootAgents(library.projectRoot, event?.transcript_path, env, "start");
-  const loaded = verdict === true && agents !== null ? fingerprintsOf([agents]) : {};
+  // the Librarian's own exports of the root Claude Code loads: a claude-rules rule without
+  // `paths:` at every start, a generated root AGENTS.md where it loads that (told at the first
+  // touch on 2.1.3xx: left to it until then); the root files they hold are in the window
+  // (loaded_exports.ts)
+  const exported = byClaude ? exportedRoot(library, event, env) : { loaded: [], deferred: [] };
+  const libraryFiles = collectLibraryFiles(library.root, "");
+  const held = heldByExports(libraryFiles, exported.loaded);
+  const deferred = heldByExports(libraryFiles, exported.deferred);
+  const away = new Set([...held, ...deferred].map((f) => f.absPath));
+  const loaded = {
+    ...(verdict === true && agents !== null ? fingerprintsOf([agents]) : {}),
+    ...fingerprintsOf(held),
+  };
   // the library's root files, the root AGENTS.md, then the other agents' rules for the whole
   // repository (Claude Code never loads them), under one budget: cut last
   const rootFiles = [
-    ...collectLibraryFiles(library.root, ""),
+    ...libraryFiles.filter((file) => !away.has(file.absPath)),
     ...(verdict === false && agents !== null ? [agents] : []),
     ...withoutClientsOwnRules(repoWideRules(library.projectRoot), client),
   ];
   const result = rootFilesAndRecent(library, ledger, budget, env, recent, rootFiles, client);
   return { ...result, files: { ...loaded, ...result.files } };
+}
+
+/**
+ * The exports of the library root Claude Code loads at a start: `loaded` (a `claude-rules` rule
+ * without `paths:`; a generated root `AGENTS.md` the client is known to load) and `deferred` (a
+ * generated root `AGENTS.md` a 2.1.3xx client tells only at the first touch: `inject_hook.ts`).
+ */
+function exportedRoot(
+  library: Library,
+  event: HookEvent | undefined,
+  env: EnvReader,
+): { loaded: LibraryFile[]; deferred: LibraryFile[] } {
+  const rules = claudeRuleExports(library.projectRoot);
+  const agents = generatedRootAgents(library.projectRoot);
+  const verdict = agents === null
+    ? false
+    : clientLoadedRootAgents(library.projectRoot, event?.transcript_path, env, "start");
+  return {
+    loaded: [...rules, ...(verdict === true && agents ? [agents] : [])],
+    deferred: verdict === undefined && agents ? [agents] : [],
+  };
 }
 
 /** The root files (and after a compaction the recent folders' files), chosen and rendered. */

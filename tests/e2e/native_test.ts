@@ -380,3 +380,58 @@ scenario(
     assert.equal(timesSent(run, "OTHER-AGENTS"), 1, "a sed -i: by the Librarian");
   },
 );
+
+const EXPORTED_PROJECT: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  "_memory_library/tech.md": "# tech\n- GLOBAL-TECH: builds run on Deno 2.\n",
+  "_memory_library/src/api/patterns.md":
+    "# API\n- API-EXPORTED: every handler validates its input with zod before anything else.\n",
+  "src/api/a.ts": "export const a = 1;\n",
+};
+
+/**
+ * A project after `librarian export --format <format>` (which writes the library root's export
+ * too), and a session of `steps`: how many times the exported folder's and the root's library text
+ * reached the model.
+ */
+async function exportedTimes(
+  open: Parameters<Parameters<typeof scenario>[1]>[0],
+  format: string,
+  steps: (project: E2EProject) => Record<string, unknown>[][],
+): Promise<{ folder: number; root: number }> {
+  const project = await open(EXPORTED_PROJECT);
+  const exported = await runLibrarian(["export", "--format", format], {
+    cwd: project.root,
+    home: project.home,
+  });
+  assert.equal(exported.code, 0, exported.stderr + exported.stdout);
+  const run = await runSteps(project, steps(project));
+  return { folder: timesSent(run, "API-EXPORTED"), root: timesSent(run, "GLOBAL-TECH") };
+}
+
+const READ_THEN_BASH = (project: E2EProject) => [
+  [{ tool: "Read", input: { file_path: project.path("src/api/a.ts") } }],
+  [{ tool: "Bash", input: { command: "sed -i '$a // x' src/api/a.ts", description: "mark" } }],
+];
+
+scenario(
+  "the Librarian's own exports (agents-md, claude-rules) never make the library text reach the model twice: a Read and a Bash touch of an exported folder bring its library text and the root's exactly once on every version, by the client where it loads the export, by the Librarian where it does not",
+  async (open) => {
+    for (const format of ["agents-md", "claude-rules"]) {
+      const times = await exportedTimes(open, format, READ_THEN_BASH);
+      assert.deepEqual(times, { folder: 1, root: 1 }, format);
+    }
+  },
+);
+
+scenario(
+  "a Bash touch alone of an exported folder (the client loads no export there) brings its library text exactly once, from the library, on every version",
+  async (open) => {
+    for (const format of ["agents-md", "claude-rules"]) {
+      const times = await exportedTimes(open, format, () => [
+        [{ tool: "Bash", input: { command: "wc -l src/api/a.ts", description: "count" } }],
+      ]);
+      assert.deepEqual(times, { folder: 1, root: 1 }, format);
+    }
+  },
+);

@@ -1,13 +1,15 @@
 /**
  * `doctor`'s check for text sent twice: library text that also reaches the model from where it
  * lies: a `CLAUDE.md` (any level) or a file it `@`-imports, an `AGENTS.md`, a `.claude/rules` rule,
- * another agent's rule the Librarian serves in place (Cursor, Copilot, Windsurf).
+ * another agent's rule the Librarian serves in place (Cursor, Copilot, Windsurf), and a file
+ * `librarian export` wrote that is older than the library (one up to date doubles nothing: the
+ * inject hook leaves what it holds to the client that loads it, `inject/loaded_exports.ts`).
  *
  * @module
  */
 
 import type { Library } from "../../core/mod.ts";
-import { describeDoubling, nativeDoublings } from "../../import/mod.ts";
+import { describeDoubling, type Doubling, nativeDoublings } from "../../import/mod.ts";
 import { type Check, ok, warn } from "./check.ts";
 
 /**
@@ -46,9 +48,29 @@ export function loadedTwiceCheck(library: Library): Check {
     "loaded-twice",
     `${total.toLocaleString("en-US")} characters are sent twice: ` +
       described.map((d) => d.message).join("; "),
-    described.length === 1
-      ? described[0]!.fix
-      : "delete the copied lines from the library (those files are read where they lie), or " +
-        "'librarian import --hand-over --yes' hands them all over",
+    described.length === 1 ? described[0]!.fix : fixOfMany(doublings),
   );
+}
+
+/** The fix for several doublings: re-export the exports out of date, and what the others need. */
+function fixOfMany(doublings: readonly Doubling[]): string {
+  const stale = doublings.filter((d) => d.exported && !d.twin);
+  const formats = [...new Set(stale.flatMap((d) => d.exported ? [d.exported] : []))];
+  const twins = doublings.filter((d) => d.twin);
+  const fixes = [
+    ...(doublings.some((d) => !d.exported)
+      ? [
+        "delete the copied lines from the library (those files are read where they lie), or " +
+        "'librarian import --hand-over --yes' hands them all over",
+      ]
+      : []),
+    ...(formats.length > 0
+      ? [
+        `run 'librarian export --format ${formats.join(",")}' (it rewrites the exports from the ` +
+        "library as it is now)",
+      ]
+      : []),
+    ...(twins.length > 0 ? [describeDoubling(twins[0]!).fix] : []),
+  ];
+  return fixes.join("; ");
 }
