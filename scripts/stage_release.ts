@@ -141,6 +141,7 @@ export const DEVELOPER_DOCS: readonly string[] = [
   "docs/benchmarks.md",
   "docs/claude-code.md",
   "docs/development.md",
+  "docs/windows.md",
 ];
 
 /**
