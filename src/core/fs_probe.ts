@@ -162,6 +162,41 @@ export function readFileBounded(path: string, maxBytes: number): BoundedRead {
   }
 }
 
+/**
+ * The first `maxBytes` bytes (or fewer, when the file is shorter) of the regular file at `path`,
+ * or `null` when it is missing, unreadable or not a regular file (a FIFO or a device is never
+ * opened, so this never blocks). Never throws.
+ *
+ * @example Usage
+ * ```ts
+ * import { readFileHead } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * assert.equal(new TextDecoder().decode(readFileHead(path, 3)!), "hel");
+ * assert.equal(new TextDecoder().decode(readFileHead(path, 100)!), "hello");
+ * assert.equal(readFileHead(`${path}.missing`, 3), null);
+ * assert.equal(readFileHead(Deno.makeTempDirSync(), 3), null);
+ * ```
+ */
+export function readFileHead(path: string, maxBytes: number): Uint8Array | null {
+  try {
+    if (!Deno.statSync(path).isFile) return null;
+    using file = Deno.openSync(path, { read: true });
+    const buffer = new Uint8Array(maxBytes);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null || n === 0) break;
+      filled += n;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return null;
+  }
+}
+
 /** A strict UTF-8 decoder that keeps a byte-order mark (one decode at a time holds no state). */
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

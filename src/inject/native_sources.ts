@@ -30,7 +30,7 @@
 
 import type { EnvReader } from "../core/env.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
-import { readTextBounded } from "../core/fs_probe.ts";
+import { readFileHead, readTextBounded } from "../core/fs_probe.ts";
 import { atImports } from "../format/at_imports.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { mirrorLevels } from "../core/walk.ts";
@@ -106,29 +106,28 @@ const MARKER_SCAN_BYTES = 4096;
  * ```
  */
 export function isGeneratedFile(absPath: string): boolean {
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(absPath, { read: true });
-    const buffer = new Uint8Array(MARKER_SCAN_BYTES);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null || n === 0) break;
-      filled += n;
-    }
-    return isGeneratedText(new TextDecoder().decode(buffer.subarray(0, filled)));
-  } catch {
-    return false;
-  } finally {
-    file?.close();
-  }
+  const head = readFileHead(absPath, MARKER_SCAN_BYTES);
+  return head !== null && isGeneratedText(new TextDecoder().decode(head));
 }
 
-/** True when `path` is a regular file and not a link (a memory file is never followed out). */
-function isPlainFile(path: string): boolean {
+/**
+ * True when `path` is a regular file and not a link (a memory file is never followed out).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isPlainFile } from "./native_sources.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${p}/AGENTS.md`, "- a");
+ * Deno.symlinkSync(`${p}/AGENTS.md`, `${p}/link.md`);
+ * assert.ok(isPlainFile(`${p}/AGENTS.md`));
+ * assert.ok(!isPlainFile(`${p}/link.md`));
+ * assert.ok(!isPlainFile(p));
+ * ```
+ */
+export function isPlainFile(path: string): boolean {
   try {
-    const info = Deno.lstatSync(path);
-    return info.isFile;
+    return Deno.lstatSync(path).isFile;
   } catch {
     return false;
   }

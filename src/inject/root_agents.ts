@@ -24,12 +24,14 @@
  */
 
 import type { EnvReader } from "../core/env.ts";
+import { readFileHead } from "../core/fs_probe.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import {
   clientLoadsAfterWriteAndShellRead,
   importedAtRoot,
   isGeneratedFile,
+  isPlainFile,
 } from "./native_sources.ts";
 
 /** The root memory file the client may or may not load, project-relative. */
@@ -103,31 +105,8 @@ function reportedPaths(line: string): string[] | null {
 /** The head of a transcript (at most {@link REPORT_BYTES}), or `""` when it cannot be read. */
 function transcriptHead(transcriptPath: unknown): string {
   const path = typeof transcriptPath === "string" ? resolveLocalPath(transcriptPath) : null;
-  if (path === null) return "";
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(path, { read: true });
-    const buffer = new Uint8Array(REPORT_BYTES);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null || n === 0) break;
-      filled += n;
-    }
-    return new TextDecoder().decode(buffer.subarray(0, filled));
-  } catch {
-    return "";
-  } finally {
-    file?.close();
-  }
-}
-
-function isPlainFile(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isFile;
-  } catch {
-    return false;
-  }
+  const head = path === null ? null : readFileHead(path, REPORT_BYTES);
+  return head === null ? "" : new TextDecoder().decode(head);
 }
 
 /** When the decision is made: a session or subagent start, or a touch. */
