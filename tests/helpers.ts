@@ -282,3 +282,28 @@ export function parseHookStdout(stdout: string): Record<string, unknown> | null 
   }
   return value as Record<string, unknown>;
 }
+
+/** The context a hook run sent: its `additionalContext`, or a held call's whole reason; `""` for none. */
+export function hookContextOf(result: RunResult): string {
+  const out = parseHookStdout(result.stdout);
+  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
+  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
+}
+
+/** A PreToolUse event of session `s-1` in `root`, as the client sends it on stdin. */
+export function preToolUseEvent(
+  root: string,
+  tool: string,
+  input: Record<string, unknown>,
+  id: string,
+): string {
+  return JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_use_id: id,
+    tool_input: input,
+    cwd: root,
+  });
+}

@@ -8,7 +8,14 @@
  * export older than the library never hides the newer text.
  */
 import assert from "node:assert/strict";
-import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
+import {
+  hookContextOf,
+  parseHookStdout,
+  preToolUseEvent,
+  runLibrarian,
+  tempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const RULE = "- API-RULE: every handler validates its input with zod before anything else.";
 
@@ -28,24 +35,6 @@ async function exported(format: string, extra: Record<string, string> = {}) {
   return { dir, root, log: `${root}/.librarian.log` };
 }
 
-function event(root: string, tool: string, input: Record<string, unknown>, id: string) {
-  return JSON.stringify({
-    session_id: "s-1",
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_use_id: id,
-    tool_input: input,
-    cwd: root,
-  });
-}
-
-function contextOf(result: RunResult): string {
-  const out = parseHookStdout(result.stdout);
-  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
-  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
-}
-
 async function inject(root: string, log: string, stdin: string, env: Record<string, string> = {}) {
   const result = await runLibrarian(["inject"], {
     cwd: root,
@@ -54,15 +43,15 @@ async function inject(root: string, log: string, stdin: string, env: Record<stri
     home: `${root}/home`,
   });
   assert.equal(result.code, 0, result.stderr);
-  return contextOf(result);
+  return hookContextOf(result);
 }
 
 const NEW = { CLAUDE_PID: "4242" }; // 2.1.3xx (2.1.332); without it, 2.1.197
 const count = (text: string) => text.split("API-RULE").length - 1;
 const read = (root: string, id: string) =>
-  event(root, "Read", { file_path: `${root}/src/api/a.ts` }, id);
+  preToolUseEvent(root, "Read", { file_path: `${root}/src/api/a.ts` }, id);
 const sed = (root: string, id: string) =>
-  event(root, "Bash", { command: "sed -i s/x/y/ src/api/a.ts" }, id);
+  preToolUseEvent(root, "Bash", { command: "sed -i s/x/y/ src/api/a.ts" }, id);
 
 Deno.test("a generated AGENTS.md is never read back as the project's own memory: under 2.1.197 a Read sends the library file once, not the export, and a later Bash touch nothing", async () => {
   const { dir, root, log } = await exported("agents-md");
@@ -119,12 +108,22 @@ Deno.test("a claude-rules export on a Write: 2.1.197 loads nothing after it (sen
   {
     const { dir, root, log } = await exported("claude-rules");
     await using _ = dir;
-    const write = event(root, "Write", { file_path: `${root}/src/api/b.ts`, content: "" }, "t1");
+    const write = preToolUseEvent(
+      root,
+      "Write",
+      { file_path: `${root}/src/api/b.ts`, content: "" },
+      "t1",
+    );
     assert.equal(count(await inject(root, log, write)), 1);
   }
   const { dir, root, log } = await exported("claude-rules");
   await using _ = dir;
-  const write = event(root, "Write", { file_path: `${root}/src/api/b.ts`, content: "" }, "t1");
+  const write = preToolUseEvent(
+    root,
+    "Write",
+    { file_path: `${root}/src/api/b.ts`, content: "" },
+    "t1",
+  );
   assert.equal(count(await inject(root, log, write, NEW)), 0);
   const loaded = JSON.stringify({
     session_id: "s-1",
@@ -213,7 +212,8 @@ Deno.test("under 2.1.332 a project with a CLAUDE.md: the built-in loader loads n
 });
 
 Deno.test("under 2.1.332 a cat of a file a claude-rules export covers is the client's read (it loads the rule): the library file is left to it; under 2.1.197 the cat sends it", async () => {
-  const cat = (root: string) => event(root, "Bash", { command: "cat src/api/a.ts" }, "t1");
+  const cat = (root: string) =>
+    preToolUseEvent(root, "Bash", { command: "cat src/api/a.ts" }, "t1");
   {
     const { dir, root, log } = await exported("claude-rules");
     await using _ = dir;

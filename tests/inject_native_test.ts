@@ -7,7 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { parseLogLine } from "../src/core/log.ts";
-import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
+import {
+  hookContextOf,
+  parseHookStdout,
+  preToolUseEvent,
+  runLibrarian,
+  tempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const DB_RULE = "---\npaths:\n  - internal-packages/database/**\n---\n# Database\n- DB-RULE\n";
 
@@ -31,25 +38,6 @@ async function project(extra: Record<string, string> = {}) {
   return { dir, root, log: `${root}/.librarian.log` };
 }
 
-function event(root: string, tool: string, input: Record<string, unknown>, id: string) {
-  return JSON.stringify({
-    session_id: "s-1",
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_use_id: id,
-    tool_input: input,
-    cwd: root,
-  });
-}
-
-/** The context sent: `additionalContext`, or a held call's reason. */
-function contextOf(result: RunResult): string {
-  const out = parseHookStdout(result.stdout);
-  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
-  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
-}
-
 async function inject(
   root: string,
   log: string,
@@ -64,7 +52,7 @@ async function inject(
   });
   assert.equal(result.code, 0, result.stderr);
   assert.doesNotMatch(result.stdout, /"(allow|ask|defer)"|updatedInput/);
-  return contextOf(result);
+  return hookContextOf(result);
 }
 
 async function logLines(log: string) {
@@ -76,7 +64,7 @@ Deno.test("a Bash touch gets the touched folder's nested CLAUDE.md and AGENTS.md
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
-  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  const sent = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"));
   assert.match(sent, /DB-CLAUDE/);
   assert.match(sent, /DB-AGENTS/);
   assert.match(sent, /DB-RULE/);
@@ -99,14 +87,14 @@ Deno.test("a rule's globs decide on Bash: a sed -i under the rule's folder gets 
   const api = await inject(
     root,
     log,
-    event(root, "Bash", { command: "sed -n 1p internal-packages/api/x.ts" }, "t1"),
+    preToolUseEvent(root, "Bash", { command: "sed -n 1p internal-packages/api/x.ts" }, "t1"),
   );
   assert.match(api, /API-RULE/);
   assert.doesNotMatch(api, /DB-RULE|DB-CLAUDE/);
   const db = await inject(
     root,
     log,
-    event(
+    preToolUseEvent(
       root,
       "Bash",
       { command: "sed -i 's/A/B/' internal-packages/database/schema.prisma" },
@@ -121,12 +109,12 @@ Deno.test("a native source reaches a context window once: the second Bash touch 
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
-  const first = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  const first = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"));
   assert.match(first, /DB-CLAUDE/);
-  const second = await inject(root, log, event(root, "Bash", { command }, "t2"));
+  const second = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t2"));
   assert.equal(second, "");
   await Deno.writeTextFile(`${root}/internal-packages/database/CLAUDE.md`, "# Db\n- DB-CHANGED");
-  const third = await inject(root, log, event(root, "Bash", { command }, "t3"));
+  const third = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t3"));
   assert.match(third, /DB-CHANGED/, "a changed file is sent again");
   assert.doesNotMatch(third, /DB-RULE|DB-AGENTS/);
 });
@@ -135,7 +123,7 @@ Deno.test("a Read leaves the nested CLAUDE.md and matching rules to the client (
   const { dir, root, log } = await project();
   await using _ = dir;
   const file = `${root}/internal-packages/database/schema.prisma`;
-  const read = await inject(root, log, event(root, "Read", { file_path: file }, "t1"));
+  const read = await inject(root, log, preToolUseEvent(root, "Read", { file_path: file }, "t1"));
   assert.match(read, /DB-AGENTS/);
   assert.doesNotMatch(read, /DB-CLAUDE|DB-RULE/, "the client loads these on a Read itself");
   const [line] = await logLines(log);
@@ -143,7 +131,12 @@ Deno.test("a Read leaves the nested CLAUDE.md and matching rules to the client (
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+    preToolUseEvent(
+      root,
+      "Bash",
+      { command: "cat internal-packages/database/schema.prisma" },
+      "t2",
+    ),
   );
   assert.doesNotMatch(bash, /DB-CLAUDE|DB-RULE|DB-AGENTS/, "never twice in one window");
 });
@@ -158,11 +151,19 @@ Deno.test("a Read into a folder whose only memory is the client's own records it
   await Deno.remove(`${root}/_memory_library/tech.md`);
   await Deno.remove(`${root}/AGENTS.md`); // no client version this test runs as loads it
   const file = `${root}/internal-packages/database/schema.prisma`;
-  assert.equal(await inject(root, log, event(root, "Read", { file_path: file }, "t1")), "");
+  assert.equal(
+    await inject(root, log, preToolUseEvent(root, "Read", { file_path: file }, "t1")),
+    "",
+  );
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+    preToolUseEvent(
+      root,
+      "Bash",
+      { command: "cat internal-packages/database/schema.prisma" },
+      "t2",
+    ),
   );
   assert.equal(bash, "", "the client already sent the CLAUDE.md and the rule");
 });
@@ -173,7 +174,7 @@ Deno.test("a native file too large for the budget is cut, and the closing line s
   const { dir, root, log } = await project({ "internal-packages/database/CLAUDE.md": big });
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
-  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  const sent = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"));
   assert.ok(sent.length <= 9000);
   assert.match(sent, /DB-LINE 0 /);
   assert.match(
@@ -189,7 +190,7 @@ Deno.test("a linked nested CLAUDE.md is never followed", async () => {
   await Deno.remove(`${root}/internal-packages/database/CLAUDE.md`);
   await Deno.symlink(`${root}/secret.md`, `${root}/internal-packages/database/CLAUDE.md`);
   const command = "cat internal-packages/database/schema.prisma";
-  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  const sent = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"));
   assert.doesNotMatch(sent, /SECRET/);
   assert.match(sent, /DB-AGENTS/);
 });
@@ -220,7 +221,12 @@ Deno.test("what the client reports loading (InstructionsLoaded) is in the window
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "cat internal-packages/database/schema.prisma" }, "t2"),
+    preToolUseEvent(
+      root,
+      "Bash",
+      { command: "cat internal-packages/database/schema.prisma" },
+      "t2",
+    ),
   );
   assert.doesNotMatch(bash, /DB-CLAUDE/, "the client sent it");
   assert.match(bash, /DB-RULE/, "the client did not report the rule: it is sent");
@@ -233,14 +239,19 @@ Deno.test("a Write under 2.1.332 records nothing as loaded by the client (it rep
   const written = await inject(
     root,
     log,
-    event(root, "Write", { file_path: file, content: "x" }, "t1"),
+    preToolUseEvent(root, "Write", { file_path: file, content: "x" }, "t1"),
     CLIENT_332,
   );
   assert.doesNotMatch(written, /DB-CLAUDE|DB-RULE/);
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "wc -l internal-packages/database/schema.prisma" }, "t2"),
+    preToolUseEvent(
+      root,
+      "Bash",
+      { command: "wc -l internal-packages/database/schema.prisma" },
+      "t2",
+    ),
     CLIENT_332,
   );
   assert.match(bash, /DB-CLAUDE/);
@@ -251,13 +262,18 @@ Deno.test("a Write under 2.1.332 records nothing as loaded by the client (it rep
   const old = await inject(
     root2,
     log2,
-    event(root2, "Write", { file_path: file2, content: "x" }, "t1"),
+    preToolUseEvent(root2, "Write", { file_path: file2, content: "x" }, "t1"),
   );
   assert.match(old, /DB-CLAUDE/);
   const again = await inject(
     root2,
     log2,
-    event(root2, "Bash", { command: "wc -l internal-packages/database/schema.prisma" }, "t2"),
+    preToolUseEvent(
+      root2,
+      "Bash",
+      { command: "wc -l internal-packages/database/schema.prisma" },
+      "t2",
+    ),
   );
   assert.doesNotMatch(again, /DB-CLAUDE|DB-RULE/, "once per context window");
 });
@@ -266,7 +282,7 @@ Deno.test("another agent's Read (Codex: turn_id) is not taken as Claude Code's l
   const { dir, root, log } = await project();
   await using _ = dir;
   const codex = (tool: string, input: Record<string, unknown>, id: string) =>
-    JSON.stringify({ ...JSON.parse(event(root, tool, input, id)), turn_id: "turn-1" });
+    JSON.stringify({ ...JSON.parse(preToolUseEvent(root, tool, input, id)), turn_id: "turn-1" });
   const file = `${root}/internal-packages/database/schema.prisma`;
   await inject(root, log, codex("Read", { file_path: file }, "t1"));
   const [line] = await logLines(log);
@@ -293,7 +309,12 @@ Deno.test("under a client that loads a Bash read's nested memory itself (2.1.332
   ) {
     const { dir, root, log } = await project();
     await using _ = dir;
-    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    const sent = await inject(
+      root,
+      log,
+      preToolUseEvent(root, "Bash", { command }, "t1"),
+      CLIENT_332,
+    );
     assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE/, command);
     assert.match(sent, /DB-AGENTS/, `${command}: the client never loads a nested AGENTS.md`);
     assert.match(sent, /GLOBAL/, `${command}: the library's own files as before`);
@@ -309,14 +330,19 @@ Deno.test("under 2.1.332 a Bash command the client does not take for a read (sed
   for (const command of commands) {
     const { dir, root, log } = await project();
     await using _ = dir;
-    const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+    const sent = await inject(
+      root,
+      log,
+      preToolUseEvent(root, "Bash", { command }, "t1"),
+      CLIENT_332,
+    );
     assert.match(sent, /DB-CLAUDE/, command);
     assert.match(sent, /DB-RULE/, command);
   }
   const { dir, root, log } = await project();
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
-  const old = await inject(root, log, event(root, "Bash", { command }, "t1"));
+  const old = await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"));
   assert.match(old, /DB-CLAUDE/);
   assert.match(old, /DB-RULE/);
 });
@@ -326,7 +352,12 @@ Deno.test("under 2.1.332 each read of a list of reads (cat && sed -n) is the cli
   await using _ = dir;
   const command =
     "cat internal-packages/database/schema.prisma && sed -n 1p internal-packages/api/x.ts";
-  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  const sent = await inject(
+    root,
+    log,
+    preToolUseEvent(root, "Bash", { command }, "t1"),
+    CLIENT_332,
+  );
   assert.doesNotMatch(sent, /DB-CLAUDE|DB-RULE|API-RULE/, "both are reads the client serves");
   const mixed =
     "sed -i 's/A/B/' internal-packages/api/x.ts && cat internal-packages/database/schema.prisma";
@@ -335,7 +366,7 @@ Deno.test("under 2.1.332 each read of a list of reads (cat && sed -n) is the cli
   const other = await inject(
     root2,
     log2,
-    event(root2, "Bash", { command: mixed }, "t1"),
+    preToolUseEvent(root2, "Bash", { command: mixed }, "t1"),
     CLIENT_332,
   );
   assert.match(other, /DB-CLAUDE/, "a list with sed -i: the client serves none of it");
@@ -344,7 +375,7 @@ Deno.test("under 2.1.332 each read of a list of reads (cat && sed -n) is the cli
 
 Deno.test("a Write into a folder brings its nested CLAUDE.md and rule under 2.1.197, which loads nothing after a Write; under 2.1.332 (CLAUDE_PID), which loads them itself after it, it does not", async () => {
   const write = (root: string) =>
-    event(root, "Write", {
+    preToolUseEvent(root, "Write", {
       file_path: `${root}/internal-packages/database/new.prisma`,
       content: "x",
     }, "t1");
@@ -366,7 +397,12 @@ Deno.test("a project's settings cannot make the Librarian take the client for on
   const { dir, root, log } = await project({ ".claude/settings.json": settings });
   await using _ = dir;
   const command = "cat internal-packages/database/schema.prisma";
-  const sent = await inject(root, log, event(root, "Bash", { command }, "t1"), CLIENT_332);
+  const sent = await inject(
+    root,
+    log,
+    preToolUseEvent(root, "Bash", { command }, "t1"),
+    CLIENT_332,
+  );
   assert.match(sent, /DB-CLAUDE/);
   assert.match(sent, /DB-RULE/);
 });
@@ -407,14 +443,19 @@ async function answeredEvent(
   assert.equal(result.code, 0, result.stderr);
   const out = parseHookStdout(result.stdout);
   const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  return { event: specific?.hookEventName, text: contextOf(result) };
+  return { event: specific?.hookEventName, text: hookContextOf(result) };
 }
 
 Deno.test("under 2.1.332 a lone grep that matches nothing: the client loads nothing after it, so the PostToolUse sends the nested CLAUDE.md and rule the PreToolUse left to it, once; after a grep that matched, nothing", async () => {
   const grep = "grep -n NOPE internal-packages/database/schema.prisma";
   const { dir, root, log } = await project();
   await using _ = dir;
-  const before = await inject(root, log, event(root, "Bash", { command: grep }, "t1"), CLIENT_332);
+  const before = await inject(
+    root,
+    log,
+    preToolUseEvent(root, "Bash", { command: grep }, "t1"),
+    CLIENT_332,
+  );
   assert.doesNotMatch(before, /DB-CLAUDE|DB-RULE/, "left to the client before it ran");
   const after = await answeredEvent(root, log, afterBash(root, grep, "", "t1"));
   assert.equal(after.event, "PostToolUse");
@@ -427,7 +468,7 @@ Deno.test("under 2.1.332 a lone grep that matches nothing: the client loads noth
   const { dir: dir2, root: root2, log: log2 } = await project();
   await using _2 = dir2;
   const hit = "grep -n model internal-packages/database/schema.prisma";
-  await inject(root2, log2, event(root2, "Bash", { command: hit }, "t1"), CLIENT_332);
+  await inject(root2, log2, preToolUseEvent(root2, "Bash", { command: hit }, "t1"), CLIENT_332);
   const matched = await answeredEvent(root2, log2, afterBash(root2, hit, "1:model A {}", "t1"));
   assert.equal(matched.text, "", "the client loads them itself after a grep that matched");
 });
@@ -441,7 +482,7 @@ Deno.test("a PostToolUse sends nothing where the PreToolUse left nothing to the 
   for (const [command, stdout, env] of cases) {
     const { dir, root, log } = await project();
     await using _ = dir;
-    await inject(root, log, event(root, "Bash", { command }, "t1"), env);
+    await inject(root, log, preToolUseEvent(root, "Bash", { command }, "t1"), env);
     const after = await answeredEvent(root, log, afterBash(root, command, stdout, "t1"), env);
     assert.equal(after.text, "", command);
   }
@@ -464,13 +505,18 @@ Deno.test("under 2.1.332 in a project without a CLAUDE.md, a Read leaves the nes
   await writeTree(root, AGENTS_ONLY);
   const log = `${root}/.librarian.log`;
   const file = `${root}/sdk/ts/src/index.ts`;
-  const read = await inject(root, log, event(root, "Read", { file_path: file }, "t1"), CLIENT_332);
+  const read = await inject(
+    root,
+    log,
+    preToolUseEvent(root, "Read", { file_path: file }, "t1"),
+    CLIENT_332,
+  );
   assert.doesNotMatch(read, /SDK-AGENTS/, "the client's built-in loads sdk/AGENTS.md after a Read");
   assert.match(read, /TS-AGENTS/, "beside a CLAUDE.md the client loads the CLAUDE.md instead");
   const bash = await inject(
     root,
     log,
-    event(root, "Bash", { command: "sed -i 's/x/y/' sdk/ts/src/index.ts" }, "t2"),
+    preToolUseEvent(root, "Bash", { command: "sed -i 's/x/y/' sdk/ts/src/index.ts" }, "t2"),
     CLIENT_332,
   );
   assert.doesNotMatch(bash, /SDK-AGENTS|TS-AGENTS|TS-CLAUDE/, "never twice in one window");
@@ -493,7 +539,7 @@ Deno.test("a nested AGENTS.md is the Librarian's to send on a Read under 2.1.197
     const read = await inject(
       root,
       `${root}/.librarian.log`,
-      event(root, "Read", { file_path: file }, "t1"),
+      preToolUseEvent(root, "Read", { file_path: file }, "t1"),
       env,
     );
     assert.match(read, /SDK-AGENTS/, JSON.stringify(extra));

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { generatedText, markerText } from "../src/export/export_formats.ts";
-import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
+import { hookContextOf, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 
 const EXPORTED = `---\n# ${
   markerText("cursor", "_memory_library", "")
@@ -59,14 +59,6 @@ async function project(extra: Record<string, string> = {}) {
 
 let ids = 0;
 
-/** The context sent: `additionalContext`, or a held call's reason. */
-function contextOf(result: RunResult): string {
-  const out = parseHookStdout(result.stdout);
-  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
-  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
-}
-
 async function hook(
   root: string,
   event: Record<string, unknown>,
@@ -87,7 +79,7 @@ async function hook(
   });
   assert.equal(result.code, 0, result.stderr);
   assert.doesNotMatch(result.stdout, /"(allow|ask|defer)"|updatedInput/);
-  return contextOf(result);
+  return hookContextOf(result);
 }
 
 const read = (root: string, rel: string, extra: Record<string, unknown> = {}) =>

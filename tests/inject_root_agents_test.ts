@@ -5,7 +5,7 @@
  * sends it exactly when the client did not: once per context window, never twice.
  */
 import assert from "node:assert/strict";
-import { parseHookStdout, runLibrarian, type RunResult, tempDir, writeTree } from "./helpers.ts";
+import { hookContextOf, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 
 const CLIENT_332 = { CLAUDE_PID: "4242" };
 
@@ -21,13 +21,6 @@ async function project(files: Record<string, string>) {
   return { dir, root, log: `${root}/.librarian.log`, transcript: `${root}/home/t.jsonl` };
 }
 
-function contextOf(result: RunResult): string {
-  const out = parseHookStdout(result.stdout);
-  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (specific?.permissionDecision === "deny") return String(specific.permissionDecisionReason);
-  return typeof specific?.additionalContext === "string" ? specific.additionalContext : "";
-}
-
 async function hook(
   root: string,
   log: string,
@@ -41,7 +34,7 @@ async function hook(
     home: `${root}/home`,
   });
   assert.equal(result.code, 0, result.stderr);
-  return contextOf(result);
+  return hookContextOf(result);
 }
 
 const start = (transcript?: string) => ({
