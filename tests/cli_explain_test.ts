@@ -6,16 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
-import { projectWithSessions } from "./session_fixtures.ts";
-
-async function project(root: string) {
-  await writeTree(root, {
-    "_memory_library/tech.md": "- Deno 2\n",
-    "_memory_library/src/api/patterns.md": "- validate at the edge\n",
-    "src/api/handler.ts": "export {};\n",
-  });
-  return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
-}
+import { apiProject, projectWithSessions } from "./session_fixtures.ts";
 
 function readEvent(cwd: string, session: string, file: string): string {
   return JSON.stringify({
@@ -29,7 +20,7 @@ function readEvent(cwd: string, session: string, file: string): string {
 
 Deno.test("explain <path> says where each library file comes from and that a new window gets it", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const result = await runLibrarian(["explain", "src/api/handler.ts"], options);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^event: PreToolUse \(Read\)$/m);
@@ -59,7 +50,7 @@ Deno.test("explain <path> says where each library file comes from and that a new
 
 Deno.test("explain <path> --session reads that session's ledger: what it already had is not sent again", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const file = join(dir.path, "src/api/handler.ts");
   const hook = await runLibrarian(["inject"], {
     ...options,
@@ -100,7 +91,7 @@ Deno.test("explain <path> --session latest picks the session 'librarian sessions
 
 Deno.test("explain --event explains a hook event on stdin and writes nothing, for inject and stop", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const scratch = "## [TAG: src/api, type: patterns]\n- retry on 429\n";
   await writeTree(dir.path, { "_memory_library/.scratch.md": scratch });
   const file = join(dir.path, "src/api/handler.ts");
@@ -137,7 +128,7 @@ Deno.test("explain --event explains a hook event on stdin and writes nothing, fo
 
 Deno.test("explain --event --run on a Stop event files as the Stop hook does, the why on stderr", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   await writeTree(dir.path, {
     "_memory_library/.scratch.md": "## [TAG: src/api, type: patterns]\n- retry on 429\n",
   });
@@ -155,7 +146,7 @@ Deno.test("explain --event --run on a Stop event files as the Stop hook does, th
 
 Deno.test("explain: one of <path>, --event, --example; options only where they apply", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   for (
     const [args, message] of [
       [[], /give a <path>, --event or --example/],

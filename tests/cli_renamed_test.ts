@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { closestCommand } from "../src/command_table.ts";
-import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
-import { projectWithSessions } from "./session_fixtures.ts";
+import { runLibrarian, tempDir } from "./helpers.ts";
+import { apiProject, projectWithSessions } from "./session_fixtures.ts";
 
 /** The stderr lines that are not the pointer to the new form. */
 function withoutPointer(stderr: string, old: string, now: string): string {
@@ -50,18 +50,9 @@ Deno.test("stats is sessions --by-file: the same output, and one line naming the
   assert.match(text.stdout, /^ {2}tech\.md +2 \/ +2 /m);
 });
 
-async function hookProject(root: string) {
-  await writeTree(root, {
-    "_memory_library/tech.md": "- Deno 2\n",
-    "_memory_library/src/api/patterns.md": "- validate at the edge\n",
-    "src/api/handler.ts": "export {};\n",
-  });
-  return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
-}
-
 Deno.test("inject --example and stop --example are explain --example, with a pointer", async () => {
   await using dir = await tempDir();
-  const options = await hookProject(dir.path);
+  const options = await apiProject(dir.path);
   const inject = await runLibrarian(["inject", "--example", "SessionStart"], options);
   assert.equal(inject.code, 0, inject.stderr);
   assert.equal(JSON.parse(inject.stdout).hook_event_name, "SessionStart");
@@ -77,7 +68,7 @@ Deno.test("inject --example and stop --example are explain --example, with a poi
 
 Deno.test("inject --explain is explain --event --run: the same stdout and why, with a pointer", async () => {
   await using dir = await tempDir();
-  const options = await hookProject(dir.path);
+  const options = await apiProject(dir.path);
   const event = (session: string) =>
     JSON.stringify({
       session_id: session,

@@ -5,20 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LAUNCHER, runLibrarian, tempDir, writeTree } from "./helpers.ts";
-
-async function project(root: string) {
-  await writeTree(root, {
-    "_memory_library/tech.md": "- Deno 2\n",
-    "_memory_library/src/api/patterns.md": "- validate at the edge\n",
-    "src/api/handler.ts": "export {};\n",
-  });
-  return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
-}
+import { LAUNCHER, runLibrarian, tempDir } from "./helpers.ts";
+import { apiProject } from "./session_fixtures.ts";
 
 Deno.test("explain --example prints a PreToolUse event for a real file of this project, fresh each time", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const first = await runLibrarian(["explain", "--example"], options);
   assert.equal(first.code, 0, first.stderr);
   const event = JSON.parse(first.stdout);
@@ -35,7 +27,7 @@ Deno.test("explain --example prints a PreToolUse event for a real file of this p
 
 Deno.test("every --example event is one the hooks take, and --example Stop is a Stop event", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   for (const name of ["PreToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart"]) {
     const example = await runLibrarian(["explain", "--example", name], options);
     assert.equal(example.code, 0, example.stderr);
@@ -53,7 +45,7 @@ Deno.test("every --example event is one the hooks take, and --example Stop is a 
 
 Deno.test("explain --event --run says why on stderr and leaves stdout exactly what Claude Code gets", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const event = (session: string) =>
     JSON.stringify({
       session_id: session,
@@ -105,7 +97,7 @@ Deno.test({
 
 Deno.test("explain --event --run on SessionStart names the root files and whether the window has them", async () => {
   await using dir = await tempDir();
-  const options = await project(dir.path);
+  const options = await apiProject(dir.path);
   const example = await runLibrarian(["explain", "--example", "SessionStart"], options);
   const explained = await runLibrarian(["explain", "--event", "--run"], {
     ...options,

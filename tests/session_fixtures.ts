@@ -1,12 +1,27 @@
 /**
- * A project whose sessions are already in the inject side's ledgers, for the tests of
- * `librarian sessions` and `librarian explain --session`.
+ * Projects for the tests of `librarian sessions` and `librarian explain`: a small library with
+ * its state kept inside, and a project whose sessions are already in the inject side's ledgers.
  *
  * @module
  */
 import { join } from "node:path";
 import { normalizePath } from "../src/core/paths.ts";
 import { writeTree } from "./helpers.ts";
+
+/**
+ * A project with two library files (`tech.md`, `src/api/patterns.md`) and one code file
+ * (`src/api/handler.ts`), its state inside it: where to run and the environment to run with.
+ */
+export async function apiProject(
+  root: string,
+): Promise<{ cwd: string; env: Record<string, string> }> {
+  await writeTree(root, {
+    "_memory_library/tech.md": "- Deno 2\n",
+    "_memory_library/src/api/patterns.md": "- validate at the edge\n",
+    "src/api/handler.ts": "export {};\n",
+  });
+  return { cwd: root, env: { LIBRARIAN_STATE_DIR: join(root, ".state") } };
+}
 
 /** A ledger (the inject side's format) saying `files` were sent. */
 export function ledger(files: string[], reminded = true): string {
