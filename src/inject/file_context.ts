@@ -30,6 +30,7 @@ import {
   nativeSources,
   scopedRules,
 } from "./native_sources.ts";
+import { readRuleFiles } from "./rule_files.ts";
 import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
 import { claudeRuleExports, generatedOnly, heldByExports } from "./loaded_exports.ts";
 
@@ -189,8 +190,9 @@ export function locateFileContext(
   // the project's own nested memory files the client does not load on a file tool's touch: on a
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
-  // the project's rules, read once for both questions
-  const rules = scopedRules(library.projectRoot);
+  // the project's rule files, read once: its own rules for both questions, and the exports
+  const ruleFiles = readRuleFiles(library.projectRoot);
+  const rules = scopedRules(library.projectRoot, ruleFiles.own);
   // the nested AGENTS.md files a 2.1.3xx client's built-in loader sends after a Read
   const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
     ? builtinLoadedAgents(library.projectRoot, relPath)
@@ -205,7 +207,7 @@ export function locateFileContext(
   const held = byClaude && !unloaded
     ? heldByExports(libraryFiles, [
       ...generatedOnly(native),
-      ...claudeRuleExports(library.projectRoot, relPath),
+      ...claudeRuleExports(library.projectRoot, relPath, ruleFiles.exported),
     ])
     : [];
   const clientLoaded = [...native, ...held];

@@ -25,7 +25,7 @@ import { joinPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { MAX_READ_BYTES } from "./choose.ts";
 import { isGeneratedFile } from "./native_sources.ts";
-import { exportedClaudeRules } from "./rule_files.ts";
+import { exportedClaudeRules, type RuleFile } from "./rule_files.ts";
 import { ROOT_AGENTS } from "./root_agents.ts";
 
 /** At most this much of an export is read (export's largest format limit is 16,000 characters). */
@@ -54,8 +54,12 @@ function asFile(relPath: string, absPath: string): LibraryFile {
  * assert.deepEqual(claudeRuleExports(p).map((f) => f.relPath), [".claude/rules/librarian.md"]);
  * ```
  */
-export function claudeRuleExports(projectRoot: string, relPath?: string): LibraryFile[] {
-  return exportedClaudeRules(projectRoot).flatMap((rule) => {
+export function claudeRuleExports(
+  projectRoot: string,
+  relPath?: string,
+  exported: readonly RuleFile[] = exportedClaudeRules(projectRoot),
+): LibraryFile[] {
+  return exported.flatMap((rule) => {
     const loaded = relPath === undefined
       ? rule.scope.kind === "always"
       : rule.scope.kind === "globs" && globsCover(rule.scope.globs, relPath);

@@ -169,8 +169,11 @@ export function clientLoadsAfterWriteAndShellRead(env: EnvReader): boolean {
  * assert.deepEqual(scopedRules(p).map((r) => [r.relPath, r.globs]), [[".claude/rules/db.md", ["db/**"]]]);
  * ```
  */
-export function scopedRules(projectRoot: string): ScopedRule[] {
-  return projectRules(projectRoot).flatMap((rule) =>
+export function scopedRules(
+  projectRoot: string,
+  ruleFiles: readonly RuleFile[] = projectRules(projectRoot),
+): ScopedRule[] {
+  return ruleFiles.flatMap((rule) =>
     rule.scope.kind === "globs"
       ? [{
         relPath: rule.relPath,
