@@ -139,22 +139,16 @@ export function outsideNotice(paths: readonly string[]): string {
   return cutText(text, 1200);
 }
 
-/** Options for {@link chooseContext}. */
-export interface ChooseOptions {
+/** What {@link readChoice} needs: the files' side of {@link ChooseOptions}. */
+export interface ReadChoiceOptions {
   budget: number;
   /** Fingerprints the context window already has, by absolute path. */
   alreadySent: Record<string, string>;
-  /** The header line, given how many files were already sent. */
-  header: (hits: number) => string;
   /**
    * Keep metadata lines: provenance, imported-by and review comments
    * (`librarian read --provenance`); the model never gets them.
    */
   keepProvenance?: boolean;
-  /** Text put at the very end, inside the budget (the tagging hint). */
-  ending?: string;
-  /** Characters of the budget kept for the caller's text before the context (a hold's words). */
-  reserved?: number;
   /** Marks (or leaves out) stale learnings in a file's text before it is cut to the budget. */
   stale?: StaleView;
   /**
@@ -164,25 +158,65 @@ export interface ChooseOptions {
   trusts?: OwnerCheck;
 }
 
-/** Chooses and renders what of `files` (most specific first) the context window still needs. *
+/** What {@link renderChoice} needs: the rendering side of {@link ChooseOptions}. */
+export interface RenderChoiceOptions {
+  budget: number;
+  /** The header line, given how many files were already sent. */
+  header: (hits: number) => string;
+  /** Text put at the very end, inside the budget (the tagging hint). */
+  ending?: string;
+  /** Characters of the budget kept for the caller's text before the context (a hold's words). */
+  reserved?: number;
+}
+
+/** Options for {@link chooseContext}. */
+export type ChooseOptions = ReadChoiceOptions & RenderChoiceOptions;
+
+/**
+ * What a context window still needs of some files, read but not rendered yet: nothing, or the
+ * sections and skips to render. The same read renders with any header, ending and reserve.
+ */
+export type ChoiceRead =
+  | { kind: "none"; hits: number; refreshed: Record<string, string> }
+  | {
+    kind: "read";
+    /** The files to show (in the files' order; a section with no body is left out unread). */
+    sections: ContextSection[];
+    /** The files named as skipped (unreadable, binary, another user's). */
+    skips: ContextSkip[];
+    /** Entries named as outside the library. */
+    outside: string[];
+    hits: number;
+    /** Touched on disk but unchanged: the new fingerprints to record. */
+    touched: Record<string, string>;
+    /** The outside entries to record as named (when `outside` is not empty). */
+    outsideNamed: Record<string, string>;
+    /** The fingerprint of a file read or named (its hash made on the first call: read_text.ts). */
+    fingerprintOf: (path: string) => string | undefined;
+  };
+
+/**
+ * Reads what of `files` (most specific first) the context window still needs: stats each file,
+ * reads those not sent unchanged (only as many as the budget can use), and leaves the rendering to
+ * {@link renderChoice}. Each file is stat'ed and read at most once, and hashed only when its
+ * fingerprint is asked for.
+ *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { chooseContext } from "./choose.ts";
+ * import { readChoice, renderChoice } from "./choose.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/tech.md`, "- t");
- * const files = [{ relPath: "tech.md", label: "tech.md (library root)", absPath: `${root}/tech.md` }];
- * const first = chooseContext(files, { budget: 9000, alreadySent: {}, header: () => "[h]" });
- * assert.equal(first.kind, "context");
- * const again = chooseContext(files, {
- *   budget: 9000,
- *   alreadySent: first.kind === "context" ? first.delivered : {},
- *   header: () => "[h]",
- * });
- * assert.equal(again.kind, "none");
+ * const files = [{ relPath: "tech.md", label: "tech.md", absPath: `${root}/tech.md` }];
+ * const read = readChoice(files, { budget: 9000, alreadySent: {} });
+ * assert.equal(read.kind, "read");
+ * const plain = renderChoice(read, { budget: 9000, header: () => "[h]" });
+ * const ended = renderChoice(read, { budget: 9000, header: () => "[h]", ending: "\n[end]" });
+ * assert.ok(plain.kind === "context" && ended.kind === "context");
+ * assert.ok(ended.rendered.text.endsWith("[end]") && !plain.rendered.text.endsWith("[end]"));
  * ```
  */
-export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
+export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOptions): ChoiceRead {
   const sent = options.alreadySent;
   const trusts = options.trusts ?? trustedByThisProcess;
   // by file index, so the sections keep the files' order whatever order they are read in
@@ -299,6 +333,41 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
   if (sections.length === 0 && skips.length === 0 && outside.length === 0) {
     return { kind: "none", hits, refreshed: touched };
   }
+  const outsideNamed: Record<string, string> = {};
+  for (const file of files) {
+    if (file.outside && fingerprints[file.absPath]) {
+      outsideNamed[file.absPath] = OUTSIDE_FINGERPRINT;
+    }
+  }
+  return {
+    kind: "read",
+    sections,
+    skips,
+    outside,
+    hits,
+    touched,
+    outsideNamed,
+    fingerprintOf: fingerprintAt,
+  };
+}
+
+/**
+ * Renders what {@link readChoice} read under the budget, with the header, the ending and the
+ * reserve given (pure: no file is read again).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderChoice } from "./choose.ts";
+ * const none = { kind: "none" as const, hits: 2, refreshed: {} };
+ * assert.deepEqual(renderChoice(none, { budget: 9000, header: () => "[h]" }), none);
+ * ```
+ */
+export function renderChoice(read: ChoiceRead, options: RenderChoiceOptions): Choice {
+  if (read.kind === "none") {
+    return { kind: "none", hits: read.hits, refreshed: { ...read.refreshed } };
+  }
+  const { sections, skips, outside, hits } = read;
   const notice = outsideNotice(outside);
   const trailer = notice + (options.ending ?? "");
   const rendered = renderContext(
@@ -309,15 +378,33 @@ export function chooseContext(files: readonly LibraryFile[], options: ChooseOpti
     trailer,
     options.reserved ?? 0,
   );
-  const delivered: Record<string, string> = { ...touched };
+  const delivered: Record<string, string> = { ...read.touched };
   for (const path of rendered.delivered) {
-    const fingerprint = fingerprintAt(path);
+    const fingerprint = read.fingerprintOf(path);
     if (fingerprint !== undefined) delivered[path] = fingerprint;
   }
-  if (notice !== "") {
-    for (const file of files) {
-      if (file.outside && fingerprints[file.absPath]) delivered[file.absPath] = OUTSIDE_FINGERPRINT;
-    }
-  }
-  return { kind: "context", rendered, delivered, hits, outside };
+  if (notice !== "") Object.assign(delivered, read.outsideNamed);
+  return { kind: "context", rendered, delivered, hits, outside: [...outside] };
+}
+
+/** Chooses and renders what of `files` (most specific first) the context window still needs. *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { chooseContext } from "./choose.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/tech.md`, "- t");
+ * const files = [{ relPath: "tech.md", label: "tech.md (library root)", absPath: `${root}/tech.md` }];
+ * const first = chooseContext(files, { budget: 9000, alreadySent: {}, header: () => "[h]" });
+ * assert.equal(first.kind, "context");
+ * const again = chooseContext(files, {
+ *   budget: 9000,
+ *   alreadySent: first.kind === "context" ? first.delivered : {},
+ *   header: () => "[h]",
+ * });
+ * assert.equal(again.kind, "none");
+ * ```
+ */
+export function chooseContext(files: readonly LibraryFile[], options: ChooseOptions): Choice {
+  return renderChoice(readChoice(files, options), options);
 }

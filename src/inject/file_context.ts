@@ -10,7 +10,7 @@
 
 import { encodeName } from "../format/names.ts";
 import type { RenderedContext } from "./context_budget.ts";
-import { chooseContext, type ChooseOptions } from "./choose.ts";
+import { type ChoiceRead, type ChooseOptions, readChoice, renderChoice } from "./choose.ts";
 import {
   isLibrary,
   type Library,
@@ -231,6 +231,87 @@ export function locateFileContext(
   return { kind: "located", library, relPath, files, ...(stale ? { stale } : {}), ...loaded };
 }
 
+/** A located file's library files, read against what the context window already has. */
+export interface FileContextRead {
+  location: FileLocation & { kind: "located" };
+  budget: number;
+  read: ChoiceRead;
+}
+
+/**
+ * Reads what of a located file's library files the context window still needs
+ * (`choose.ts` `readChoice`), to render with {@link renderFileContext}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { locateFileContext, readFileContext, renderFileContext } from "./file_context.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library`);
+ * Deno.writeTextFileSync(`${p}/_memory_library/tech.md`, "- t");
+ * const found = locateFileContext(`${p}/a.ts`, { env: envFrom({}) });
+ * assert.ok(found.kind === "located");
+ * const read = readFileContext(found, 9000, {});
+ * assert.equal(renderFileContext(read).kind, "context");
+ * ```
+ */
+export function readFileContext(
+  location: FileLocation & { kind: "located" },
+  budget: number,
+  alreadySent: Record<string, string>,
+  extra: Pick<ChooseOptions, "keepProvenance"> = {},
+): FileContextRead {
+  const read = readChoice(location.files, {
+    budget,
+    alreadySent,
+    ...(extra.keepProvenance === undefined ? {} : { keepProvenance: extra.keepProvenance }),
+    ...(location.stale ? { stale: location.stale } : {}),
+    trusts: trustsOwnersOf(location.library),
+  });
+  return { location, budget, read };
+}
+
+/**
+ * Renders a file's context from what {@link readFileContext} read, ending with `ending` within
+ * the budget less `reserved` characters (pure: nothing is read again).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderFileContext } from "./file_context.ts";
+ * const location = {
+ *   kind: "located" as const, relPath: "a.ts", files: [],
+ *   library: { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const },
+ * };
+ * const read = { kind: "none" as const, hits: 1, refreshed: {} };
+ * assert.equal(renderFileContext({ location, budget: 9000, read }).kind, "none");
+ * ```
+ */
+export function renderFileContext(
+  { location, budget, read }: FileContextRead,
+  extra: Pick<ChooseOptions, "ending" | "reserved"> = {},
+): FileContext {
+  const { library, relPath, files } = location;
+  const choice = renderChoice(read, {
+    budget,
+    ...extra,
+    header: (hits) => contextHeader(relPath, hits),
+  });
+  if (choice.kind === "none") {
+    return {
+      kind: "none",
+      reason: "all-sent",
+      library,
+      relPath,
+      hits: choice.hits,
+      refreshed: choice.refreshed,
+    };
+  }
+  const { rendered, delivered, hits } = choice;
+  return { kind: "context", library, relPath, rendered, delivered, hits, files };
+}
+
 /** Chooses and renders a located file's context against what the context window already has. *
  * @example Usage
  * ```ts
@@ -251,27 +332,50 @@ export function decideFileContext(
   alreadySent: Record<string, string>,
   extra: Pick<ChooseOptions, "keepProvenance" | "ending" | "reserved"> = {},
 ): FileContext {
-  const { library, relPath, files } = location;
-  const choice = chooseContext(files, {
+  const { keepProvenance, ...rendering } = extra;
+  const read = readFileContext(
+    location,
     budget,
     alreadySent,
-    ...extra,
-    ...(location.stale ? { stale: location.stale } : {}),
-    trusts: trustsOwnersOf(library),
-    header: (hits) => contextHeader(relPath, hits),
-  });
-  if (choice.kind === "none") {
-    return {
-      kind: "none",
-      reason: "all-sent",
-      library,
-      relPath,
-      hits: choice.hits,
-      refreshed: choice.refreshed,
-    };
-  }
-  const { rendered, delivered, hits } = choice;
-  return { kind: "context", library, relPath, rendered, delivered, hits, files };
+    keepProvenance === undefined ? {} : { keepProvenance },
+  );
+  return renderFileContext(read, rendering);
+}
+
+/**
+ * A touch's context for each of its attempts (`touch.ts` `Touch.contextFor`): the library files
+ * are read once against the files the window was sent (again only for another `sent`), and
+ * rendered with each attempt's ending and reserve, so a held first touch stats, reads and hashes
+ * each file once.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { locateFileContext, touchContext } from "./file_context.ts";
+ * const p = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${p}/_memory_library`);
+ * Deno.writeTextFileSync(`${p}/_memory_library/tech.md`, "- t");
+ * const found = locateFileContext(`${p}/a.ts`, { env: envFrom({}) });
+ * assert.ok(found.kind === "located");
+ * const contextFor = touchContext(found, 9000);
+ * const sent = {};
+ * const plain = contextFor(sent, "", 0);
+ * Deno.removeSync(`${p}/_memory_library/tech.md`); // read already: the next attempt renders it
+ * const held = contextFor(sent, "", 40);
+ * assert.ok(plain.kind === "context" && held.kind === "context");
+ * assert.deepEqual(held.rendered.shown, plain.rendered.shown);
+ * ```
+ */
+export function touchContext(
+  location: FileLocation & { kind: "located" },
+  budget: number,
+): (sent: Record<string, string>, ending: string, reserved: number) => FileContext {
+  let last: { sent: Record<string, string>; read: FileContextRead } | undefined;
+  return (sent, ending, reserved) => {
+    if (last?.sent !== sent) last = { sent, read: readFileContext(location, budget, sent) };
+    return renderFileContext(last.read, { ending, reserved });
+  };
 }
 
 /** Builds the context for the file at `rawPath` (locate, then decide). *

@@ -38,7 +38,7 @@ import {
   refusedSettings,
   stateDir,
 } from "../core/env.ts";
-import { decideFileContext, type FileLocation, locateFileContext } from "./file_context.ts";
+import { type FileLocation, locateFileContext, touchContext } from "./file_context.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -165,16 +165,16 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
   const ledgerKey = ledgerKeyOf(event);
   const written = holdEnabled(env) && canHold(event) ? writtenFolders(tool, location) : [];
   const recentFolders = recentFoldersOf(location);
+  // one per decision: its attempts (the hold's, the one without it) read each library file once
   const touchOf = (where: FileLocation): Touch => ({
     tool,
     location: where,
     target,
     written,
     ledgerOn: Boolean(state && ledgerKey),
-    contextFor: (sent, ending, reserved) =>
-      where.kind === "located"
-        ? decideFileContext(where, budget, sent, { ending, reserved })
-        : { kind: "none", reason: where.reason, hits: 0, refreshed: {} },
+    contextFor: where.kind === "located"
+      ? touchContext(where, budget)
+      : () => ({ kind: "none", reason: where.reason, hits: 0, refreshed: {} }),
   });
   const outcome = decideOnce(
     event,
@@ -218,8 +218,7 @@ async function onPostToolUse(event: HookEvent, env: EnvReader): Promise<Outcome>
     target: undefined,
     written: [],
     ledgerOn: Boolean(state && ledgerKey),
-    contextFor: (sent, ending, reserved) =>
-      decideFileContext(location, budget, sent, { ending, reserved }),
+    contextFor: touchContext(location, budget),
   };
   const outcome = decideOnce(event, env, state, ledgerKey, (ledger) => {
     const decision = decideTouch(touch, ledger, false); // nothing to hold: the command ran
