@@ -247,7 +247,7 @@ function recentFoldersOf(location: FileLocation): string[] {
 function withRecent(decision: Decision, recent: string[] | undefined): Decision {
   if (recent === undefined) return decision;
   const note = (d: Decision): Decision => ({ ...d, record: { ...d.record, recent } });
-  return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+  return withEach(decision, note);
 }
 
 /**
@@ -327,7 +327,13 @@ function withClientLoaded(decision: Decision, loaded: Record<string, string>): D
     outcome: { ...d.outcome, client_loaded: count },
     record: { ...d.record, files: { ...d.record?.files, ...loaded } },
   });
-  return decision.unheld ? { ...note(decision), unheld: note(decision.unheld) } : note(decision);
+  return withEach(decision, note);
+}
+
+/** `note` applied to a decision and to the one without its hold, when that is made. */
+function withEach(decision: Decision, note: (d: Decision) => Decision): Decision {
+  const unheld = decision.unheld;
+  return unheld ? { ...note(decision), unheld: () => note(unheld()) } : note(decision);
 }
 
 /** The log line of an event whose library was refused (another user's), or that has none. */

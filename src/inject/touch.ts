@@ -213,8 +213,8 @@ export function bringsUnsent(
 
 /**
  * A held call's decision: denied with the hold's words (`preface`) before the context, recorded
- * as held for `holding` (by absolute folder), and `unheld` to take instead when the hold cannot
- * first be recorded.
+ * as held for `holding` (by absolute folder), and `unheld` to make and take instead when the hold
+ * cannot first be recorded.
  *
  * @example Usage
  * ```ts
@@ -226,11 +226,11 @@ export function bringsUnsent(
  *   rendered: { text: "notes", shown: [], cut: [], left: [], skipped: [], delivered: [] },
  * };
  * const decision = { outcome: { result: "injected" }, record: { files: { "/l/t.md": "fp" } } };
- * const held = heldDecision(decision, context, "Held.", ["", "src"], decision);
+ * const held = heldDecision(decision, context, "Held.", ["", "src"], () => decision);
  * assert.deepEqual(held.outcome, { result: "held", held: ".,src" });
  * assert.deepEqual(held.output, { event: "PreToolUse", text: "Held.\n\nnotes", deny: true });
  * assert.deepEqual(held.record?.held, ["/p", "/p/src"]);
- * assert.equal(held.unheld, decision);
+ * assert.equal(held.unheld?.(), decision);
  * ```
  */
 export function heldDecision(
@@ -238,7 +238,7 @@ export function heldDecision(
   context: FileContext & { kind: "context" },
   preface: string,
   holding: readonly string[],
-  unheld: Decision,
+  unheld: () => Decision,
 ): Decision {
   const root = context.library.projectRoot;
   return {
@@ -277,6 +277,7 @@ export interface Touch {
  * (`recorded`). Held only when the context really brings one of those files (not just names
  * them); when the budget is small, the hint makes room for them (it comes with the next touch);
  * with no room for any of them beside the hold's words, the call goes through with its context.
+ * A held decision's `unheld` (the decision without the hold) is made only when it is taken.
  *
  * @example Usage
  * ```ts
@@ -303,8 +304,8 @@ export function decideTouch(touch: Touch, ledger: Ledger, recorded: boolean): De
   // a write into a folder whose files never reached this window is held (hold.ts), when the
   // hold can be recorded first
   const holding = recorded ? holdFor(touch.location, touch.written, ledger) : [];
-  const unheld = attempt(true, 0).decision;
-  if (holding.length === 0) return unheld;
+  const unheld = () => attempt(true, 0).decision;
+  if (holding.length === 0) return unheld();
   const preface = holdPreface(touch.tool, holding);
   const reserved = preface.length + 2;
   for (const withHint of hint.text === undefined ? [false] : [true, false]) {
@@ -312,5 +313,5 @@ export function decideTouch(touch: Touch, ledger: Ledger, recorded: boolean): De
     if (context.kind !== "context" || !bringsUnsent(context, ledger)) continue;
     return heldDecision(decision, context, preface, holding, unheld);
   }
-  return unheld;
+  return unheld();
 }

@@ -114,12 +114,12 @@ Deno.test("holdFor and heldDecision: a write into a folder whose notes never rea
   const unheld = contextDecision(context, {}, true, true);
   const held = heldDecision(unheld, context as FileContext & { kind: "context" }, "Held.", [
     "src/api",
-  ], unheld);
+  ], () => unheld);
   assert.equal(held.outcome.result, "held");
   assert.equal(held.outcome.held, "src/api");
   assert.deepEqual(held.output, { event: "PreToolUse", text: "Held.\n\nnotes", deny: true });
   assert.deepEqual(held.record?.held, ["/p/src/api"]);
-  assert.equal(held.unheld, unheld);
+  assert.equal(held.unheld?.(), unheld);
 });
 
 Deno.test("decideTouch: held when the context brings the notes, the hint making room when needed", () => {
@@ -128,12 +128,15 @@ Deno.test("decideTouch: held when the context brings the notes, the hint making 
   assert.equal(roomy.outcome.result, "held");
   assert.equal(roomy.outcome.hint, "src/api");
   assert.ok(roomy.output?.deny);
-  assert.equal(roomy.unheld?.outcome.result, "injected");
+  assert.equal(roomy.unheld?.().outcome.result, "injected");
   // room for the hold's words and the notes, not the hint too: held without the hint
   const reserved = holdPreface("Write", ["src/api"]).length + 2;
   const asked: string[] = [];
-  decideTouch(writeTouch(reserved + "notes".length, asked), ledgerWith(), true);
-  assert.deepEqual(asked, ["hint:0", `hint:${reserved}`, `no-hint:${reserved}`]);
+  const held = decideTouch(writeTouch(reserved + "notes".length, asked), ledgerWith(), true);
+  assert.deepEqual(asked, [`hint:${reserved}`, `no-hint:${reserved}`]);
+  // the decision without the hold is made only when it is taken
+  assert.equal(held.unheld?.().outcome.result, "injected");
+  assert.deepEqual(asked.slice(2), ["hint:0"]);
   const fitsWithoutHint = decideTouch(writeTouch(reserved + "notes".length), ledgerWith(), true);
   assert.equal(fitsWithoutHint.outcome.result, "held");
   assert.equal(fitsWithoutHint.outcome.hint, undefined);

@@ -143,8 +143,9 @@ export interface Decision {
   /**
    * For a hold: the decision without it, taken instead whenever the hold cannot first be
    * recorded (no ledger, a ledger read as damaged, a failed write), so the call goes through.
+   * Made only when it is taken (it renders the context once more).
    */
-  unheld?: Decision;
+  unheld?: () => Decision;
 }
 
 /** Options for {@link decideOnce}. */
@@ -164,7 +165,7 @@ function emit(decision: Decision, event: HookEvent): void {
 
 /** The decision to carry out when a hold cannot be recorded first: the one without it. */
 function withoutHold(decision: Decision): Decision {
-  return decision.unheld ?? decision;
+  return decision.unheld?.() ?? decision;
 }
 
 /**
@@ -251,7 +252,7 @@ export function decideOnce(
   let decision = early && snapshot?.source === held.source && !held.discarded
     ? early
     : decide(ledger, !held.discarded);
-  if (decision.unheld && held.discarded) decision = decision.unheld; // bad state: no hold
+  if (decision.unheld && held.discarded) decision = decision.unheld(); // bad state: no hold
   const write = () => {
     if (ledger !== held.ledger) held.replace(ledger);
     if (decision.record) {
@@ -263,7 +264,7 @@ export function decideOnce(
     try {
       write();
     } catch (error) {
-      const unheld = decision.unheld;
+      const unheld = decision.unheld();
       emit(unheld, event);
       return { ...unheld.outcome, ...extra, hold: "not-recorded", ledger_error: messageOf(error) };
     }
