@@ -79,7 +79,7 @@ Deno.test("a held first write stats and reads each library file once, whatever i
   const p = await tempProject(TREE);
   await using _ = p.dir;
   const location = located(p.root);
-  const library = `${p.root}/_memory_library/`;
+  const library = `${location.library.root}/`;
   const paths = location.files.map((f) => f.absPath).sort();
   assert.equal(paths.length, 3);
   // roomy: held with the hint, then the decision without the hold asked for too

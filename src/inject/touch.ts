@@ -266,7 +266,8 @@ export interface Touch {
   ledgerOn: boolean;
   /**
    * The touch's context against the files the window was sent, ending with `ending`, in the
-   * budget less `reserved` characters (`file_context.ts` `decideFileContext`).
+   * budget less `reserved` characters (`file_context.ts` `touchContext`: the files are read once
+   * for all of a decision's attempts, each of which renders them).
    */
   contextFor(sent: Ledger["files"], ending: string, reserved: number): FileContext;
 }
