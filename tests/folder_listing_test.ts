@@ -4,6 +4,7 @@ import { lookUpLibraryAbove } from "../src/core/discover.ts";
 import {
   builtinLoadedAgents,
   clientLoadedSources,
+  commandNativeSources,
   nativeSources,
 } from "../src/inject/native_sources.ts";
 import { readRuleFiles } from "../src/inject/rule_files.ts";
@@ -141,6 +142,7 @@ Deno.test("the native sources with listings are those the probes find: present, 
     client: paths(clientLoadedSources(dir.path, rel, [], listings)),
     tool: paths(nativeSources(dir.path, [rel], "file-tool", [], listings)),
     command: paths(nativeSources(dir.path, [rel], "command", [], listings)),
+    bash: paths(commandNativeSources(dir.path, [rel, "a/b/"], ["a/b/c/x.ts"], listings)),
     builtin: paths(builtinLoadedAgents(dir.path, rel, listings)),
     rules: paths(readRuleFiles(dir.path, listings).own),
     root: rootAgentsFile(dir.path, listings)?.relPath,
@@ -148,6 +150,11 @@ Deno.test("the native sources with listings are those the probes find: present, 
   const probed = run(undefined);
   for (const [how, listings] of LISTINGS) assert.deepEqual(run(listings()), probed, how);
   assert.deepEqual(probed.tool, ["a/b/c/AGENTS.md", "a/AGENTS.md"]);
+  assert.deepEqual(
+    probed.bash,
+    ["a/b/c/AGENTS.md", ".cursor/rules/a.mdc"],
+    "a/ loaded by the read",
+  );
   assert.deepEqual(probed.rules, [".cursor/rules/a.mdc", ".github/copilot-instructions.md"]);
   assert.equal(probed.root, "AGENTS.md");
   assert.deepEqual(probed.builtin, [], "the project has a CLAUDE.local.md");

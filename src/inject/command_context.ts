@@ -14,6 +14,7 @@ import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, relativeInside, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import { folderListings } from "../core/folder_listing.ts";
 import { MAX_PATCH_FILES, patchFiles } from "../core/patch_files.ts";
 import {
   mergedLibraryFiles,
@@ -138,8 +139,11 @@ export function locateTouches(
     const rel = relativeInside(path, library.projectRoot);
     return rel === null || rel === "" ? [] : [rel];
   });
+  // each touched folder and its ancestors listed once: a listing answers the probes of the memory
+  // files and rule folders it does not hold (core/folder_listing.ts)
+  const listings = folderListings();
   // the root AGENTS.md, general last (touched by name, the command itself brings it)
-  const rootAgents = rootAgentsFile(library.projectRoot);
+  const rootAgents = rootAgentsFile(library.projectRoot, listings);
   const named = rootAgents !== null && touched.includes(rootAgents.relPath);
   // the library files a claude-rules export holds, for the files the client reads its way (it
   // loads the export with them: loaded_exports.ts)
@@ -152,7 +156,7 @@ export function locateTouches(
   );
   const files = [
     ...libraryFiles.filter((f) => !held.has(f.absPath)),
-    ...commandNativeSources(library.projectRoot, touched, served),
+    ...commandNativeSources(library.projectRoot, touched, served, listings),
     ...(rootAgents && !named ? [rootAgents] : []),
   ];
   const written = [

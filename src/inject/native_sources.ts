@@ -39,7 +39,7 @@ import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { makeFingerprint } from "./ledger_format.ts";
 import { MAX_READ_BYTES } from "./choose.ts";
 import { globsCover, type RuleAgent } from "../format/rule_scope.ts";
-import { projectRules, type RuleFile } from "./rule_files.ts";
+import { projectRules, readRuleFiles, type RuleFile } from "./rule_files.ts";
 import { isGeneratedText } from "../format/export_marks.ts";
 
 /** The memory file names Claude Code or other agents load for a folder. */
@@ -347,6 +347,7 @@ export function nativeSources(
  * The native sources a command's touch sends ({@link nativeSources}, `"command"`) without those
  * the client loads by itself for the files the command reads its way (`clientReads`,
  * project-relative: Claude Code 2.1.3xx after `cat F`, `grep x F`, see `client_bash_reads.ts`).
+ * `listings`: as for {@link nativeSources}.
  *
  * @example Usage
  * ```ts
@@ -369,13 +370,14 @@ export function commandNativeSources(
   projectRoot: string,
   touched: readonly string[],
   clientReads: readonly string[],
+  listings?: FolderListings,
 ): NativeSource[] {
-  const rules = scopedRules(projectRoot);
-  const sources = nativeSources(projectRoot, touched, "command", rules);
+  const rules = scopedRules(projectRoot, readRuleFiles(projectRoot, listings).own);
+  const sources = nativeSources(projectRoot, touched, "command", rules, listings);
   if (clientReads.length === 0) return sources;
   const served = new Set(
     clientReads.flatMap((rel) =>
-      clientLoadedSources(projectRoot, rel, rules).map((f) => f.absPath)
+      clientLoadedSources(projectRoot, rel, rules, listings).map((f) => f.absPath)
     ),
   );
   return sources.filter((file) => !served.has(file.absPath));
