@@ -9,6 +9,8 @@ import {
 } from "../src/inject/native_sources.ts";
 import { readRuleFiles } from "../src/inject/rule_files.ts";
 import { rootAgentsFile } from "../src/inject/root_agents.ts";
+import { projectTouchesOf } from "../src/inject/bash_paths.ts";
+import { envFrom } from "../src/core/env.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 import { AS_ROOT, IS_WINDOWS, skipOnWindows } from "./platform.ts";
 
@@ -203,4 +205,28 @@ Deno.test({
       Deno.chmodSync(`${dir.path}/a`, 0o755);
     }
   },
+});
+
+Deno.test("a command's touches find with listings the libraries their probes find", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "p/_memory_library/a.md": "- a",
+    "p/src/deep/x.ts": "",
+    "q/_Memory_Library/a.md": "- a",
+    "q/src/x.ts": "",
+    "r/src/x.ts": "",
+  });
+  const named = ["p/src/deep/x.ts", "p/src", "q/src/x.ts", "r/src/x.ts"].map((rel) => ({
+    path: `${dir.path}/${rel}`,
+    role: "read" as const,
+  }));
+  const env = envFrom({});
+  const probed = projectTouchesOf(named, env);
+  for (const [how, listings] of LISTINGS) {
+    assert.deepEqual(projectTouchesOf(named, env, listings()), probed, how);
+  }
+  assert.deepEqual(
+    probed.touches.filter((t) => t.library.projectRoot === `${dir.path}/p`).map((t) => t.relPath),
+    ["src/deep/x.ts", "src"],
+  );
 });
