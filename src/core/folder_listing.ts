@@ -21,7 +21,8 @@ export interface ListedNames {
   odd: boolean;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** A UTF-16 code unit outside ASCII (surrogates included). */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The probe-relevant view of a folder's entry names (pure).
