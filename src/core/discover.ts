@@ -15,6 +15,7 @@ import {
   relativeInside,
 } from "./paths.ts";
 import { isDirectory, lstatOrNull } from "./fs_probe.ts";
+import type { FolderListings } from "./folder_listing.ts";
 
 /** The folder name the Librarian looks for. */
 export const LIBRARY_DIR_NAME = "_memory_library";
@@ -228,7 +229,9 @@ export function refusalWarning(refusal: RefusedLibrary): string {
  * A start longer than any file system takes finds nothing (and costs no look-ups). A
  * `_memory_library` that is refused ({@link probeLibraryDir}: a link to somewhere outside its
  * project, or a folder owned by another user) ends the search, and is returned as a
- * {@link RefusedLibrary}; only `LIBRARIAN_PATH` may name such a library.
+ * {@link RefusedLibrary}; only `LIBRARIAN_PATH` may name such a library. With `listings` (one
+ * touch's folder listings, `folder_listing.ts`), a folder whose listing shows no
+ * `_memory_library` is passed without a probe (a failing probe costs more than a listing).
  *
  * @example Usage
  * ```ts
@@ -248,13 +251,16 @@ export function lookUpLibraryAbove(
   startDir: string,
   foundBy: FoundBy,
   trusts: OwnerCheck = trustedByThisProcess,
+  listings?: FolderListings,
 ): Library | RefusedLibrary | null {
   if (startDir.length > MAX_PATH_LENGTH) return null;
   let dir = normalizePath(startDir);
   if (!isLocalAbsolutePath(dir)) return null;
   for (let depth = 0; depth < 256; depth++) {
     const candidate = joinPath(dir, LIBRARY_DIR_NAME);
-    const found = probeLibraryDir(candidate, dir, trusts);
+    const found = listings?.mayHold(dir, LIBRARY_DIR_NAME) === false
+      ? "none"
+      : probeLibraryDir(candidate, dir, trusts);
     if (found === "library") return { root: candidate, projectRoot: dir, foundBy };
     if (found !== "none") return { refused: candidate, reason: found };
     const parent = dirnameOf(dir);
@@ -304,7 +310,7 @@ export function findLibraryAbove(startDir: string, foundBy: FoundBy): Library | 
 /**
  * The library for a file a tool is about to touch: `LIBRARIAN_PATH` wins (the file must then be
  * inside its project, else `null`); otherwise the nearest `_memory_library/` above the file, or
- * the refusal of the nearest one.
+ * the refusal of the nearest one (`listings`: {@link lookUpLibraryAbove}).
  *
  * @example Usage
  * ```ts
@@ -324,9 +330,10 @@ export function lookUpLibraryForFile(
   filePath: string,
   env: EnvReader,
   trusts: OwnerCheck = trustedByThisProcess,
+  listings?: FolderListings,
 ): Library | RefusedLibrary | null {
   return libraryFromEnv(env) ??
-    lookUpLibraryAbove(dirnameOf(normalizePath(filePath)), "file", trusts);
+    lookUpLibraryAbove(dirnameOf(normalizePath(filePath)), "file", trusts, listings);
 }
 
 /**

@@ -9,7 +9,13 @@
  * @module
  */
 
-import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
+import {
+  isLibrary,
+  type Library,
+  lookUpLibraryForFile,
+  placeFileResolved,
+} from "../core/discover.ts";
+import type { FolderListings } from "../core/folder_listing.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, joinPath, MAX_PATH_LENGTH, normalizePath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
@@ -186,7 +192,8 @@ export function globRegex(segment: string): RegExp {
 /**
  * The project paths among `named`: every path that exists (or that the command creates), inside
  * a project with a library, outside the library itself. The project root as a folder (a listing
- * or search at the top) adds nothing.
+ * or search at the top) adds nothing. `listings`: the touch's folder listings
+ * (`core/folder_listing.ts`), which spare the library search the probes of folders that hold none.
  *
  * @example Usage
  * ```ts
@@ -209,6 +216,7 @@ export function globRegex(segment: string): RegExp {
 export function projectTouchesOf(
   named: readonly ShellTouch[],
   env: EnvReader,
+  listings?: FolderListings,
 ): { touches: ProjectTouch[]; truncated: boolean } {
   const prober = new Prober();
   const seen = new Set<string>();
@@ -231,7 +239,8 @@ export function projectTouchesOf(
     const folder = kind === "folder" || (kind === null && touch.role === "folder");
     const parent = folder ? path : dirnameOf(path);
     if (!libraries.has(parent)) {
-      libraries.set(parent, findLibraryForFile(joinPath(parent, "x"), env));
+      const found = lookUpLibraryForFile(joinPath(parent, "x"), env, undefined, listings);
+      libraries.set(parent, isLibrary(found) ? found : null);
     }
     const library = libraries.get(parent);
     if (!library) return;
@@ -255,7 +264,7 @@ export function projectTouchesOf(
 
 /**
  * The project paths a Bash command line touches, run in folder `cwd` (see
- * {@link projectTouchesOf}).
+ * {@link projectTouchesOf}, `listings` too).
  *
  * @example Usage
  * ```ts
@@ -275,10 +284,11 @@ export function projectTouchesOfCommand(
   command: string,
   cwd: string,
   env: EnvReader,
+  listings?: FolderListings,
 ): CommandProjectTouches {
   const named = touchesOfCommand(command, { cwd, home: env("HOME") });
   if (!named.ok) return named;
-  const found = projectTouchesOf(named.touches, env);
+  const found = projectTouchesOf(named.touches, env, listings);
   return { ok: true, touches: found.touches, truncated: named.truncated || found.truncated };
 }
 

@@ -14,6 +14,7 @@ import type { Library } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, normalizePath, relativeInside, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
+import { type FolderListings, folderListings } from "../core/folder_listing.ts";
 import { MAX_PATCH_FILES, patchFiles } from "../core/patch_files.ts";
 import {
   mergedLibraryFiles,
@@ -122,11 +123,14 @@ export function workingFolder(cwd: unknown): string | null {
  *
  * @param clientReads absolute paths of the files the client reads by itself, loading their
  *   nested memory (`client_bash_reads.ts`): their native sources are left to it.
+ * @param listings this touch's folder listings (`core/folder_listing.ts`), shared with the search
+ *   for the touches' libraries: they spare the probes of names a folder does not hold.
  */
 export function locateTouches(
   touches: ProjectTouch[],
   truncated: boolean,
   clientReads: readonly string[] = [],
+  listings: FolderListings = folderListings(),
 ): CommandLocation {
   if (touches.length === 0) return { kind: "none", reason: "no-project-paths", truncated };
   const library = touches[0]!.library;
@@ -139,7 +143,7 @@ export function locateTouches(
     return rel === null || rel === "" ? [] : [rel];
   });
   // the root AGENTS.md, general last (touched by name, the command itself brings it)
-  const rootAgents = rootAgentsFile(library.projectRoot);
+  const rootAgents = rootAgentsFile(library.projectRoot, listings);
   const named = rootAgents !== null && touched.includes(rootAgents.relPath);
   // the library files a claude-rules export holds, for the files the client reads its way (it
   // loads the export with them: loaded_exports.ts)
@@ -152,7 +156,7 @@ export function locateTouches(
   );
   const files = [
     ...libraryFiles.filter((f) => !held.has(f.absPath)),
-    ...commandNativeSources(library.projectRoot, touched, served),
+    ...commandNativeSources(library.projectRoot, touched, served, listings),
     ...(rootAgents && !named ? [rootAgents] : []),
   ];
   const written = [
@@ -199,8 +203,10 @@ export function locatePatch(
     const path = resolveLocalPath(file.path, folder);
     return path === null ? [] : [{ path, role: "write" as const }];
   });
-  const found = projectTouchesOf(named, env);
-  return locateTouches(found.touches, found.truncated || named.length >= MAX_PATCH_FILES);
+  const listings = folderListings();
+  const found = projectTouchesOf(named, env, listings);
+  const truncated = found.truncated || named.length >= MAX_PATCH_FILES;
+  return locateTouches(found.touches, truncated, [], listings);
 }
 
 /**
@@ -221,17 +227,20 @@ export function locateCommandContext(
   env: EnvReader,
 ): CommandLocation {
   const folder = workingFolder(cwd);
+  // each folder on the way up listed once for this touch: its listing answers the probes of the
+  // library folder, the memory files and the rule folders it does not hold (core/folder_listing.ts)
+  const listings = folderListings();
   if (tool === "Bash") {
     const command = input?.command;
     if (typeof command !== "string" || command.trim() === "" || folder === null) {
       return { kind: "none", reason: "no-command" };
     }
-    const found = projectTouchesOfCommand(command, folder, env);
+    const found = projectTouchesOfCommand(command, folder, env, listings);
     if (!found.ok) return { kind: "none", reason: "unparseable", detail: found.reason };
     const clientReads = clientLoadsAfterWriteAndShellRead(env)
       ? clientReadsOfCommand(command).flatMap((file) => resolveLocalPath(file, folder) ?? [])
       : [];
-    return locateTouches(found.touches, found.truncated, clientReads);
+    return locateTouches(found.touches, found.truncated, clientReads, listings);
   }
   if (tool === "apply_patch") return locatePatch(input, folder, env);
   const path = input?.path;
@@ -240,6 +249,6 @@ export function locateCommandContext(
   }
   const absolute = resolveLocalPath(path, folder);
   if (absolute === null) return { kind: "none", reason: "no-project-paths" };
-  const found = projectTouchesOf([{ path: absolute, role: "read" }], env);
-  return locateTouches(found.touches, found.truncated);
+  const found = projectTouchesOf([{ path: absolute, role: "read" }], env, listings);
+  return locateTouches(found.touches, found.truncated, [], listings);
 }

@@ -20,6 +20,7 @@ import {
   trustsOwnersOf,
 } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
+import { folderListings } from "../core/folder_listing.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
@@ -179,7 +180,10 @@ export function locateFileContext(
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
   if (filePath === null) return { kind: "none", reason: "not-a-local-path" };
-  const found = lookUpLibraryForFile(filePath, options.env);
+  // each folder on the way up listed once for this touch: its listing answers the library's, the
+  // memory files' and the rule folders' probes of names it does not hold (folder_listing.ts)
+  const listings = folderListings();
+  const found = lookUpLibraryForFile(filePath, options.env, undefined, listings);
   if (found === null) return { kind: "none", reason: "no-library" };
   if (!isLibrary(found)) return { kind: "none", reason: "library-refused", refused: found };
   const library = found;
@@ -191,13 +195,16 @@ export function locateFileContext(
   // Write under a client that loads nothing after one (2.1.197), all of them
   const unloaded = options.tool === "Write" && !clientLoadsAfterWriteAndShellRead(options.env);
   // the project's rule files, read once: its own rules for both questions, and the exports
-  const ruleFiles = readRuleFiles(library.projectRoot);
+  const ruleFiles = readRuleFiles(library.projectRoot, listings);
   const rules = scopedRules(library.projectRoot, ruleFiles.own);
   // the nested AGENTS.md files a 2.1.3xx client's built-in loader sends after a Read
   const builtin = options.tool === "Read" && clientLoadsAfterWriteAndShellRead(options.env)
-    ? builtinLoadedAgents(library.projectRoot, relPath)
+    ? builtinLoadedAgents(library.projectRoot, relPath, listings)
     : [];
-  const native = [...clientLoadedSources(library.projectRoot, relPath, rules), ...builtin];
+  const native = [
+    ...clientLoadedSources(library.projectRoot, relPath, rules, listings),
+    ...builtin,
+  ];
   // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
   // where it loads anything: not sent (another agent loads none of it)
   const byClaude = options.agent === undefined || options.agent === "claude";
@@ -216,10 +223,16 @@ export function locateFileContext(
   );
   // the root AGENTS.md, general last: whether the client loaded it is decided with the ledger
   // (inject_hook.ts, root_agents.ts)
-  const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot);
+  const rootAgents = relPath === ROOT_AGENTS ? null : rootAgentsFile(library.projectRoot, listings);
   const files = [
     ...libraryFiles.filter((file) => !byClient.has(file.absPath)),
-    ...nativeSources(library.projectRoot, [relPath], unloaded ? "command" : "file-tool", rules)
+    ...nativeSources(
+      library.projectRoot,
+      [relPath],
+      unloaded ? "command" : "file-tool",
+      rules,
+      listings,
+    )
       .filter((file) => !byClient.has(file.absPath)),
     ...(rootAgents && !byClient.has(rootAgents.absPath) ? [rootAgents] : []),
   ];

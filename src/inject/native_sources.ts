@@ -31,6 +31,7 @@
 import type { EnvReader } from "../core/env.ts";
 import { basenameOf, dirnameOf, joinPath, normalizePath, relativeInside } from "../core/paths.ts";
 import { readFileHead, readTextBounded } from "../core/fs_probe.ts";
+import type { FolderListings } from "../core/folder_listing.ts";
 import { atImports } from "../format/at_imports.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { mirrorLevels } from "../core/walk.ts";
@@ -38,7 +39,7 @@ import { readLibraryText, statStamp } from "../core/read_text.ts";
 import { makeFingerprint } from "./ledger_format.ts";
 import { MAX_READ_BYTES } from "./choose.ts";
 import { globsCover, type RuleAgent } from "../format/rule_scope.ts";
-import { projectRules, type RuleFile } from "./rule_files.ts";
+import { projectRules, readRuleFiles, type RuleFile } from "./rule_files.ts";
 import { isGeneratedText } from "../format/export_marks.ts";
 
 /** The memory file names Claude Code or other agents load for a folder. */
@@ -258,13 +259,16 @@ function folderFiles(
   relDir: string,
   names: readonly string[],
   generated: "skip" | "keep" = "skip",
+  listings?: FolderListings,
 ): NativeSource[] {
   const out: NativeSource[] = [];
   for (const level of mirrorLevels(relDir)) {
     if (level === "") break; // the root's files are loaded at session start
+    const absDir = joinPath(projectRoot, level);
     for (const name of names) {
+      if (listings?.mayHold(absDir, name) === false) continue;
       const relPath = `${level}/${name}`;
-      const absPath = joinPath(projectRoot, relPath);
+      const absPath = joinPath(absDir, name);
       if (isPlainFile(absPath) && (generated === "keep" || !isGeneratedFile(absPath))) {
         out.push({ relPath, label: folderLabel(relPath), absPath, native: "folder" });
       }
@@ -283,7 +287,8 @@ function folderOfTouch(touched: string): string {
  * `/`), most specific first, each once: on a command's touch the nested `CLAUDE.md` and
  * `AGENTS.md` files and every agent's rules whose globs cover a touched path; on a file tool's
  * touch only the nested `AGENTS.md` files and the other agents' rules (the client loads the rest
- * itself).
+ * itself). `listings`: one touch's folder listings (`core/folder_listing.ts`), which spare the
+ * probes of files a folder's listing shows are not there.
  *
  * @example Usage
  * ```ts
@@ -313,6 +318,7 @@ export function nativeSources(
   touched: readonly string[],
   kind: TouchKind,
   rules: readonly ScopedRule[] = scopedRules(projectRoot),
+  listings?: FolderListings,
 ): NativeSource[] {
   const names = kind === "command" ? NATIVE_FOLDER_FILES : ["AGENTS.md"];
   // a memory file the command itself names (`cat src/CLAUDE.md`) reaches the model through it
@@ -324,7 +330,7 @@ export function nativeSources(
     byDepth.push({ file, depth, order: byDepth.length });
   };
   for (const touch of touched) {
-    for (const file of folderFiles(projectRoot, folderOfTouch(touch), names)) {
+    for (const file of folderFiles(projectRoot, folderOfTouch(touch), names, "skip", listings)) {
       add(file, file.relPath.split("/").length);
     }
   }
@@ -341,6 +347,7 @@ export function nativeSources(
  * The native sources a command's touch sends ({@link nativeSources}, `"command"`) without those
  * the client loads by itself for the files the command reads its way (`clientReads`,
  * project-relative: Claude Code 2.1.3xx after `cat F`, `grep x F`, see `client_bash_reads.ts`).
+ * `listings`: as for {@link nativeSources}.
  *
  * @example Usage
  * ```ts
@@ -363,13 +370,14 @@ export function commandNativeSources(
   projectRoot: string,
   touched: readonly string[],
   clientReads: readonly string[],
+  listings?: FolderListings,
 ): NativeSource[] {
-  const rules = scopedRules(projectRoot);
-  const sources = nativeSources(projectRoot, touched, "command", rules);
+  const rules = scopedRules(projectRoot, readRuleFiles(projectRoot, listings).own);
+  const sources = nativeSources(projectRoot, touched, "command", rules, listings);
   if (clientReads.length === 0) return sources;
   const served = new Set(
     clientReads.flatMap((rel) =>
-      clientLoadedSources(projectRoot, rel, rules).map((f) => f.absPath)
+      clientLoadedSources(projectRoot, rel, rules, listings).map((f) => f.absPath)
     ),
   );
   return sources.filter((file) => !served.has(file.absPath));
@@ -380,6 +388,7 @@ export function commandNativeSources(
  * `CLAUDE.md` files on its way up, below the root, the `AGENTS.md` files they import, and the
  * rules whose globs cover it): the inject
  * hook records them as in the context window, so a later command's touch does not send them again.
+ * `listings`: as for {@link nativeSources}.
  *
  * @example Usage
  * ```ts
@@ -395,8 +404,9 @@ export function clientLoadedSources(
   projectRoot: string,
   relPath: string,
   rules: readonly ScopedRule[] = scopedRules(projectRoot),
+  listings?: FolderListings,
 ): NativeSource[] {
-  const folder = folderFiles(projectRoot, dirnameOf(relPath), ["CLAUDE.md"]);
+  const folder = folderFiles(projectRoot, dirnameOf(relPath), ["CLAUDE.md"], "skip", listings);
   const covering = rules.filter((rule) =>
     rule.agent === "claude" && globsCover(rule.globs, relPath)
   );
@@ -497,7 +507,7 @@ export function importedAtRoot(projectRoot: string): NativeSource[] {
  * (root, `.claude/CLAUDE.md`, `CLAUDE.local.md`), each `AGENTS.md` on the way up (below the root)
  * whose folder has no `CLAUDE.md` (observed with 2.1.332: after a Read only, not after a Write, an
  * Edit or a Bash command; no InstructionsLoaded event reports it). The caller knows the client is
- * one of those ({@link clientLoadsAfterWriteAndShellRead}).
+ * one of those ({@link clientLoadsAfterWriteAndShellRead}). `listings`: as for {@link nativeSources}.
  *
  * @example Usage
  * ```ts
@@ -514,10 +524,16 @@ export function importedAtRoot(projectRoot: string): NativeSource[] {
  * assert.deepEqual(builtinLoadedAgents(p, "sdk/ts/a.ts"), []);
  * ```
  */
-export function builtinLoadedAgents(projectRoot: string, relPath: string): NativeSource[] {
-  if (PROJECT_CLAUDE_FILES.some((name) => exists(joinPath(projectRoot, name)))) return [];
-  return folderFiles(projectRoot, dirnameOf(relPath), ["AGENTS.md"], "keep").filter((file) =>
-    !exists(joinPath(projectRoot, dirnameOf(file.relPath), "CLAUDE.md"))
+export function builtinLoadedAgents(
+  projectRoot: string,
+  relPath: string,
+  listings?: FolderListings,
+): NativeSource[] {
+  const there = (dir: string, name: string) =>
+    listings?.mayHold(dir, name) !== false && exists(joinPath(dir, name));
+  if (PROJECT_CLAUDE_FILES.some((name) => there(projectRoot, name))) return [];
+  return folderFiles(projectRoot, dirnameOf(relPath), ["AGENTS.md"], "keep", listings).filter(
+    (file) => !there(joinPath(projectRoot, dirnameOf(file.relPath)), "CLAUDE.md"),
   );
 }
 

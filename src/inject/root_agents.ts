@@ -25,6 +25,7 @@
 
 import type { EnvReader } from "../core/env.ts";
 import { readFileHead } from "../core/fs_probe.ts";
+import type { FolderListings } from "../core/folder_listing.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import {
@@ -158,7 +159,8 @@ export function clientLoadedRootAgents(
 
 /**
  * The project's root `AGENTS.md` as a source (a plain file, never a link, not one `librarian
- * export` wrote), or `null`.
+ * export` wrote), or `null`. `listings`: one touch's folder listings (`core/folder_listing.ts`), which
+ * spare the probe where the root's listing shows no such file.
  *
  * @example Usage
  * ```ts
@@ -170,7 +172,11 @@ export function clientLoadedRootAgents(
  * assert.equal(rootAgentsFile(p)?.relPath, "AGENTS.md");
  * ```
  */
-export function rootAgentsFile(projectRoot: string): LibraryFile | null {
+export function rootAgentsFile(
+  projectRoot: string,
+  listings?: FolderListings,
+): LibraryFile | null {
+  if (listings?.mayHold(projectRoot, ROOT_AGENTS) === false) return null;
   const absPath = joinPath(projectRoot, ROOT_AGENTS);
   // one `librarian export --format agents-md` wrote is the library's own text (loaded_exports.ts)
   if (!isPlainFile(absPath) || isGeneratedFile(absPath)) return null;

@@ -11,6 +11,7 @@
  */
 
 import { joinPath } from "../core/paths.ts";
+import type { FolderListings } from "../core/folder_listing.ts";
 import { type RuleAgent, type RuleScope, ruleScope } from "../format/rule_scope.ts";
 import { isGeneratedText } from "../format/export_marks.ts";
 import { withoutExportSection } from "../format/export_marks.ts";
@@ -116,6 +117,8 @@ export interface ProjectRuleFiles {
 /**
  * Every rule folder of the project read once, its files split into the people's own rules and
  * the `claude-rules` exports (a touch needs both: one read of `.claude/rules`, not two).
+ * `listings`: one touch's folder listings (`core/folder_listing.ts`), which spare the probes of
+ * folders the root's listing shows are not there (`.cursor`, `.github`, ...).
  *
  * @example Usage
  * ```ts
@@ -132,15 +135,19 @@ export interface ProjectRuleFiles {
  * assert.deepEqual(files.exported.map((r) => r.relPath), [".claude/rules/librarian-db.md"]);
  * ```
  */
-export function readRuleFiles(projectRoot: string): ProjectRuleFiles {
+export function readRuleFiles(
+  projectRoot: string,
+  listings?: FolderListings,
+): ProjectRuleFiles {
   const own: RuleFile[] = [];
   let exported: RuleFile[] = [];
+  const mayHold = (relPath: string) => listings?.mayHold(projectRoot, relPath) !== false;
   for (const place of RULE_FOLDERS) {
-    const found = rulesIn(projectRoot, place);
+    const found = mayHold(place.folder) ? rulesIn(projectRoot, place) : { own: [], exported: [] };
     own.push(...found.own);
     const { agent } = place;
     if (agent === "claude") exported = found.exported;
-    if (agent === "copilot") {
+    if (agent === "copilot" && mayHold(COPILOT_REPO_FILE)) {
       const absPath = joinPath(projectRoot, COPILOT_REPO_FILE);
       const head = headOf(absPath);
       // a file that holds only export's section is the library's own text
