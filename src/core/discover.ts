@@ -352,8 +352,12 @@ export function lookUpLibraryForFile(
  * assert.equal(library?.foundBy, "file");
  * ```
  */
-export function findLibraryForFile(filePath: string, env: EnvReader): Library | null {
-  const found = lookUpLibraryForFile(filePath, env);
+export function findLibraryForFile(
+  filePath: string,
+  env: EnvReader,
+  listings?: FolderListings,
+): Library | null {
+  const found = lookUpLibraryForFile(filePath, env, trustedByThisProcess, listings);
   return isLibrary(found) ? found : null;
 }
 

@@ -9,12 +9,7 @@
  * @module
  */
 
-import {
-  isLibrary,
-  type Library,
-  lookUpLibraryForFile,
-  placeFileResolved,
-} from "../core/discover.ts";
+import { findLibraryForFile, type Library, placeFileResolved } from "../core/discover.ts";
 import type { FolderListings } from "../core/folder_listing.ts";
 import type { EnvReader } from "../core/env.ts";
 import { dirnameOf, joinPath, MAX_PATH_LENGTH, normalizePath } from "../core/paths.ts";
@@ -239,8 +234,7 @@ export function projectTouchesOf(
     const folder = kind === "folder" || (kind === null && touch.role === "folder");
     const parent = folder ? path : dirnameOf(path);
     if (!libraries.has(parent)) {
-      const found = lookUpLibraryForFile(joinPath(parent, "x"), env, undefined, listings);
-      libraries.set(parent, isLibrary(found) ? found : null);
+      libraries.set(parent, findLibraryForFile(joinPath(parent, "x"), env, listings));
     }
     const library = libraries.get(parent);
     if (!library) return;

@@ -223,6 +223,8 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
   const sectionAt: (ContextSection | undefined)[] = [];
   const skipAt: (ContextSkip | undefined)[] = [];
   const outside: string[] = [];
+  // the outside entries named now, to record when the notice goes out
+  const outsideNamed: Record<string, string> = {};
   // a file read whole and shown has its fingerprint made when it is recorded: the files read to
   // fill the budget and then left out are never hashed (read_text.ts)
   const fingerprints: Record<string, string | (() => string)> = {};
@@ -250,7 +252,7 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
     if (file.outside) {
       if (previous === OUTSIDE_FINGERPRINT) continue; // named once already
       outside.push(file.absPath + (file.outside === "folder" ? "/" : ""));
-      fingerprints[file.absPath] = OUTSIDE_FINGERPRINT;
+      outsideNamed[file.absPath] = OUTSIDE_FINGERPRINT;
       continue;
     }
     if (previous === undefined && leastChars > options.budget) {
@@ -332,12 +334,6 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
   const skips = skipAt.filter((s): s is ContextSkip => s !== undefined);
   if (sections.length === 0 && skips.length === 0 && outside.length === 0) {
     return { kind: "none", hits, refreshed: touched };
-  }
-  const outsideNamed: Record<string, string> = {};
-  for (const file of files) {
-    if (file.outside && fingerprints[file.absPath]) {
-      outsideNamed[file.absPath] = OUTSIDE_FINGERPRINT;
-    }
   }
   return {
     kind: "read",
