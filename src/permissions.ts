@@ -71,3 +71,15 @@ export const PERMISSION_FLAGS: readonly string[] = [
 export const V8_FLAGS: readonly string[] = [
   "--v8-flags=--no-lazy,--single-threaded,--no-enable-lazy-source-positions,--min-semi-space-size=16",
 ];
+
+/**
+ * V8 flags for the inject hooks' runs in source mode (the launcher's `inject` and
+ * `inject --shell`): {@link V8_FLAGS} and `--jitless`. An inject run does a few milliseconds of
+ * work in which no function repeats often enough to repay compiling it: with `--single-threaded`
+ * V8 compiles a function that grows hot (the file hash, a parser loop) on the main thread, and
+ * that cost more than it saved (measured with `deno task bench`: 1.5 to 2 ms of a first or
+ * repeat touch on a 2-core Linux VM, about 7 % of a bare start). The Stop hook keeps its
+ * compilers: routing 2,000 entries took 2.4 times as long without them. A compiled binary runs
+ * every command with the one set it was built with, {@link V8_FLAGS}.
+ */
+export const INJECT_V8_FLAGS: readonly string[] = [`${V8_FLAGS[0]},--jitless`];

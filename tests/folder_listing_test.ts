@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type FolderListings, folderListings } from "../src/core/folder_listing.ts";
 import { lookUpLibraryAbove } from "../src/core/discover.ts";
+import { packageFolderOf } from "../src/core/package_root.ts";
 import {
   builtinLoadedAgents,
   clientLoadedSources,
@@ -229,4 +230,39 @@ Deno.test("a command's touches find with listings the libraries their probes fin
     probed.touches.filter((t) => t.library.projectRoot === `${dir.path}/p`).map((t) => t.relPath),
     ["src/deep/x.ts", "src"],
   );
+});
+
+Deno.test("packageFolderOf() with listings finds the packages its probes find, and probes only names a listing shows", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "package.json": "{}",
+    "services/core/Cargo.toml": "",
+    "services/core/src/deep/a.ts": "",
+    "services/web/pyproject.toml/.keep": "", // a folder with a manifest's name: not a package
+    "services/web/src/b.ts": "",
+    "apps/x/src/c.ts": "",
+  });
+  Deno.symlinkSync(`${dir.path}/services/core/Cargo.toml`, `${dir.path}/apps/x/deno.json`);
+  const cases = ["services/core/src/deep", "services/web/src", "apps/x/src", "apps", "services"];
+  for (const relDir of cases) {
+    const want = packageFolderOf(dir.path, relDir);
+    for (const [name, listings] of LISTINGS) {
+      assert.equal(packageFolderOf(dir.path, relDir, listings()), want, `${relDir} (${name})`);
+    }
+  }
+  assert.equal(packageFolderOf(dir.path, "services/core/src/deep"), "services/core");
+  assert.equal(packageFolderOf(dir.path, "apps/x/src"), "apps/x", "a link to a manifest counts");
+  assert.equal(packageFolderOf(dir.path, "services/web/src"), null, "a folder is no manifest");
+  // a folder with no manifest in it is listed, not probed 15 times
+  const probed: string[] = [];
+  const isFile = (path: string) => {
+    probed.push(path);
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  };
+  packageFolderOf(dir.path, "services/core/src/deep", folderListings(), isFile);
+  assert.deepEqual(probed, [`${dir.path}/services/core/Cargo.toml`]);
 });

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { buildPlan } from "../scripts/build_plan.ts";
-import { ALLOWED_RUN, PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
+import { ALLOWED_RUN, INJECT_V8_FLAGS, PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 import { FAKE_DENO, toolsDir } from "./launcher_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";
@@ -86,11 +86,19 @@ Deno.test("every compile in the build plan grants exactly PERMISSION_FLAGS", () 
   }
 });
 
-Deno.test("source mode and every compiled binary run with the same V8 flags", {
+Deno.test("source mode runs the binaries' V8 flags; its inject hooks add --jitless", {
   ignore: skipOnWindows("runs a POSIX shell script"),
 }, async () => {
-  const args = await sourceModeArgs();
-  assert.deepEqual(args.filter((a) => a.startsWith("--v8-flags")), [...V8_FLAGS]);
+  const v8Flags = (args: string[]) => args.filter((a) => a.startsWith("--v8-flags"));
+  assert.deepEqual(v8Flags(await sourceModeArgs(["stop"])), [...V8_FLAGS]);
+  assert.deepEqual(v8Flags(await sourceModeArgs(["status"])), [...V8_FLAGS]);
+  assert.deepEqual(v8Flags(await sourceModeArgs(["inject", "--help"])), [...V8_FLAGS]);
+  assert.deepEqual(v8Flags(await sourceModeArgs(["inject"])), [...INJECT_V8_FLAGS]);
+  assert.deepEqual(v8Flags(await sourceModeArgs(["inject", "--shell"])), [...INJECT_V8_FLAGS]);
+  assert.deepEqual(
+    v8Flags(await sourceModeArgs(["inject"], { LIBRARIAN_UNBUNDLED: "1" })),
+    [...INJECT_V8_FLAGS],
+  );
   const compiles = buildPlan({ targets: [], outDir: "bin", skipCheck: false })
     .filter((s) => s.kind === "compile");
   for (const step of compiles) {

@@ -6,12 +6,15 @@
  * else the folder itself. In a monorepo that is one package's folder, rather than the deepest
  * folder a file happens to sit in.
  *
- * Reads only: one `stat` per manifest name per level, from the folder up; never the project root
- * itself (a single-package repository's root manifest makes every tag `global` otherwise).
+ * Reads only: one `stat` per manifest name per level, from the folder up, where the level's listing
+ * (when the caller has the touch's listings: `folder_listing.ts`) does not already show that the
+ * name is not there; never the project root itself (a single-package repository's root manifest
+ * makes every tag `global` otherwise).
  *
  * @module
  */
 
+import type { FolderListings } from "./folder_listing.ts";
 import { dirnameOf, joinPath } from "./paths.ts";
 import type { LibraryFile } from "./walk.ts";
 
@@ -46,7 +49,9 @@ function isFileAt(path: string): boolean {
 /**
  * The project-relative package folder of project-relative folder `relDir` under `projectRoot`:
  * `relDir` or the nearest folder above it, below the project root, holding one of
- * {@link PACKAGE_MANIFESTS}; `null` when there is none.
+ * {@link PACKAGE_MANIFESTS}; `null` when there is none. With `listings`, a name a folder's listing
+ * shows is not there is not probed (on a touch whose file has no library files of its own, 15
+ * names at each level were as many failing `stat`s).
  *
  * @example Usage
  * ```ts
@@ -58,18 +63,23 @@ function isFileAt(path: string): boolean {
  * Deno.writeTextFileSync(`${p}/services/core/package.json`, "{}");
  * assert.equal(packageFolderOf(p, "services/core/src/controllers"), "services/core");
  * assert.equal(packageFolderOf(p, "services"), null, "the project root is not a package folder");
+ * const listings = { mayHold: (dir: string) => !dir.endsWith("/src") };
+ * assert.equal(packageFolderOf(p, "services/core/src/controllers", listings), "services/core");
  * ```
  */
 export function packageFolderOf(
   projectRoot: string,
   relDir: string,
+  listings?: FolderListings,
   isFile: (path: string) => boolean = isFileAt,
 ): string | null {
   const segments = relDir.split("/").filter((s) => s !== "" && s !== ".");
   for (let n = segments.length; n > 0; n--) {
     const folder = segments.slice(0, n).join("/");
     const abs = joinPath(projectRoot, folder);
-    if (PACKAGE_MANIFESTS.some((name) => isFile(joinPath(abs, name)))) return folder;
+    const holds = (name: string) =>
+      listings?.mayHold(abs, name) !== false && isFile(joinPath(abs, name));
+    if (PACKAGE_MANIFESTS.some(holds)) return folder;
   }
   return null;
 }

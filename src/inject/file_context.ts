@@ -20,7 +20,7 @@ import {
   trustsOwnersOf,
 } from "../core/discover.ts";
 import type { EnvReader } from "../core/env.ts";
-import { folderListings } from "../core/folder_listing.ts";
+import { type FolderListings, folderListings } from "../core/folder_listing.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
@@ -144,6 +144,8 @@ export type FileLocation =
     refused?: RefusedLibrary;
     /** The project's memory files the client loads by itself on this touch (native_sources.ts). */
     clientLoaded?: LibraryFile[];
+    /** The touch's folder listings, for the hint's package probes (`core/package_root.ts`). */
+    listings?: FolderListings;
   }
   | {
     kind: "located";
@@ -154,6 +156,8 @@ export type FileLocation =
     clientLoaded?: LibraryFile[];
     /** The stale marks for its files (the record is read only when a file is read). */
     stale?: StaleView;
+    /** The touch's folder listings, for the hint's package probes (`core/package_root.ts`). */
+    listings?: FolderListings;
   };
 
 /**
@@ -238,10 +242,18 @@ export function locateFileContext(
   ];
   const loaded = clientLoaded.length > 0 ? { clientLoaded } : {};
   if (files.length === 0) {
-    return { kind: "none", reason: "no-library-files", library, relPath, ...loaded };
+    return { kind: "none", reason: "no-library-files", library, relPath, listings, ...loaded };
   }
   const stale = staleView(library, options.env);
-  return { kind: "located", library, relPath, files, ...(stale ? { stale } : {}), ...loaded };
+  return {
+    kind: "located",
+    library,
+    relPath,
+    files,
+    listings,
+    ...(stale ? { stale } : {}),
+    ...loaded,
+  };
 }
 
 /** A located file's library files, read against what the context window already has. */

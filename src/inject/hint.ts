@@ -171,7 +171,11 @@ export function hintTarget(
   return {
     folder: hintFolderOf(relPath),
     tag: () =>
-      tag ??= suggestedTagFolder(relPath, files, (dir) => packageFolderOf(projectRoot, dir)),
+      tag ??= suggestedTagFolder(
+        relPath,
+        files,
+        (dir) => packageFolderOf(projectRoot, dir, location.listings),
+      ),
     scratchPath: scratchPathOf(location.library),
   };
 }
