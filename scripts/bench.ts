@@ -10,7 +10,13 @@
  */
 
 import { benchInject, INJECT_GOALS } from "./bench_inject.ts";
-import { type BenchRow, formatGoals, formatRows, type GoalSpec } from "./bench_util.ts";
+import {
+  type BenchRow,
+  formatGoals,
+  formatRows,
+  type GoalSpec,
+  stageReleaseTree,
+} from "./bench_util.ts";
 import { bundleDifferences } from "./bundle_hooks.ts";
 import { benchStop, STOP_GOALS } from "./bench_stop.ts";
 
@@ -44,6 +50,8 @@ const rows: BenchRow[] = [];
 for (const why of await bundleDifferences()) {
   console.log(`warning: ${why}; the figures below may not time the bundles`);
 }
+// what a release ships: the plugin tree with the bundles in hooks/, run from source
+await stageReleaseTree();
 console.log("inject: building libraries and timing (about a minute)...");
 rows.push(...await benchInject());
 // `--goals`: only the rows the goals judge (inject, stop), for a quicker run

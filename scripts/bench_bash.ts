@@ -14,7 +14,7 @@ import {
   type BenchRow,
   benchRow,
   compare,
-  REPO_ROOT,
+  launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
 
@@ -27,7 +27,7 @@ function bashCommand(root: string, command: string, home: string, fresh: boolean
   return {
     cmd: "sh",
     // as hooks/hooks.json wires them: Bash events run `inject --shell`, file tools `inject`
-    args: [join(REPO_ROOT, "bin", "librarian"), "inject", ...(edit ? [] : ["--shell"])],
+    args: [launcherPath(), "inject", ...(edit ? [] : ["--shell"])],
     stdin: () =>
       JSON.stringify({
         session_id: fresh ? `bench-bash-${Deno.pid}-${n++}` : `bench-bash-${Deno.pid}-repeat`,

@@ -13,7 +13,7 @@ import {
   benchRow,
   compare,
   formatRows,
-  REPO_ROOT,
+  launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
 
@@ -37,7 +37,7 @@ function buildProject(root: string): void {
 function exportCommand(project: string, args: string[], env: Record<string, string>): TimedCommand {
   return {
     cmd: "sh",
-    args: [join(REPO_ROOT, "bin", "librarian"), "export", "--format", "all", ...args],
+    args: [launcherPath(), "export", "--format", "all", ...args],
     stdin: "",
     env,
     cwd: project,

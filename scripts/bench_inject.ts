@@ -15,7 +15,7 @@ import {
   type BenchRow,
   benchRow,
   compare,
-  REPO_ROOT,
+  launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
 
@@ -171,7 +171,7 @@ function injectCommand(file: string, home: string, freshSession = true): TimedCo
   let n = 0;
   return {
     cmd: "sh",
-    args: [join(REPO_ROOT, "bin", "librarian"), "inject"],
+    args: [launcherPath(), "inject"],
     // a fresh session each run is the worst case: every applicable file is read and rendered;
     // a repeat in one session is the common case: everything is already in the context window
     stdin: () =>

@@ -17,7 +17,7 @@ import {
   benchRow,
   compare,
   formatRows,
-  REPO_ROOT,
+  launcherPath,
 } from "./bench_util.ts";
 
 const FOLDERS = 200;
@@ -99,7 +99,7 @@ export async function benchLint(runs = 8): Promise<BenchRow[]> {
       cmd: "sh",
       args: [
         "-c",
-        `sh "${join(REPO_ROOT, "bin", "librarian")}" lint --json >/dev/null; [ $? -le 1 ]`,
+        `sh "${launcherPath()}" lint --json >/dev/null; [ $? -le 1 ]`,
       ],
       stdin: "",
       env,

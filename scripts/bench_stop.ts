@@ -23,7 +23,7 @@ import {
   benchRow,
   compare,
   formatRows,
-  REPO_ROOT,
+  launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
 
@@ -129,7 +129,7 @@ function stopCommand(
   const event = stopEvent(project);
   return {
     cmd: "sh",
-    args: [join(REPO_ROOT, "bin", "librarian"), "stop"],
+    args: [launcherPath(), "stop"],
     stdin: () => {
       before?.();
       return event;
@@ -203,7 +203,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
       );
     }
     const warm = new Deno.Command("sh", {
-      args: [join(REPO_ROOT, "bin", "librarian"), "stop"],
+      args: [launcherPath(), "stop"],
       env,
       cwd: remembered,
       stdin: "piped",

@@ -10,6 +10,38 @@ import { fileURLToPath } from "node:url";
 /** The repository root. */
 export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The plugin folder whose launcher the bench times ({@link stageReleaseTree}). */
+let pluginRoot = REPO_ROOT;
+
+/**
+ * The launcher the bench times: `bin/librarian` of the tree {@link stageReleaseTree} staged, else
+ * this checkout's.
+ */
+export function launcherPath(): string {
+  return join(pluginRoot, "bin", "librarian");
+}
+
+/**
+ * Stages the plugin files as a release tree holds them (`scripts/stage_release.ts`
+ * `stagePluginFiles`: the hook bundles in `hooks/`, run without the checkout's freshness check,
+ * no binary) into a temporary folder, removed when the bench ends, and times its launcher from
+ * then on: what a release ships, run from source. Build the bundles first.
+ */
+export async function stageReleaseTree(): Promise<string> {
+  const { stagePluginFiles } = await import("./stage_release.ts");
+  const dir = await Deno.makeTempDir({ prefix: "librarian-bench-plugin-" });
+  await stagePluginFiles(REPO_ROOT, dir);
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // already gone
+    }
+  });
+  pluginRoot = dir;
+  return dir;
+}
+
 /** One benchmark result row. */
 export interface BenchRow {
   name: string;

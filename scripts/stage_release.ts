@@ -253,6 +253,55 @@ async function ensureEmptyDir(path: string): Promise<void> {
   }
 }
 
+/** The plugin's files in a checkout (paths relative to `repoRoot`), before exclusions. */
+async function pluginFiles(repoRoot: string): Promise<string[]> {
+  return [
+    ...await listFiles(repoRoot, PLUGIN_PATHS, false),
+    ...await listFiles(repoRoot, OPTIONAL_PATHS, true),
+  ];
+}
+
+/** Makes `copies` under `outDir`, the launcher executable. */
+async function copyAll(copies: readonly StageCopy[], outDir: string): Promise<void> {
+  for (const copy of copies) {
+    if ((await Deno.stat(copy.from)).size >= MAX_FILE_BYTES) {
+      throw new StageError(`${copy.from} is over GitHub's 100 MB file limit`);
+    }
+    const to = join(outDir, copy.to);
+    await Deno.mkdir(dirname(to), { recursive: true });
+    await Deno.copyFile(copy.from, to);
+    if (copy.executable && Deno.build.os !== "windows") await Deno.chmod(to, 0o755);
+  }
+}
+
+/**
+ * Stages the plugin's own files into `outDir` (new or empty) as a release tree holds them, the
+ * hook bundles in `hooks/` where the launcher runs them without a freshness check, but with no
+ * binary and no release manifest: the tree the launcher runs from source when no binary is
+ * there, which `deno task bench` times. Returns the staged files. Build the bundles first.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PLUGIN_PATHS, stagePluginFiles } from "./stage_release.ts";
+ * const repo = Deno.makeTempDirSync();
+ * const folders = ["skills", "src"];
+ * for (const path of [...PLUGIN_PATHS.map((p) => folders.includes(p) ? `${p}/a.md` : p), "src/a_test.ts"]) {
+ *   Deno.mkdirSync(`${repo}/${path.slice(0, path.lastIndexOf("/") + 1)}`, { recursive: true });
+ *   Deno.writeTextFileSync(`${repo}/${path}`, "");
+ * }
+ * const staged = await stagePluginFiles(repo, `${repo}/out`);
+ * assert.ok(staged.includes("hooks/inject.js") && staged.includes("bin/librarian"));
+ * assert.ok(!staged.some((f) => f.startsWith("bundles/") || f.endsWith("_test.ts")));
+ * ```
+ */
+export async function stagePluginFiles(repoRoot: string, outDir: string): Promise<string[]> {
+  const plan = stagePlan(repoRoot, await pluginFiles(repoRoot), "", [], []);
+  await ensureEmptyDir(outDir);
+  await copyAll(plan.copies, outDir);
+  return plan.copies.map((c) => c.to).sort();
+}
+
 /** What to stage. */
 export interface StageRequest {
   repoRoot: string;
@@ -283,10 +332,7 @@ export async function stageRelease(request: StageRequest): Promise<string[]> {
         `${request.binariesDir}' first`,
     );
   }
-  const files = [
-    ...await listFiles(request.repoRoot, PLUGIN_PATHS, false),
-    ...await listFiles(request.repoRoot, OPTIONAL_PATHS, true),
-  ];
+  const files = await pluginFiles(request.repoRoot);
   const checksums = parseChecksums(sumsText);
   const plan = stagePlan(
     request.repoRoot,
@@ -317,15 +363,7 @@ export async function stageRelease(request: StageRequest): Promise<string[]> {
     }
   }
   await ensureEmptyDir(request.outDir);
-  for (const copy of plan.copies) {
-    if ((await Deno.stat(copy.from)).size >= MAX_FILE_BYTES) {
-      throw new StageError(`${copy.from} is over GitHub's 100 MB file limit`);
-    }
-    const to = join(request.outDir, copy.to);
-    await Deno.mkdir(dirname(to), { recursive: true });
-    await Deno.copyFile(copy.from, to);
-    if (copy.executable && Deno.build.os !== "windows") await Deno.chmod(to, 0o755);
-  }
+  await copyAll(plan.copies, request.outDir);
   await Deno.mkdir(join(request.outDir, "bin"), { recursive: true });
   if (plan.checksums.length) {
     await Deno.writeTextFile(
