@@ -43,20 +43,24 @@ Deno.test("the source-mode launcher grants exactly PERMISSION_FLAGS, in order", 
   assert.equal(args[0], "run");
 });
 
-Deno.test("a bundle runs without a configuration file, the TypeScript modules with the plugin's deno.json", {
-  ignore: skipOnWindows("runs a POSIX shell script"),
-}, async () => {
-  const config = (args: string[]) => args.filter((a) => /^--(no-)?config\b/.test(a));
-  for (const command of [["inject"], ["inject", "--shell"], ["stop"]]) {
-    assert.deepEqual(config(await sourceModeArgs(command)), ["--no-config"], command.join(" "));
-    assert.deepEqual(
-      config(await sourceModeArgs(command, { LIBRARIAN_UNBUNDLED: "1" })),
-      [`--config=${REPO_ROOT}/deno.json`],
-      command.join(" "),
-    );
-  }
-  assert.deepEqual(config(await sourceModeArgs(["status"])), [`--config=${REPO_ROOT}/deno.json`]);
-});
+Deno.test(
+  "a bundle runs without a configuration file, the TypeScript modules with the plugin's deno.json",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    const config = (args: string[]) => args.filter((a) => /^--(no-)?config\b/.test(a));
+    for (const command of [["inject"], ["inject", "--shell"], ["stop"]]) {
+      assert.deepEqual(config(await sourceModeArgs(command)), ["--no-config"], command.join(" "));
+      assert.deepEqual(
+        config(await sourceModeArgs(command, { LIBRARIAN_UNBUNDLED: "1" })),
+        [`--config=${REPO_ROOT}/deno.json`],
+        command.join(" "),
+      );
+    }
+    assert.deepEqual(config(await sourceModeArgs(["status"])), [`--config=${REPO_ROOT}/deno.json`]);
+  },
+);
 
 Deno.test("in source mode a hook event runs the hook's bundle, anything else main.ts", {
   ignore: skipOnWindows("runs a POSIX shell script"),

@@ -170,6 +170,28 @@ export function foldKey(relPath: string, foldCase: boolean): string {
 }
 
 /**
+ * Each block of `doc` with its {@link classifyBlock} class (pure): made once for a routing pass,
+ * whose target list ({@link targetsToRead}) and plan (`route_plan.ts`) both need it (the secret
+ * scan of every block body is most of a class's cost).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { classifyBlocks } from "./classify.ts";
+ * import { parseScratch } from "../format/scratch.ts";
+ * const doc = parseScratch("## [TAG: src, type: a]\n- x\n## [TAG: src]\n- y\n");
+ * const classes = classifyBlocks(doc);
+ * assert.deepEqual(doc.blocks.map((b) => classes.get(b)?.kind), ["route", "keep"]);
+ * ```
+ */
+export function classifyBlocks(
+  doc: ScratchDocument,
+  options: ClassifyOptions = {},
+): Map<ScratchBlock, BlockClass> {
+  return new Map(doc.blocks.map((block) => [block, classifyBlock(block, options)]));
+}
+
+/**
  * The target files the routable blocks of `doc` need, as library-relative paths (one spelling
  * per file when `foldCase`), in first-use order.
  *
@@ -187,10 +209,11 @@ export function targetsToRead(
   doc: ScratchDocument,
   foldCase = false,
   options: ClassifyOptions = {},
+  classes: ReadonlyMap<ScratchBlock, BlockClass> = classifyBlocks(doc, options),
 ): string[] {
   const seen = new Map<string, string>();
   for (const block of doc.blocks) {
-    const decision = classifyBlock(block, options);
+    const decision = classes.get(block) ?? classifyBlock(block, options);
     if (decision.kind !== "route") continue;
     const key = foldKey(decision.target.relPath, foldCase);
     if (!seen.has(key)) seen.set(key, decision.target.relPath);

@@ -105,6 +105,12 @@ export class KnownLearnings {
   #visible = new Map<string, string[]>();
   /** Per target filed into in this pass: the keys filed. */
   #filed = new Map<string, Set<string>>();
+  /**
+   * Per key filed in this pass: the targets it was filed into, in the order those targets were
+   * first filed into (the order of {@link #filed}), so that a lookup reads only them instead of
+   * every target of the pass.
+   */
+  #filedInto = new Map<string, string[]>();
 
   /** Registers a target, its text (`null`: new file) and the files sent along with it. */
   addTarget(target: string, text: string | null, visible: readonly VisibleFile[]): void {
@@ -125,8 +131,8 @@ export class KnownLearnings {
     }
     // filed in this pass into another target sent along with this one
     const folder = folderOf(target);
-    for (const [other, keys] of this.#filed) {
-      if (other !== target && keys.has(key) && isAtOrAbove(folderOf(other), folder)) {
+    for (const other of this.#filedInto.get(key) ?? []) {
+      if (other !== target && isAtOrAbove(folderOf(other), folder)) {
         return { file: other, line: 0 };
       }
     }
@@ -135,8 +141,18 @@ export class KnownLearnings {
 
   /** Records that this pass files `key` into `target`. */
   remember(target: string, key: string): void {
-    const keys = this.#filed.get(target);
-    if (keys) keys.add(key);
-    else this.#filed.set(target, new Set([key]));
+    let keys = this.#filed.get(target);
+    if (!keys) this.#filed.set(target, keys = new Set());
+    if (keys.has(key)) return;
+    keys.add(key);
+    const into = this.#filedInto.get(key);
+    if (!into) {
+      this.#filedInto.set(key, [target]);
+      return;
+    }
+    // in the order the targets were first filed into, as a scan of #filed would meet them
+    const order = [...this.#filed.keys()];
+    into.push(target);
+    into.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   }
 }

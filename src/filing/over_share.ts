@@ -10,7 +10,7 @@
 
 import type { Library } from "../core/discover.ts";
 import { readLibraryText, statStamp } from "../core/read_text.ts";
-import { collectLibraryFiles } from "../core/walk.ts";
+import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
 import { fairShare } from "../format/budget.ts";
 import { stripMetadata } from "../format/library_doc.ts";
 
@@ -71,19 +71,39 @@ export function crossedShare(
   return crossed;
 }
 
-/** The other files on `target`'s path, by their knowledge in characters (read from disk). */
-function othersOnPath(library: Library, target: string): number[] {
-  const slash = target.lastIndexOf("/");
-  const folder = slash < 0 ? "" : target.slice(0, slash);
-  const sizes: number[] = [];
-  for (const file of collectLibraryFiles(library.root, folder)) {
-    if (file.relPath === target || file.outside) continue;
-    const stat = statStamp(file.absPath);
-    if ("error" in stat) continue;
-    const text = readLibraryText(file.absPath, stat.size, 256 * 1024);
-    sizes.push(text.kind === "text" ? stripMetadata(text.text).length : 0);
-  }
-  return sizes;
+/**
+ * The other files on a target's path, by their knowledge in characters (read from disk), for the
+ * targets of one turn: each folder's files are listed, and each file read, once for all of them
+ * (a turn that files into 150 targets asked about the same folders and files again and again).
+ */
+function othersOnPaths(library: Library): (target: string) => number[] {
+  const filesOf = new Map<string, LibraryFile[]>();
+  const charsOf = new Map<string, number | undefined>();
+  const chars = (absPath: string): number | undefined => {
+    if (charsOf.has(absPath)) return charsOf.get(absPath);
+    const stat = statStamp(absPath);
+    const text = "error" in stat ? undefined : readLibraryText(absPath, stat.size, 256 * 1024);
+    const count = text === undefined
+      ? undefined
+      : text.kind === "text"
+      ? stripMetadata(text.text).length
+      : 0;
+    charsOf.set(absPath, count);
+    return count;
+  };
+  return (target) => {
+    const slash = target.lastIndexOf("/");
+    const folder = slash < 0 ? "" : target.slice(0, slash);
+    let files = filesOf.get(folder);
+    if (!files) filesOf.set(folder, files = collectLibraryFiles(library.root, folder));
+    const sizes: number[] = [];
+    for (const file of files) {
+      if (file.relPath === target || file.outside) continue;
+      const count = chars(file.absPath);
+      if (count !== undefined) sizes.push(count);
+    }
+    return sizes;
+  };
 }
 
 /**
@@ -105,7 +125,7 @@ export function overShareMessages(
   grown: readonly Growth[],
   budget: number,
 ): string[] {
-  return crossedShare(grown, (target) => othersOnPath(library, target), budget).map((o) =>
+  return crossedShare(grown, othersOnPaths(library), budget).map((o) =>
     `${o.target} is now over its fair share of the context (${o.chars} characters; a first ` +
     `touch of ${o.folder} shows ${o.share} whole): run 'librarian tidy' to move learnings down ` +
     `into sub-folders and drop duplicates, or '/librarian-curate ${o.folder}' to consolidate it`

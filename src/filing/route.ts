@@ -32,7 +32,7 @@ import { isCaseInsensitiveOs } from "../core/paths.ts";
 import { scratchFileProblem, scratchOwnerProblem } from "../core/scratch_file.ts";
 import { localDay } from "./append.ts";
 import { carryOverScratch } from "./carry_over.ts";
-import { targetsToRead } from "./classify.ts";
+import { classifyBlocks, targetsToRead } from "./classify.ts";
 import { carryPlaceOf, coordinationPaths, existingJournal } from "./coordination_paths.ts";
 import { crashPoint, faultFires } from "../core/fault.ts";
 import {
@@ -215,7 +215,10 @@ export async function routeLocked(
   const states = new Map<string, TargetState>();
   const maxTargets = options.maxTargets ?? Infinity;
   const acceptReview = options.acceptReview ?? false;
-  for (const relPath of targetsToRead(doc, foldCase, { acceptReview }).slice(0, maxTargets)) {
+  const classes = classifyBlocks(doc, { acceptReview });
+  for (
+    const relPath of targetsToRead(doc, foldCase, { acceptReview }, classes).slice(0, maxTargets)
+  ) {
     // Keyed by the spelling on disk: the planner matches it to the tag's NFC path (foldKey).
     const spelled = existingSpelling(library, relPath);
     // A tag that names a file or a folder that exists nowhere stays in scratch (real_folder.ts).
@@ -230,6 +233,7 @@ export async function routeLocked(
     maxTargets,
     acceptReview,
     visible: visibleFiles(library.root, states.keys(), foldCase),
+    classes,
     ...(options.provenanceFor ? { provenanceFor: options.provenanceFor } : {}),
   });
   if (options.dryRun || !journalPath) {

@@ -17,7 +17,7 @@
 import { hashUtf8 } from "../core/hash.ts";
 import { parseProvenance, type Provenance } from "../format/provenance.ts";
 import { appendLearnings, lastProvenanceToday } from "./append.ts";
-import { type BlockDecision, classifyBlock, foldKey } from "./classify.ts";
+import { type BlockClass, type BlockDecision, classifyBlock, foldKey } from "./classify.ts";
 import {
   bodyLines,
   isBulletPresent,
@@ -38,7 +38,12 @@ import {
   type VisibleFile,
 } from "./known.ts";
 import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
-import { renderScratch, type ScratchDocument, type TaggedBlock } from "../format/scratch.ts";
+import {
+  renderScratch,
+  type ScratchBlock,
+  type ScratchDocument,
+  type TaggedBlock,
+} from "../format/scratch.ts";
 import type { TagTarget } from "../format/tag_rules.ts";
 
 /** The current state of a target file, as read by the caller. */
@@ -81,6 +86,11 @@ export interface PlanOptions {
    * in the target, is not filed again (compared in normalised form, see `known.ts`).
    */
   visible?: ReadonlyMap<string, readonly VisibleFile[]>;
+  /**
+   * The blocks' classes, when the caller made them already for the same options
+   * (`classify.ts` `classifyBlocks`); a block without one is classified here.
+   */
+  classes?: ReadonlyMap<ScratchBlock, BlockClass>;
 }
 
 /**
@@ -202,7 +212,8 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
       decisions.push({ kind: "stay", block });
       continue;
     }
-    const cls = classifyBlock(block, { acceptReview: options.acceptReview ?? false });
+    const cls = options.classes?.get(block) ??
+      classifyBlock(block, { acceptReview: options.acceptReview ?? false });
     if (cls.kind === "drop") {
       decisions.push({ kind: "drop", block, why: cls.why });
       continue;

@@ -85,6 +85,8 @@ const PUNCTUATION = /[\p{P}`~\p{Cf}]/gu;
 /** A minus sign before a number (`-1`) is not punctuation. */
 const SIGNED_NUMBER = /(^|[\s(\[])-(?=\d)/g;
 const SIGN = "\uE000";
+/** Text made of ASCII characters only. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /**
  * The form two learnings are compared in: Unicode compatibility form (NFKC), case folded, list
@@ -107,6 +109,11 @@ export function normalizeLearning(text: string): string {
   // One pass can uncover a list marker (`+!0` reads as `+ 0`): repeat until nothing changes, so
   // the normal form of a normal form is itself.
   let normal = normalizeOnce(text);
+  // An ASCII normal form that does not start with `+` is already its own: NFKC and case leave
+  // ASCII as it is, it is one line, punctuation is gone but for the minus of a number, and `+`
+  // (a symbol, not punctuation) is the only list marker left that could start it. Filing
+  // normalises every learning it meets, so the second pass was a third of a routing pass.
+  if (!normal.startsWith("+") && ASCII_ONLY.test(normal)) return normal;
   for (let again = normalizeOnce(normal); again !== normal; again = normalizeOnce(normal)) {
     normal = again;
   }

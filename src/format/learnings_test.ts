@@ -53,6 +53,37 @@ Deno.test("normalisation is idempotent and never lets a bullet marker or case de
   );
 });
 
+/** The normal form as first specified: passes of the whole recipe until nothing changes. */
+function fixpointNormal(text: string): string {
+  const once = (t: string) =>
+    t.normalize("NFKC").split("\n")
+      .map((line) =>
+        line.replace(/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?/, "")
+      )
+      .join(" ").toUpperCase().toLowerCase()
+      .replace(/(^|[\s(\[])-(?=\d)/g, "$1\uE000").replace(/[\p{P}`~\p{Cf}]/gu, " ")
+      .replaceAll("\uE000", "-").replace(/\s+/g, " ").trim();
+  let normal = once(text);
+  for (let again = once(normal); again !== normal; again = once(normal)) normal = again;
+  return normal;
+}
+
+Deno.test("normalisation stops after one pass only where another would change nothing (property)", () => {
+  // list markers, signs, numbers, brackets, invisible and non-ASCII characters, at line starts
+  const char = fc.constantFrom(
+    ..."+-*1.)9 \n\t[x]X(!aBé`~\u200b\u00dfﬁ".split(""),
+  );
+  fc.assert(
+    fc.property(fc.array(char, { maxLength: 40 }).map((cs) => cs.join("")), (text) => {
+      assert.equal(normalizeLearning(text), fixpointNormal(text));
+    }),
+    { numRuns: 2000 },
+  );
+  for (const text of ["+ + 1", "1. + x", "[x] + 2) y", "- -1", "+\u200b x"]) {
+    assert.equal(normalizeLearning(text), fixpointNormal(text), text);
+  }
+});
+
 Deno.test("a code block is compared by its code, not by its words", () => {
   const fence = "```";
   assert.notEqual(learningKey([fence, "a = b;", fence]), learningKey([fence, "a == b;", fence]));
