@@ -37,13 +37,8 @@ import {
   KnownLearnings,
   type VisibleFile,
 } from "./known.ts";
-import { applyScratchEdits, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
-import {
-  renderScratch,
-  type ScratchBlock,
-  type ScratchDocument,
-  type TaggedBlock,
-} from "../format/scratch.ts";
+import { applyScratchEditsTo, type ScratchEdits, scratchEditsOf } from "./scratch_edits.ts";
+import { type ScratchBlock, type ScratchDocument, type TaggedBlock } from "../format/scratch.ts";
 import type { TagTarget } from "../format/tag_rules.ts";
 
 /** The current state of a target file, as read by the caller. */
@@ -321,7 +316,7 @@ export function planRoute(doc: ScratchDocument, options: PlanOptions): RoutePlan
   writes.sort((a, b) => a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
   placeKnown(toPlace, writes);
   const edits = scratchEditsOf(decisions);
-  return { decisions, writes, edits, scratchText: applyScratchEdits(renderScratch(doc), edits) };
+  return { decisions, writes, edits, scratchText: applyScratchEditsTo(doc, edits) };
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import type { BlockDecision } from "./classify.ts";
 import { markKept } from "../format/markers.ts";
-import { parseScratch } from "../format/scratch.ts";
+import { parseScratch, renderScratch, type ScratchDocument } from "../format/scratch.ts";
 
 /** Changes to apply to scratch text: blocks to remove and blocks to replace (by raw text). */
 export interface ScratchEdits {
@@ -86,7 +86,28 @@ export function isNewlyKept(decision: BlockDecision): boolean {
  */
 export function applyScratchEdits(text: string, edits: ScratchEdits): string {
   if (edits.remove.length === 0 && edits.replace.length === 0) return text;
-  const doc = parseScratch(text);
+  return applyScratchEditsTo(parseScratch(text), edits);
+}
+
+/**
+ * {@link applyScratchEdits} to a scratch text already parsed (`doc` is `parseScratch` of it): a
+ * plan applies its edits to the document it was made from without parsing it again.
+ *
+ * @example Usage
+ * ```ts
+ * import { applyScratchEditsTo } from "./scratch_edits.ts";
+ * import { parseScratch } from "../format/scratch.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const filed = "## [TAG: global, type: tech]\n- a\n";
+ * const later = "## [TAG: global, type: tech]\n- b\n";
+ * const doc = parseScratch(filed + later);
+ * assert.equal(applyScratchEditsTo(doc, { remove: [filed], replace: [] }), later);
+ * assert.equal(applyScratchEditsTo(doc, { remove: [], replace: [] }), filed + later);
+ * ```
+ */
+export function applyScratchEditsTo(doc: ScratchDocument, edits: ScratchEdits): string {
+  if (edits.remove.length === 0 && edits.replace.length === 0) return renderScratch(doc);
   const removals = new Map<string, number>();
   for (const raw of edits.remove) removals.set(raw, (removals.get(raw) ?? 0) + 1);
   const replacements = new Map<string, string[]>();

@@ -87,6 +87,8 @@ const SIGNED_NUMBER = /(^|[\s(\[])-(?=\d)/g;
 const SIGN = "\uE000";
 /** Text made of ASCII characters only. */
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** {@link PUNCTUATION} within ASCII (`learnings_test.ts` holds the two equal there). */
+const ASCII_PUNCTUATION = /[!"#%&'()*,\-./:;?@[\\\]_`{}~]/g;
 
 /**
  * The form two learnings are compared in: Unicode compatibility form (NFKC), case folded, list
@@ -121,6 +123,17 @@ export function normalizeLearning(text: string): string {
 }
 
 function normalizeOnce(text: string): string {
+  // ASCII is its own NFKC form and needs no Unicode tables for case or punctuation
+  if (ASCII_ONLY.test(text)) {
+    return text.split("\n").map((line) => line.replace(LINE_MARKER, ""))
+      .join(" ")
+      .toLowerCase()
+      .replace(SIGNED_NUMBER, `$1${SIGN}`)
+      .replace(ASCII_PUNCTUATION, " ")
+      .replaceAll(SIGN, "-")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
   return text.normalize("NFKC").split("\n").map((line) => line.replace(LINE_MARKER, ""))
     .join(" ")
     .toUpperCase().toLowerCase()
