@@ -144,3 +144,19 @@ Deno.test(
     assert.equal(await Deno.readTextFile(path), `${OTHER}- late\n`);
   },
 );
+
+Deno.test("rewriteScratch uses the plan's result only while scratch still reads as the plan read it", async () => {
+  await using dir = await tempDir();
+  const path = joinPath(dir.path, ".scratch.md");
+  const filed = "## [TAG: global, type: tech]\n- a\n";
+  const edits = { remove: [filed], replace: [] };
+  // as planned: the result worked out with the plan is written as it is
+  Deno.writeTextFileSync(path, filed);
+  rewriteScratch(path, edits, { known: { text: filed, next: "worked out\n" } });
+  assert.equal(Deno.readTextFileSync(path), "worked out\n");
+  // appended to since: the edits are applied to what is there now
+  const later = "## [TAG: global, type: edge]\n- b\n";
+  Deno.writeTextFileSync(path, filed + later);
+  rewriteScratch(path, edits, { known: { text: filed, next: "worked out\n" } });
+  assert.equal(Deno.readTextFileSync(path), later);
+});

@@ -271,7 +271,11 @@ export async function routeLocked(
   const decisions = withFailedTargets(plan.decisions, failures, foldCase);
   let scratchError: string | undefined;
   try {
-    await rewriteScratch(scratchPath, scratchEditsOf(decisions), { places: carryPlaces });
+    await rewriteScratch(scratchPath, scratchEditsOf(decisions), {
+      places: carryPlaces,
+      // the plan's edits, unchanged when every write went in: their result is worked out
+      ...(failures.size === 0 ? { known: { text, next: plan.scratchText } } : {}),
+    });
   } catch (error) {
     // The filed blocks stay in scratch; the journal lets the next pass drop them, not refile them.
     scratchError = `could not update scratch: ${messageOf(error)}`;

@@ -47,6 +47,12 @@ export interface RewriteOptions {
   beforeCheck?: () => void;
   /** Called after scratch was checked, right before the rename. */
   beforeRename?: () => void;
+  /**
+   * The edits' result already worked out for one text (the scratch text the plan was made from,
+   * `route_plan.ts` `scratchText`): used when scratch still reads exactly so, instead of parsing
+   * it again.
+   */
+  known?: { text: string; next: string };
 }
 
 /**
@@ -75,7 +81,9 @@ export function rewriteScratch(
   for (let attempt = 0; attempt < 8; attempt++) {
     const { bytes, text: current } = readScratch(path);
     if (current === null) throw new Error("scratch is not UTF-8 text");
-    const next = applyScratchEdits(current, edits);
+    const next = hooks.known?.text === current
+      ? hooks.known.next
+      : applyScratchEdits(current, edits);
     if (next === current) return;
     const temp = writeTempSibling(path, next);
     const kept = bytes.length > 0 ? keepOld(path, bytes.length, places) : null;
