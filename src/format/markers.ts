@@ -44,6 +44,8 @@ export function keptMarker(reason: string): string {
  * ```
  */
 export function withoutKeptMarkers(body: string): string {
+  // every kept marker holds these words: a body without them is returned as it is (no split)
+  if (!body.includes("librarian: kept in scratch:")) return body;
   return splitLinesKeepingEnds(body).filter((line) => !KEPT_MARKER.test(lineContent(line))).join(
     "",
   );
@@ -72,6 +74,7 @@ export const REVIEW_MARKER: string = keptMarker(REVIEW_REASON);
  * ```
  */
 export function awaitsReview(body: string): boolean {
+  if (!body.includes(REVIEW_MARKER)) return false; // the marker line holds it whole
   return splitLinesKeepingEnds(body).some((line) => lineContent(line).trim() === REVIEW_MARKER);
 }
 
