@@ -87,22 +87,26 @@ Deno.test("without a binary the launcher runs src/main.ts of its own plugin fold
   assert.deepEqual(args.slice(-2), [`${plugin}/src/main.ts`, "stop"]);
 });
 
-Deno.test("the program never runs with V8 flags from the environment (a project's settings could set them)", {
-  ignore: skipOnWindows("runs a POSIX shell script"),
-}, async () => {
-  await using dir = await tempDir();
-  const plugin = await copyLauncher(dir.path);
-  await Deno.mkdir(join(plugin, "src"));
-  await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
-  const tools = await toolsDir(dir.path, { deno: 'echo "V8=${DENO_V8_FLAGS-unset}"' });
-  for (const command of [["inject"], ["status"]]) {
-    const result = await runLibrarian(command, {
-      launcher: join(plugin, "bin", "librarian"),
-      env: { PATH: tools, DENO_V8_FLAGS: "--prof,--logfile=/tmp/x.log" },
-    });
-    assert.equal(result.stdout.trim(), "V8=unset", command.join(" "));
-  }
-});
+Deno.test(
+  "the program never runs with V8 flags from the environment (a project's settings could set them)",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const plugin = await copyLauncher(dir.path);
+    await Deno.mkdir(join(plugin, "src"));
+    await Deno.writeTextFile(join(plugin, "src", "main.ts"), "");
+    const tools = await toolsDir(dir.path, { deno: 'echo "V8=${DENO_V8_FLAGS-unset}"' });
+    for (const command of [["inject"], ["status"]]) {
+      const result = await runLibrarian(command, {
+        launcher: join(plugin, "bin", "librarian"),
+        env: { PATH: tools, DENO_V8_FLAGS: "--prof,--logfile=/tmp/x.log" },
+      });
+      assert.equal(result.stdout.trim(), "V8=unset", command.join(" "));
+    }
+  },
+);
 
 Deno.test("without deno on PATH the launcher uses ~/.deno/bin/deno", {
   ignore: skipOnWindows("runs a POSIX shell script"),
