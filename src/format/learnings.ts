@@ -85,8 +85,8 @@ const PUNCTUATION = /[\p{P}`~\p{Cf}]/gu;
 /** A minus sign before a number (`-1`) is not punctuation. */
 const SIGNED_NUMBER = /(^|[\s(\[])-(?=\d)/g;
 const SIGN = "\uE000";
-/** Text made of ASCII characters only. */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** A character outside ASCII (surrogates included): text without one is ASCII only. */
+const NON_ASCII = /[\u0080-\uffff]/;
 /** {@link PUNCTUATION} within ASCII (`learnings_test.ts` holds the two equal there). */
 const ASCII_PUNCTUATION = /[!"#%&'()*,\-./:;?@[\\\]_`{}~]/g;
 
@@ -115,7 +115,7 @@ export function normalizeLearning(text: string): string {
   // ASCII as it is, it is one line, punctuation is gone but for the minus of a number, and `+`
   // (a symbol, not punctuation) is the only list marker left that could start it. Filing
   // normalises every learning it meets, so the second pass was a third of a routing pass.
-  if (!normal.startsWith("+") && ASCII_ONLY.test(normal)) return normal;
+  if (!normal.startsWith("+") && !NON_ASCII.test(normal)) return normal;
   for (let again = normalizeOnce(normal); again !== normal; again = normalizeOnce(normal)) {
     normal = again;
   }
@@ -124,7 +124,7 @@ export function normalizeLearning(text: string): string {
 
 function normalizeOnce(text: string): string {
   // ASCII is its own NFKC form and needs no Unicode tables for case or punctuation
-  if (ASCII_ONLY.test(text)) {
+  if (!NON_ASCII.test(text)) {
     return text.split("\n").map((line) => line.replace(LINE_MARKER, ""))
       .join(" ")
       .toLowerCase()
