@@ -242,7 +242,10 @@ Deno.test("packageFolderOf() with listings finds the packages its probes find, a
     "services/web/src/b.ts": "",
     "apps/x/src/c.ts": "",
   });
-  Deno.symlinkSync(`${dir.path}/services/core/Cargo.toml`, `${dir.path}/apps/x/deno.json`);
+  // a link to a manifest (not made on Windows, where a file link needs a privilege)
+  if (!IS_WINDOWS) {
+    Deno.symlinkSync(`${dir.path}/services/core/Cargo.toml`, `${dir.path}/apps/x/deno.json`);
+  }
   const cases = ["services/core/src/deep", "services/web/src", "apps/x/src", "apps", "services"];
   for (const relDir of cases) {
     const want = packageFolderOf(dir.path, relDir);
@@ -251,7 +254,9 @@ Deno.test("packageFolderOf() with listings finds the packages its probes find, a
     }
   }
   assert.equal(packageFolderOf(dir.path, "services/core/src/deep"), "services/core");
-  assert.equal(packageFolderOf(dir.path, "apps/x/src"), "apps/x", "a link to a manifest counts");
+  if (!IS_WINDOWS) {
+    assert.equal(packageFolderOf(dir.path, "apps/x/src"), "apps/x", "a link to a manifest counts");
+  }
   assert.equal(packageFolderOf(dir.path, "services/web/src"), null, "a folder is no manifest");
   // a folder with no manifest in it is listed, not probed 15 times
   const probed: string[] = [];
