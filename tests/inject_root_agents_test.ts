@@ -129,6 +129,34 @@ Deno.test("without a transcript a 2.1.332 touch assumes the default: the root AG
   assert.match(await hook(root, log, bash("t1"), CLIENT_332), /ROOT-AGENTS/);
 });
 
+Deno.test("a 2.1.332 touch before its transcript tells goes by the user's instructionFiles setting: loaded beside a CLAUDE.md, or never, or its plugin off", async () => {
+  const settings = (value: Record<string, unknown>) => ({
+    "home/.claude/settings.json": JSON.stringify(value),
+  });
+  const option = (instructionFiles: string) =>
+    settings({
+      pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles } } },
+    });
+  const cases: [Record<string, string>, boolean][] = [
+    // beside a CLAUDE.md, which the default would not do: the client's, not sent
+    [{ "CLAUDE.md": "- ROOT-CLAUDE", ...option("claude-md-and-agents-md") }, false],
+    // never, where the default would load it (no CLAUDE.md): the Librarian's
+    [option("claude-md"), true],
+    [option("managed-only"), true],
+    [settings({ enabledPlugins: { "cc-plugin-agents-md@builtin": false } }), true],
+    // a settings file that is not JSON: the default
+    [{ "home/.claude/settings.json": "{ not json" }, false],
+  ];
+  for (const [files, sent] of cases) {
+    const { dir, root, log, transcript } = await project(files);
+    await using _ = dir;
+    // the transcript holds the prompt only: the client has not written its report yet
+    await Deno.writeTextFile(transcript, JSON.stringify({ type: "user" }) + "\n");
+    const context = await hook(root, log, read(root, "t1", transcript), CLIENT_332);
+    assert.equal(/ROOT-AGENTS/.test(context), sent, JSON.stringify(files));
+  }
+});
+
 Deno.test("a 2.1.197 subagent gets the root AGENTS.md in its own window; a 2.1.332 one, which the client gives it, does not", async () => {
   const subagent = (transcript?: string) => ({
     hook_event_name: "SubagentStart",

@@ -14,17 +14,19 @@
  *   `transcript_path`. It writes none when it loaded none, and 2.1.197 writes none ever.
  *
  * Where the project's own root `CLAUDE.md` imports it (`@AGENTS.md`), every version loads it with
- * that file at the session's start. Otherwise the transcript's head tells: listed there, the client loaded it; a transcript that already
- * holds the model's first answer and no such line, it did not. Before that (a session start, a
- * session without a transcript) the client is told by `CLAUDE_PID` (the 2.1.3xx releases set it,
- * 2.1.197 does not): without it nothing was loaded; with it the default setting is assumed at a
- * touch, and a session start waits for the first touch.
+ * that file at the session's start. Otherwise the transcript's head tells: listed there, the
+ * client loaded it; a transcript that already holds the model's first answer and no such line, it
+ * did not. Before that (a session start, a session without a transcript, or a first touch whose
+ * transcript the client has not written yet: seen under load) the client is told by `CLAUDE_PID`
+ * (the 2.1.3xx releases set it, 2.1.197 does not): without it nothing was loaded; with it a touch
+ * goes by the user's `instructionFiles` setting (the default where it is not set), and a session
+ * start waits for the first touch.
  *
  * @module
  */
 
-import type { EnvReader } from "../core/env.ts";
-import { readFileHead } from "../core/fs_probe.ts";
+import { claudeDir, type EnvReader } from "../core/env.ts";
+import { readFileHead, readTextBounded } from "../core/fs_probe.ts";
 import type { FolderListings } from "../core/folder_listing.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
@@ -154,7 +156,64 @@ export function clientLoadedRootAgents(
   if (report.kind === "none") return false;
   if (!clientLoadsAfterWriteAndShellRead(env)) return false; // 2.1.197: it never loads it
   if (phase === "start") return undefined;
-  return !isPlainFile(joinPath(projectRoot, "CLAUDE.md"));
+  switch (instructionFilesSetting(env)) {
+    case "claude-md-and-agents-md":
+      return true;
+    case "claude-md":
+    case "managed-only":
+    case "off":
+      return false;
+    default: // "claude-md-or-agents-md", the default
+      return !isPlainFile(joinPath(projectRoot, "CLAUDE.md"));
+  }
+}
+
+/** The built-in plugin that loads the root `AGENTS.md` (2.1.3xx). */
+const AGENTS_PLUGIN = "cc-plugin-agents-md@builtin";
+
+/** The user's settings file is read for the plugin's option up to this size. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * The user's `instructionFiles` option of the built-in AGENTS.md plugin
+ * (`pluginConfigs["cc-plugin-agents-md@builtin"].options.instructionFiles` in
+ * `~/.claude/settings.json`, `CLAUDE_CONFIG_DIR` honoured), `"off"` where the settings disable the
+ * plugin (`enabledPlugins`), or `undefined` (not set, or the file is missing or not JSON: the
+ * client then uses its default).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envFrom } from "../core/env.ts";
+ * import { instructionFilesSetting } from "./root_agents.ts";
+ * const home = Deno.makeTempDirSync();
+ * assert.equal(instructionFilesSetting(envFrom({ HOME: home })), undefined);
+ * Deno.mkdirSync(`${home}/.claude`);
+ * const options = { instructionFiles: "claude-md-and-agents-md" };
+ * const settings = { pluginConfigs: { "cc-plugin-agents-md@builtin": { options } } };
+ * Deno.writeTextFileSync(`${home}/.claude/settings.json`, JSON.stringify(settings));
+ * assert.equal(instructionFilesSetting(envFrom({ HOME: home })), "claude-md-and-agents-md");
+ * ```
+ */
+export function instructionFilesSetting(env: EnvReader): string | undefined {
+  const dir = claudeDir(env);
+  if (dir === undefined) return undefined;
+  const read = readTextBounded(joinPath(dir, "settings.json"), MAX_SETTINGS_BYTES);
+  if (read.kind !== "text") return undefined;
+  let settings: unknown;
+  try {
+    settings = JSON.parse(read.text.replace(/^\uFEFF/, ""));
+  } catch {
+    return undefined;
+  }
+  const at = (value: unknown, key: string): unknown =>
+    typeof value === "object" && value !== null
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
+  if (at(at(settings, "enabledPlugins"), AGENTS_PLUGIN) === false) return "off";
+  const plugin = at(at(settings, "pluginConfigs"), AGENTS_PLUGIN);
+  const option = at(at(plugin, "options"), "instructionFiles");
+  return typeof option === "string" ? option : undefined;
 }
 
 /**
