@@ -10,7 +10,7 @@
 
 import { type Library } from "../core/discover.ts";
 import { claudeDir, type EnvReader, homeDir } from "../core/env.ts";
-import { isDirectory, readTextBounded } from "../core/fs_probe.ts";
+import { isDirectory, readJsonBounded } from "../core/fs_probe.ts";
 import { isObject } from "../core/json.ts";
 import { isAbsolutePath, joinPath, normalizePath } from "../core/paths.ts";
 import { canonicalGitRoot, realPathOr } from "../git/memory_root.ts";
@@ -89,16 +89,9 @@ export function memoryDirSetting(value: unknown, home: string | undefined): stri
 }
 
 function configuredMemoryDir(settingsPath: string, env: EnvReader): string | null {
-  const read = readTextBounded(settingsPath, MAX_SETTINGS_BYTES);
-  if (read.kind !== "text" || !read.text) return null;
-  try {
-    const settings = JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
-    if (!isObject(settings)) return null;
-    const value = settings.autoMemoryDirectory;
-    return memoryDirSetting(value, homeDir(env));
-  } catch {
-    return null;
-  }
+  const settings = readJsonBounded(settingsPath, MAX_SETTINGS_BYTES);
+  if (!isObject(settings)) return null;
+  return memoryDirSetting(settings.autoMemoryDirectory, homeDir(env));
 }
 
 /** Where Claude Code's managed (policy) settings live on this OS. */
@@ -141,15 +134,8 @@ export function trustedWorkspace(roots: readonly string[], env: EnvReader): bool
     ? joinPath(home, ".claude.json")
     : null;
   if (!file) return false;
-  const read = readTextBounded(file, MAX_GLOBAL_CONFIG_BYTES);
-  if (read.kind !== "text") return false;
-  let projects: unknown;
-  try {
-    const config = JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
-    projects = isObject(config) ? config.projects : undefined;
-  } catch {
-    return false;
-  }
+  const config = readJsonBounded(file, MAX_GLOBAL_CONFIG_BYTES);
+  const projects = isObject(config) ? config.projects : undefined;
   if (!isObject(projects)) return false;
   for (const root of roots) {
     let path = normalizePath(root);

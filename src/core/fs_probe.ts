@@ -253,3 +253,32 @@ export function readTextBounded(path: string, maxBytes: number): BoundedText {
     ? { kind: "not-utf8", bytes: read.bytes }
     : { kind: "text", text, bytes: read.bytes };
 }
+
+/**
+ * The JSON value of the regular file at `path`, read as {@link readTextBounded} reads it (a leading
+ * byte-order mark allowed), or `undefined` when it is missing, not a regular file, larger than
+ * `maxBytes`, not UTF-8 or not JSON: for settings files a hook consults but must never fail on.
+ *
+ * @example Usage
+ * ```ts
+ * import { readJsonBounded } from "./fs_probe.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, '\uFEFF{"a": [1]}');
+ * assert.deepEqual(readJsonBounded(path, 100), { a: [1] });
+ * assert.equal(readJsonBounded(path, 4), undefined);
+ * Deno.writeTextFileSync(path, "{ not json");
+ * assert.equal(readJsonBounded(path, 100), undefined);
+ * assert.equal(readJsonBounded(`${path}.gone`, 100), undefined);
+ * ```
+ */
+export function readJsonBounded(path: string, maxBytes: number): unknown {
+  const read = readTextBounded(path, maxBytes);
+  if (read.kind !== "text") return undefined;
+  try {
+    return JSON.parse(read.text.replace(/^\uFEFF/, "")) as unknown;
+  } catch {
+    return undefined;
+  }
+}

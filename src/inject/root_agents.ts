@@ -26,7 +26,8 @@
  */
 
 import { claudeDir, type EnvReader } from "../core/env.ts";
-import { readFileHead, readTextBounded } from "../core/fs_probe.ts";
+import { readFileHead, readJsonBounded } from "../core/fs_probe.ts";
+import { isObject } from "../core/json.ts";
 import type { FolderListings } from "../core/folder_listing.ts";
 import { joinPath, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
@@ -198,21 +199,14 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 export function instructionFilesSetting(env: EnvReader): string | undefined {
   const dir = claudeDir(env);
   if (dir === undefined) return undefined;
-  const read = readTextBounded(joinPath(dir, "settings.json"), MAX_SETTINGS_BYTES);
-  if (read.kind !== "text") return undefined;
-  let settings: unknown;
-  try {
-    settings = JSON.parse(read.text.replace(/^\uFEFF/, ""));
-  } catch {
-    return undefined;
-  }
-  const at = (value: unknown, key: string): unknown =>
-    typeof value === "object" && value !== null
-      ? (value as Record<string, unknown>)[key]
-      : undefined;
-  if (at(at(settings, "enabledPlugins"), AGENTS_PLUGIN) === false) return "off";
-  const plugin = at(at(settings, "pluginConfigs"), AGENTS_PLUGIN);
-  const option = at(at(plugin, "options"), "instructionFiles");
+  const settings = readJsonBounded(joinPath(dir, "settings.json"), MAX_SETTINGS_BYTES);
+  if (!isObject(settings)) return undefined;
+  const enabled = settings.enabledPlugins;
+  if (isObject(enabled) && enabled[AGENTS_PLUGIN] === false) return "off";
+  const configs = settings.pluginConfigs;
+  const plugin = isObject(configs) ? configs[AGENTS_PLUGIN] : undefined;
+  const options = isObject(plugin) ? plugin.options : undefined;
+  const option = isObject(options) ? options.instructionFiles : undefined;
   return typeof option === "string" ? option : undefined;
 }
 
