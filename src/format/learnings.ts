@@ -124,21 +124,13 @@ export function normalizeLearning(text: string): string {
 
 function normalizeOnce(text: string): string {
   // ASCII is its own NFKC form and needs no Unicode tables for case or punctuation
-  if (!NON_ASCII.test(text)) {
-    return text.split("\n").map((line) => line.replace(LINE_MARKER, ""))
-      .join(" ")
-      .toLowerCase()
-      .replace(SIGNED_NUMBER, `$1${SIGN}`)
-      .replace(ASCII_PUNCTUATION, " ")
-      .replaceAll(SIGN, "-")
-      .replace(/\s+/g, " ")
-      .trim();
-  }
-  return text.normalize("NFKC").split("\n").map((line) => line.replace(LINE_MARKER, ""))
-    .join(" ")
-    .toUpperCase().toLowerCase()
+  const ascii = !NON_ASCII.test(text);
+  const joined = (ascii ? text : text.normalize("NFKC")).split("\n")
+    .map((line) => line.replace(LINE_MARKER, ""))
+    .join(" ");
+  return (ascii ? joined.toLowerCase() : joined.toUpperCase().toLowerCase())
     .replace(SIGNED_NUMBER, `$1${SIGN}`)
-    .replace(PUNCTUATION, " ")
+    .replace(ascii ? ASCII_PUNCTUATION : PUNCTUATION, " ")
     .replaceAll(SIGN, "-")
     .replace(/\s+/g, " ")
     .trim();
