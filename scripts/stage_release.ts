@@ -31,7 +31,7 @@ import {
   type Target,
   TARGETS,
 } from "./build_plan.ts";
-import { BUNDLE_DIR, HOOK_BUNDLES, writeBundles } from "./bundle_hooks.ts";
+import { BUILT_MODULES, BUNDLE_DIR, writeBundles } from "./bundle_hooks.ts";
 import { sha256File } from "./sha256.ts";
 
 /** Repository paths that make up the plugin (folders are copied whole, minus tests). */
@@ -39,8 +39,8 @@ export const PLUGIN_PATHS: readonly string[] = [
   ".claude-plugin/plugin.json",
   "bin/librarian",
   "hooks/hooks.json",
-  // a checkout's bundles (scripts/bundle_hooks.ts), shipped in hooks/ (releasePath)
-  ...HOOK_BUNDLES.map((bundle) => `${BUNDLE_DIR}/${bundle.file}`),
+  // a checkout's bundles and their chunks (scripts/bundle_hooks.ts), shipped in hooks/ (releasePath)
+  ...BUILT_MODULES.map((file) => `${BUNDLE_DIR}/${file}`),
   "skills",
   "src",
   "deno.json",

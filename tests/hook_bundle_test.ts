@@ -21,18 +21,34 @@ import {
   CARRIED as INJECT_SHELL_CARRIED,
   LOADED_FROM_SOURCE as INJECT_SHELL_FROM_SOURCE,
 } from "../src/entry/bundle_inject_shell.ts";
-import { CARRIED as STOP_CARRIED, LOADED_FROM_SOURCE } from "../src/entry/bundle_stop.ts";
+import {
+  CARRIED as STOP_CARRIED,
+  CHUNKED as STOP_CHUNKED,
+  LOADED_FROM_SOURCE,
+} from "../src/entry/bundle_stop.ts";
+import { MODULES as STOP_FILING_CHUNK } from "../src/entry/bundle_stop_filing.ts";
+import { PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
 import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
+import { listFiles, makeProject, stopEvent } from "./stop_fixtures.ts";
 import { type ImportGraph, moduleState, reachable, readImportGraph } from "./import_graph.ts";
 
-/** What each bundle carries, and what its hook loads from `src/` by design. */
-const PLAN: Record<string, { carried: readonly string[]; fromSource: readonly string[] }> = {
-  inject: { carried: Object.keys(INJECT_CARRIED), fromSource: INJECT_FROM_SOURCE },
+/** What each bundle carries, what its chunk holds, and what its hook loads from `src/` by design. */
+const PLAN: Record<
+  string,
+  { carried: readonly string[]; chunked: readonly string[]; fromSource: readonly string[] }
+> = {
+  inject: { carried: Object.keys(INJECT_CARRIED), chunked: [], fromSource: INJECT_FROM_SOURCE },
   "inject --shell": {
     carried: Object.keys(INJECT_SHELL_CARRIED),
+    chunked: [],
     fromSource: INJECT_SHELL_FROM_SOURCE,
   },
-  stop: { carried: Object.keys(STOP_CARRIED), fromSource: LOADED_FROM_SOURCE },
+  stop: {
+    carried: Object.keys(STOP_CARRIED),
+    chunked: STOP_CHUNKED,
+    fromSource: LOADED_FROM_SOURCE,
+  },
 };
 
 /** `loadLater("x/y.ts")` calls (with or without a type argument) in a module's source. */
@@ -75,10 +91,17 @@ Deno.test("every module a bundled hook loads later is carried or loaded from src
     loaded.delete("main.ts");
     const plan = PLAN[bundle.name]!;
     assert.deepEqual(
-      [...plan.carried, ...plan.fromSource].sort(),
+      [...plan.carried, ...plan.chunked, ...plan.fromSource].sort(),
       [...loaded].sort(),
       bundle.entry,
     );
+  }
+});
+
+Deno.test("the stop hook's filing chunk holds exactly the modules its bundle names to loadLater as chunked", () => {
+  assert.deepEqual(Object.keys(STOP_FILING_CHUNK).sort(), [...STOP_CHUNKED].sort());
+  for (const [srcPath, module] of Object.entries(STOP_FILING_CHUNK)) {
+    assert.ok(Object.keys(module as object).length > 0, `${srcPath} exports something`);
   }
 });
 
@@ -123,6 +146,70 @@ Deno.test("each inject bundle and the hook's TypeScript entry answer an event al
     assert.equal(outputs[2], outputs[0], `${tool}: the TypeScript entry`);
   }
 });
+
+Deno.test({
+  name:
+    "a filing turn files alike through the stop bundle's chunk (no src/ beside it), the bundle alone (src/ beside it), and the TypeScript entry",
+  // the bundle alone finds src/ through a folder link
+  ignore: skipOnWindows("links a folder"),
+}, async () => {
+  await using dir = await tempDir();
+  const copyBundle = async (tree: string, files: string[]) => {
+    await Deno.mkdir(join(tree, "hooks"), { recursive: true });
+    for (const file of files) {
+      await Deno.copyFile(join(REPO_ROOT, "bundles", file), join(tree, "hooks", file));
+    }
+    return join(tree, "hooks", "stop.js");
+  };
+  // with its chunk and no src/: the filing code can only come from the chunk
+  const chunked = await copyBundle(join(dir.path, "chunked"), ["stop.js", "stop-filing.js"]);
+  // without its chunk: the bundle loads the filing modules from src/ instead
+  const alone = await copyBundle(join(dir.path, "alone"), ["stop.js"]);
+  await Deno.symlink(join(REPO_ROOT, "src"), join(dir.path, "alone", "src"), { type: "dir" });
+  const scratch = "## [TAG: src/api, type: patterns]\n- retry with jitter\n" +
+    "## [TAG: global, type: tech]\n- use deno\n- keep hooks fast\n";
+  const outcomes: { files: string[]; texts: string[] }[] = [];
+  for (const [way, bundle] of [["chunk", chunked], ["alone", alone], ["entry", ""]] as const) {
+    const p = await makeProject(join(dir.path, way), { "_memory_library/.scratch.md": scratch });
+    const result = bundle ? await runBundle(bundle, p.root, p.home) : await runLibrarian(["stop"], {
+      mode: "source",
+      stdin: stopEvent(p.root),
+      cwd: p.root,
+      home: p.home,
+      env: { LIBRARIAN_UNBUNDLED: "1" },
+    });
+    assert.equal(result.code, 0, `${way}: ${result.stderr}`);
+    assert.equal(result.stderr, "", way);
+    const files = await listFiles(p.lib);
+    const texts = await Promise.all(files.map((f) => Deno.readTextFile(join(p.lib, f))));
+    outcomes.push({ files, texts });
+  }
+  assert.deepEqual(outcomes[0]!.files, [".scratch.md", "src/api/patterns.md", "tech.md"]);
+  assert.match(outcomes[0]!.texts[1]!, /retry with jitter/);
+  assert.deepEqual(outcomes[1], outcomes[0], "the bundle alone");
+  assert.deepEqual(outcomes[2], outcomes[0], "the TypeScript entry");
+});
+
+/** Runs a copy of the stop bundle as the launcher does (its permissions and V8 flags). */
+async function runBundle(
+  bundle: string,
+  cwd: string,
+  home: string,
+): Promise<{ code: number; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-config", ...PERMISSION_FLAGS, ...V8_FLAGS, bundle],
+    cwd,
+    env: { HOME: home, LIBRARIAN_LOG: "off" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stopEvent(cwd)));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
 
 /**
  * What goes wrong when a bundle and the modules its hook loads from `src/` each hold a copy of a

@@ -195,7 +195,7 @@ Deno.test("a one-platform tree holds only that platform's binary and checksum", 
   assert.match(sums, /^[0-9a-f]{64} {2}librarian-aarch64-apple-darwin\n$/);
 });
 
-Deno.test("the release branch's tree carries no binary, names each platform's asset, and weighs under 2 MB", async () => {
+Deno.test("the release branch's tree carries no binary, names each platform's asset, and weighs under 2.5 MB", async () => {
   await using dir = await tempDir();
   const dist = await fakeBuild(dir.path);
   const out = join(dir.path, "stage");
@@ -229,7 +229,9 @@ Deno.test("the release branch's tree carries no binary, names each platform's as
   let total = 0;
   for (const file of files) total += (await Deno.stat(join(out, file))).size;
   console.log(`the release branch's tree: ${files.length} files, ${total} bytes`);
-  assert.ok(total < 2 * 1024 * 1024, `${total} bytes`);
+  // about 2.2 MB: the sources, the documents, and the hook bundles with the stop hook's filing
+  // chunk (150 KB, which makes a filing turn some 20 ms faster: docs/benchmarks.md)
+  assert.ok(total < 2.5 * 1024 * 1024, `${total} bytes`);
 });
 
 Deno.test("staging refuses a binary that does not match its checksum", async () => {
