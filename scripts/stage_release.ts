@@ -3,10 +3,14 @@
  * binaries, checked against the build's checksum file.
  *
  * ```sh
- * deno run --allow-read --allow-write scripts/stage_release.ts --binaries dist --out stage/all
- * deno run --allow-read --allow-write scripts/stage_release.ts --binaries dist --out stage/one \
- *   --target aarch64-apple-darwin
+ * deno run --allow-read --allow-write --allow-run scripts/stage_release.ts --binaries dist \
+ *   --out stage/all
+ * deno run --allow-read --allow-write --allow-run scripts/stage_release.ts --binaries dist \
+ *   --out stage/one --target aarch64-apple-darwin
  * ```
+ *
+ * `--allow-run`: it builds the hook bundles first (`deno bundle` and `deno info`, from this
+ * checkout's sources).
  *
  * The `release` branch's tree carries no binary (`--no-binaries`): `bin/release-binaries.txt` names
  * each platform's asset with its size and SHA-256, and the launcher fetches the one for its machine

@@ -438,6 +438,48 @@ Deno.test("publishing pushes the staged tree to the release branch and attaches 
   assert.ok(steps.indexOf("publish_release_branch") < steps.indexOf("gh release create"));
 });
 
+/**
+ * The permission flags a job's `run` steps give `scripts/stage_release.ts` (`deno run <flags>
+ * scripts/stage_release.ts`), one list per command that runs it.
+ */
+function stagingFlags(job: string): string[][] {
+  const runs = workflow.jobs[job]!.steps.map((s) => s.run ?? "").join("\n");
+  return [...runs.matchAll(/deno run ((?:--[\w-]+(?:=\S+)? )*)scripts\/stage_release\.ts/g)]
+    .map((m) => m[1]!.trim().split(/\s+/));
+}
+
+Deno.test("the release workflow stages with the permissions staging needs (it builds the hook bundles)", async () => {
+  const commands = [...stagingFlags("smoke"), ...stagingFlags("publish")];
+  assert.equal(commands.length, 2, "the smoke job's staging and the publish job's");
+  await using dir = await tempDir();
+  const dist = await fakeBuild(dir.path);
+  for (const [index, flags] of commands.entries()) {
+    const out = join(dir.path, `stage-${index}`);
+    const staged = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...flags,
+        join(REPO_ROOT, "scripts", "stage_release.ts"),
+        "--binaries",
+        dist,
+        "--out",
+        out,
+        "--no-binaries",
+        "--url",
+        "https://example.com/releases/v0",
+      ],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(staged.code, 0, `${flags.join(" ")}: ${new TextDecoder().decode(staged.stderr)}`);
+    const files = await listTree(out);
+    for (const bundle of ["hooks/inject.js", "hooks/stop.js", "hooks/stop-filing.js"]) {
+      assert.ok(files.includes(bundle), `${flags.join(" ")}: ${bundle}`);
+    }
+  }
+});
+
 Deno.test("the smoke job times the hooks with the binary it staged and keeps the table", () => {
   const steps = workflow.jobs.smoke!.steps;
   const runs = steps.map((s) => s.run ?? "").join("\n");
