@@ -28,7 +28,7 @@ import {
 } from "../src/entry/bundle_stop.ts";
 import { MODULES as STOP_FILING_CHUNK } from "../src/entry/bundle_stop_filing.ts";
 import { PERMISSION_FLAGS, V8_FLAGS } from "../src/permissions.ts";
-import { REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
+import { denoDir, REPO_ROOT, runLibrarian, tempDir } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 import { listFiles, makeProject, stopEvent } from "./stop_fixtures.ts";
 import { type ImportGraph, moduleState, reachable, readImportGraph } from "./import_graph.ts";
@@ -199,7 +199,9 @@ async function runBundle(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "--no-config", ...PERMISSION_FLAGS, ...V8_FLAGS, bundle],
     cwd,
-    env: { HOME: home, LIBRARIAN_LOG: "off" },
+    // as runLibrarian: a clean environment, this suite's Deno cache
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home, DENO_DIR: await denoDir() },
+    clearEnv: true,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
