@@ -140,9 +140,25 @@ function plainTagPath(tagPath: string): TagCheck<string[]> | null {
   const segments = tagPath.split("/");
   if (segments.length > MAX_DEPTH) return null;
   for (const segment of segments) {
-    if (segment.length > MAX_SEGMENT || WINDOWS_DEVICE.test(segment)) return null;
+    if (segment.length > MAX_SEGMENT || isPlainDeviceName(segment)) return null;
   }
   return { ok: true, value: segments };
+}
+
+/**
+ * {@link WINDOWS_DEVICE} for a segment of a plain path (ASCII letters, digits, `_`, `-` and inner
+ * dots: no space, `$` or superscript), without the expression: its first use in a process costs
+ * about 0.1 ms, and every edit's hint checks a plain path.
+ */
+function isPlainDeviceName(segment: string): boolean {
+  const dot = segment.indexOf(".");
+  const stem = (dot === -1 ? segment : segment.slice(0, dot)).toLowerCase();
+  if (stem.length === 3) {
+    return stem === "con" || stem === "prn" || stem === "aux" || stem === "nul";
+  }
+  if (stem.length !== 4 || !(stem.startsWith("com") || stem.startsWith("lpt"))) return false;
+  const digit = stem.charCodeAt(3);
+  return digit >= 48 && digit <= 57;
 }
 
 /**
