@@ -61,6 +61,7 @@ import { fingerprintsOf, withoutClientsOwnRules } from "./native_sources.ts";
 import { onInstructionsLoaded } from "./instructions_loaded.ts";
 import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
 import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_exports.ts";
+import { exportedClaudeRules } from "./rule_files.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 
 export { taggingReminder } from "./reminder.ts";
@@ -293,9 +294,11 @@ function rootExportsDue(
   );
   if (rootFiles.length === 0) return { location, loaded: {} };
   const projectRoot = location.library.projectRoot;
-  const agents = generatedRootAgents(projectRoot);
+  // the touch's folder listings spare the probes of a `.claude` or `AGENTS.md` the root lacks
+  const listings = location.listings;
+  const agents = generatedRootAgents(projectRoot, listings);
   const exports = [
-    ...claudeRuleExports(projectRoot),
+    ...claudeRuleExports(projectRoot, undefined, exportedClaudeRules(projectRoot, listings)),
     ...(agents !== null &&
         clientLoadedRootAgents(projectRoot, event.transcript_path, env, "touch") === true
       ? [agents]

@@ -21,6 +21,7 @@
 import { globsCover } from "../format/rule_scope.ts";
 import { exportHolds } from "../format/export_marks.ts";
 import { readTextBounded } from "../core/fs_probe.ts";
+import type { FolderListings } from "../core/folder_listing.ts";
 import { joinPath } from "../core/paths.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { MAX_READ_BYTES } from "./choose.ts";
@@ -69,6 +70,7 @@ export function claudeRuleExports(
 
 /**
  * The project's root `AGENTS.md` when `librarian export --format agents-md` wrote it, or `null`.
+ * `listings`: one touch's folder listings, which spare the probe when the root has no `AGENTS.md`.
  *
  * @example Usage
  * ```ts
@@ -79,7 +81,11 @@ export function claudeRuleExports(
  * assert.equal(generatedRootAgents(p), null);
  * ```
  */
-export function generatedRootAgents(projectRoot: string): LibraryFile | null {
+export function generatedRootAgents(
+  projectRoot: string,
+  listings?: FolderListings,
+): LibraryFile | null {
+  if (listings?.mayHold(projectRoot, ROOT_AGENTS) === false) return null;
   const absPath = joinPath(projectRoot, ROOT_AGENTS);
   return isGeneratedFile(absPath) ? asFile(ROOT_AGENTS, absPath) : null;
 }

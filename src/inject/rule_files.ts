@@ -201,6 +201,7 @@ function rulesIn(
  * The rules `librarian export --format claude-rules` wrote into `.claude/rules` (never listed by
  * {@link projectRules}): Claude Code loads them like any rule (`paths:` on a touch in scope, one
  * without at session start), and each stands for the library folder it was generated from.
+ * `listings`: one touch's folder listings, which spare the probe when the root has no `.claude`.
  *
  * @example Usage
  * ```ts
@@ -218,6 +219,8 @@ function rulesIn(
  * assert.deepEqual(projectRules(p).map((r) => r.relPath), [".claude/rules/mine.md"]);
  * ```
  */
-export function exportedClaudeRules(projectRoot: string): RuleFile[] {
-  return rulesIn(projectRoot, RULE_FOLDERS[0]!).exported;
+export function exportedClaudeRules(projectRoot: string, listings?: FolderListings): RuleFile[] {
+  const claude = RULE_FOLDERS[0]!;
+  if (listings?.mayHold(projectRoot, claude.folder) === false) return [];
+  return rulesIn(projectRoot, claude).exported;
 }
