@@ -180,6 +180,20 @@ Deno.test("the library root's claude-rules export (no paths:) is loaded by the c
   }
 });
 
+Deno.test("without a session start, a touch leaves the root files a claude-rules export (no paths:) holds to the client, as the start would", async () => {
+  // a Read and a Bash command, each the first touch of its session
+  for (const env of [{}, NEW]) {
+    for (const touch of [read, sed]) {
+      const { dir, root, log } = await exported("claude-rules", {
+        "_memory_library/money.md": `${ROOT}\n`,
+      });
+      await using _ = dir;
+      const first = await inject(root, log, touch(root, "t1"), env);
+      assert.equal(rootCount(first), 0, first);
+    }
+  }
+});
+
 Deno.test("a generated root AGENTS.md: 2.1.197 never loads it, so the start sends the root files once and never the export; 2.1.332 without a CLAUDE.md loads it, so neither the start nor a touch sends them", async () => {
   {
     const { dir, root, log } = await exported("agents-md", {

@@ -26,6 +26,7 @@ import { clientLoadsAfterWriteAndShellRead, commandNativeSources } from "./nativ
 import { clientReadsOfCommand } from "./client_bash_reads.ts";
 import { rootAgentsFile } from "./root_agents.ts";
 import { claudeRuleExports, heldByExports } from "./loaded_exports.ts";
+import { exportedClaudeRules } from "./rule_files.ts";
 
 /** The tools whose input names paths through a command line or a search folder. */
 export const COMMAND_TOOLS: readonly string[] = ["Bash", "Grep", "Glob", "apply_patch"];
@@ -148,10 +149,12 @@ export function locateTouches(
   // the library files a claude-rules export holds, for the files the client reads its way (it
   // loads the export with them: loaded_exports.ts)
   const libraryFiles = mergedLibraryFiles(library, own);
+  // `.claude/rules` read once for all those files (and not probed where the root has none)
+  const exported = served.length === 0 ? [] : exportedClaudeRules(library.projectRoot, listings);
   const held = new Set(
     heldByExports(
       libraryFiles,
-      served.flatMap((rel) => claudeRuleExports(library.projectRoot, rel)),
+      served.flatMap((rel) => claudeRuleExports(library.projectRoot, rel, exported)),
     ).map((f) => f.absPath),
   );
   const files = [

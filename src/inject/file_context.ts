@@ -31,7 +31,7 @@ import {
   nativeSources,
   scopedRules,
 } from "./native_sources.ts";
-import { readRuleFiles } from "./rule_files.ts";
+import { readRuleFiles, type RuleFile } from "./rule_files.ts";
 import { ROOT_AGENTS, rootAgentsFile } from "./root_agents.ts";
 import { claudeRuleExports, generatedOnly, heldByExports } from "./loaded_exports.ts";
 
@@ -158,6 +158,11 @@ export type FileLocation =
     stale?: StaleView;
     /** The touch's folder listings, for the hint's package probes (`core/package_root.ts`). */
     listings?: FolderListings;
+    /**
+     * The `claude-rules` exports this touch read with the project's rules (`rule_files.ts`), for
+     * the root files' export check (`inject_hook.ts`), which need not read `.claude/rules` again.
+     */
+    exportedRules?: readonly RuleFile[];
   };
 
 /**
@@ -251,6 +256,7 @@ export function locateFileContext(
     relPath,
     files,
     listings,
+    exportedRules: ruleFiles.exported,
     ...(stale ? { stale } : {}),
     ...loaded,
   };

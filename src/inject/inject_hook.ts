@@ -294,11 +294,13 @@ function rootExportsDue(
   );
   if (rootFiles.length === 0) return { location, loaded: {} };
   const projectRoot = location.library.projectRoot;
-  // the touch's folder listings spare the probes of a `.claude` or `AGENTS.md` the root lacks
+  // the rules the locate step read, else the touch's folder listings spare the probes of a
+  // `.claude` or `AGENTS.md` the root lacks
   const listings = location.listings;
+  const exported = location.exportedRules ?? exportedClaudeRules(projectRoot, listings);
   const agents = generatedRootAgents(projectRoot, listings);
   const exports = [
-    ...claudeRuleExports(projectRoot, undefined, exportedClaudeRules(projectRoot, listings)),
+    ...claudeRuleExports(projectRoot, undefined, exported),
     ...(agents !== null &&
         clientLoadedRootAgents(projectRoot, event.transcript_path, env, "touch") === true
       ? [agents]
