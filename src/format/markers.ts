@@ -12,6 +12,8 @@ export const NOT_A_SECRET = "<!-- librarian: not-a-secret -->";
 
 /** Any Librarian marker line. */
 export const ANY_MARKER = /^[ \t]*<!--[ \t]*librarian:.*-->[ \t]*$/;
+/** The words of every kept-marker line: {@link keptMarker} writes them, KEPT_MARKER reads them. */
+const KEPT_WORDS = "librarian: kept in scratch:";
 const KEPT_MARKER = /^[ \t]*<!--[ \t]*librarian: kept in scratch:.*-->[ \t]*$/;
 /** A {@link NOT_A_SECRET} line anywhere in a text (multiline). */
 export const NOT_SECRET_MARKER = /^[ \t]*<!--[ \t]*librarian:[ \t]*not-a-secret[ \t]*-->[ \t]*$/m;
@@ -29,7 +31,7 @@ export const NOT_SECRET_MARKER = /^[ \t]*<!--[ \t]*librarian:[ \t]*not-a-secret[
  */
 export function keptMarker(reason: string): string {
   const safe = reason.replaceAll("-->", "--&gt;").replace(/[\r\n]+/g, " ");
-  return `<!-- librarian: kept in scratch: ${safe} -->`;
+  return `<!-- ${KEPT_WORDS} ${safe} -->`;
 }
 
 /**
@@ -44,8 +46,8 @@ export function keptMarker(reason: string): string {
  * ```
  */
 export function withoutKeptMarkers(body: string): string {
-  // every kept marker holds these words: a body without them is returned as it is (no split)
-  if (!body.includes("librarian: kept in scratch:")) return body;
+  // a body without the words every kept marker holds is returned as it is (no split)
+  if (!body.includes(KEPT_WORDS)) return body;
   return splitLinesKeepingEnds(body).filter((line) => !KEPT_MARKER.test(lineContent(line))).join(
     "",
   );
