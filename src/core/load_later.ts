@@ -39,6 +39,9 @@ const chunkLoads = new Map<string, Promise<boolean>>();
  */
 let srcRoot: URL | undefined;
 
+/** Whether this run has imported a module at run time (from a chunk or from `src/`). */
+let imported = false;
+
 /**
  * Imports the module at `srcPath`, its path under `src/` (`"inject/start.ts"`), typed by the
  * caller: `loadLater<typeof import("./start.ts")>("inject/start.ts")` (a type-only reference,
@@ -61,6 +64,7 @@ export function loadLater<T>(srcPath: string): Promise<T> {
 }
 
 function fromSource<T>(srcPath: string): Promise<T> {
+  imported = true;
   srcRoot ??= new URL(import.meta.url.endsWith(".ts") ? "../" : "../src/", import.meta.url);
   return import(new URL(srcPath, srcRoot).href);
 }
@@ -69,6 +73,7 @@ function fromSource<T>(srcPath: string): Promise<T> {
 async function fromChunk<T>(chunk: string, srcPath: string): Promise<T> {
   let loading = chunkLoads.get(chunk);
   if (loading === undefined) {
+    imported = true;
     loading = import(chunk).then(
       (module: { MODULES?: Readonly<Record<string, unknown>> }) => {
         provideBundled(module.MODULES ?? {});
@@ -126,4 +131,22 @@ export function provideChunk(chunk: string, modules: readonly string[]): void {
  */
 export function provideBundled(modules: Readonly<Record<string, unknown>>): void {
   for (const [srcPath, module] of Object.entries(modules)) bundled.set(srcPath, module);
+}
+
+/**
+ * Whether this run has imported a module at run time: a chunk, or a module from `src/` (a carried
+ * one is not imported). Deno may still be writing such a module's code cache when the run ends
+ * (`load_clock.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importedLater, loadLater } from "./load_later.ts";
+ *
+ * await loadLater("core/errors.ts");
+ * assert.equal(importedLater(), true);
+ * ```
+ */
+export function importedLater(): boolean {
+  return imported;
 }

@@ -17,6 +17,8 @@
  * @module
  */
 
+// first: its clock is read before any other module of the bundle is evaluated
+import "../core/load_clock.ts";
 import * as sessionStart from "../inject/start.ts";
 import { provideBundled } from "../core/load_later.ts";
 import { run } from "../inject/inject_hook.ts";
@@ -42,5 +44,5 @@ export const LOADED_FROM_SOURCE: readonly string[] = [
 
 if (import.meta.main) {
   provideBundled(CARRIED);
-  await runHookEntry("inject", run);
+  await runHookEntry("inject", run, Deno.args, { bundled: true });
 }

@@ -8,6 +8,8 @@
  * @module
  */
 
+// first: its clock is read before any other module of the bundle is evaluated
+import "../core/load_clock.ts";
 import * as sessionStart from "../inject/start.ts";
 import * as commandContext from "../inject/command_context.ts";
 import * as afterShellRead from "../inject/after_shell_read.ts";
@@ -28,5 +30,5 @@ export const LOADED_FROM_SOURCE: readonly string[] = ["git/stale_make.ts"];
 
 if (import.meta.main) {
   provideBundled(CARRIED);
-  await runHookEntry("inject", run);
+  await runHookEntry("inject", run, Deno.args, { bundled: true });
 }

@@ -17,6 +17,8 @@
  * @module
  */
 
+// first: its clock is read before any other module of the bundle is evaluated
+import "../core/load_clock.ts";
 import { provideChunk } from "../core/load_later.ts";
 import { run } from "../stop/stop_hook.ts";
 import { runHookEntry } from "./hook_process.ts";
@@ -33,5 +35,5 @@ export const LOADED_FROM_SOURCE: readonly string[] = [];
 
 if (import.meta.main) {
   provideChunk(new URL("./stop-filing.js", import.meta.url).href, CHUNKED);
-  await runHookEntry("stop", run);
+  await runHookEntry("stop", run, Deno.args, { bundled: true });
 }

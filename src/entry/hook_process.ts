@@ -8,8 +8,19 @@
  * @module
  */
 
-import { loadLater } from "../core/load_later.ts";
+import { importedLater, loadLater } from "../core/load_later.ts";
+import { LOADED_AT_MS, mayEndAtOnce } from "../core/load_clock.ts";
 import { isPlainHookRun, prepareProcess } from "../core/process.ts";
+
+/** How a hook's entry runs it. */
+export interface HookEntryOptions {
+  /**
+   * A bundle's entry (`src/entry/bundle_*.ts`, which imports `core/load_clock.ts` first): a run
+   * whose bundle loaded from Deno's code cache and that imported nothing later ends its process
+   * at once when its work is done, skipping the runtime's tear-down (`core/load_clock.ts`).
+   */
+  bundled?: boolean;
+}
 
 /**
  * Runs hook `name` as a process: a plain run calls `run` directly and exits 0 whatever happens;
@@ -20,6 +31,7 @@ export async function runHookEntry(
   name: string,
   run: (args: string[]) => Promise<number>,
   args: readonly string[] = Deno.args,
+  options: HookEntryOptions = {},
 ): Promise<void> {
   if (!isPlainHookRun(args, Deno.stdin.isTerminal())) {
     const program = await loadLater<typeof import("../main.ts")>(
@@ -34,5 +46,7 @@ export async function runHookEntry(
   } catch {
     // a hook never fails the user's action: it exits 0 and stays silent on stdout
   }
+  // its output and log are written (synchronously) by now; `unload` listeners still run
+  if (options.bundled && mayEndAtOnce(LOADED_AT_MS, importedLater())) Deno.exit(0);
   Deno.exitCode = 0;
 }

@@ -46,6 +46,7 @@ import {
   readStdinTextSync,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs } from "../core/log.ts";
+import { LOADED_AT_MS } from "../core/load_clock.ts";
 import { taggingReminder } from "./reminder.ts";
 import { HINT_TOOLS, hintTarget } from "./hint.ts";
 import { holdEnabled, WRITE_TOOLS } from "./hold.ts";
@@ -440,6 +441,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     ...outcome,
     plugin,
     refused_settings: refused,
+    load_ms: LOADED_AT_MS, // how long Deno took to load the hook (core/load_clock.ts)
     ms: elapsedMs(),
   });
   return 0;

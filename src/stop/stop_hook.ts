@@ -39,6 +39,7 @@ import {
   writeSystemMessage,
 } from "../core/hook_io.ts";
 import { appendLog, elapsedMs, type LogValue } from "../core/log.ts";
+import { LOADED_AT_MS } from "../core/load_clock.ts";
 import { nudgeOutput } from "../filing/nudge.ts";
 import { runStop } from "./pipeline.ts";
 import { errorText } from "./step.ts";
@@ -94,6 +95,7 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     client,
     plugin: env("CLAUDE_PLUGIN_ROOT") || undefined, // from a plugin, not from settings
     refused_settings: refusalMessage(refusedSettings({ inProcess: true })), // locations the project's settings chose, unused
+    load_ms: LOADED_AT_MS, // how long Deno took to load the hook (core/load_clock.ts)
     ms: elapsedMs(),
   });
   return 0;
