@@ -84,8 +84,11 @@ function folderOf(readPath: string): string {
  * for a subset of folders is never longer than the text for the whole set.
  */
 function folderWords(pending: readonly { readPath: string }[]): string {
-  const folders = [...new Set(pending.map((p) => encodeName(folderOf(p.readPath))))]
-    .filter((f) => f !== "");
+  // the distinct folders encoded, not every file's (a closing line is made a few times a render,
+  // each time for up to every file on the way up): the same words, in the same order
+  const distinct = new Set<string>();
+  for (const p of pending) distinct.add(folderOf(p.readPath));
+  const folders = [...new Set([...distinct].map(encodeName))].filter((f) => f !== "");
   if (folders.length <= 1) return folders[0] ?? "";
   return `${folders.slice(0, -1).join(", ")} and ${folders[folders.length - 1]}`;
 }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { encodeName } from "../format/names.ts";
 import { closingLine, type ContextSection, cutText, renderContext } from "./context_budget.ts";
 
 function section(label: string, size: number, partial = false): ContextSection {
@@ -144,4 +146,27 @@ Deno.test("renderContext() counts the files instead of naming them when naming t
     "the most specific",
   );
   assert.match(r.text, /4 library files\.$/);
+});
+
+Deno.test("closingLine() says where the files it does not name are: their distinct folders, encoded, in order, each once", () => {
+  // names that encode alike (a newline and a written-out \n), and that need encoding
+  const segment = fc.constantFrom("a", "b", "\n", "\\n", "-->", "c d", "\u2028");
+  const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) =>
+    `/lib/${parts.join("/")}/f.md`
+  );
+  fc.assert(
+    fc.property(fc.array(path, { minLength: 13, maxLength: 40 }), (paths) => {
+      const pending = paths.map((readPath) => ({ readPath, note: "cut" }));
+      const folders: string[] = [];
+      for (const p of pending.slice(12)) {
+        const folder = encodeName(p.readPath.slice(0, p.readPath.lastIndexOf("/") + 1));
+        if (!folders.includes(folder)) folders.push(folder);
+      }
+      const words = folders.length <= 1
+        ? folders[0]!
+        : `${folders.slice(0, -1).join(", ")} and ${folders[folders.length - 1]}`;
+      assert.ok(closingLine(pending, 9000).includes(`(the others are in ${words})`));
+    }),
+    { numRuns: 300 },
+  );
 });
