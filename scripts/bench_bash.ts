@@ -38,7 +38,10 @@ function bashCommand(root: string, command: string, home: string, fresh: boolean
           : { command, description: "benchmark" },
         cwd: root,
       }),
-    env: { ...Deno.env.toObject(), HOME: home, LIBRARIAN_LOG: join(home, "librarian.log") },
+    // logging on where it is by default (`~/.claude/librarian.log` under this HOME), as for users:
+    // one line per event; no LIBRARIAN_* set, as a user sets none (a location setting, such as
+    // LIBRARIAN_LOG, has each run read the project's settings to see whether they chose it)
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
   };
 }
 

@@ -182,8 +182,10 @@ function injectCommand(file: string, home: string, freshSession = true): TimedCo
         tool_input: { file_path: file, old_string: "a", new_string: "b" },
         cwd: home,
       }),
-    // logging on, as for users: one line per event
-    env: { ...Deno.env.toObject(), HOME: home, LIBRARIAN_LOG: join(home, "librarian.log") },
+    // logging on where it is by default (`~/.claude/librarian.log` under this HOME), as for users:
+    // one line per event; no LIBRARIAN_* set, as a user sets none (a location setting, such as
+    // LIBRARIAN_LOG, has each run read the project's settings to see whether they chose it)
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
   };
 }
 
