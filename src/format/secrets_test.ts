@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { DETECTORS } from "./secret_patterns.ts";
+import { hintsIn } from "./secrets.ts";
+
+const HINTS = [...new Set(DETECTORS.flatMap((detector) => detector.hints))];
+
+Deno.test("hintsIn() finds exactly the hints a text includes, nested and overlapping ones too", () => {
+  // texts built from hints, pieces of hints and the characters around them, so that hints
+  // overlap ("hooks.slack.com" holds "ac"), nest ("sk-ant-" holds "sk-" and "sk") and are cut
+  const piece = fc.oneof(
+    fc.constantFrom(...HINTS),
+    fc.constantFrom(...HINTS).chain((hint) => fc.nat(hint.length).map((n) => hint.slice(n))),
+    fc.constantFrom(...HINTS).chain((hint) => fc.nat(hint.length).map((n) => hint.slice(0, n))),
+    fc.string({ unit: fc.constantFrom("a", "c", "k", "s", "-", "_", ".", ":", "/", " ", "\n") }),
+    fc.string(),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const lower = pieces.join("").toLowerCase();
+      const expected = HINTS.filter((hint) => lower.includes(hint)).sort();
+      assert.deepEqual([...hintsIn(lower)].sort(), expected);
+    }),
+    { numRuns: 2000 },
+  );
+});
