@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   type HeadedBlock,
   parseScratch,
   parseTagLine,
   renderScratch,
   type ScratchBlock,
+  splitLinesKeepingEnds,
 } from "./scratch.ts";
 
 function headed(blocks: ScratchBlock[]): HeadedBlock[] {
@@ -151,4 +153,16 @@ Deno.test("raw texts concatenate back to the input, whatever it is", () => {
 
 Deno.test("an empty text has no blocks", () => {
   assert.deepEqual(parseScratch(""), { bom: "", blocks: [] });
+});
+
+Deno.test("splitLinesKeepingEnds() cuts after each line feed, as a split on a look-behind does, and joins back to its text", () => {
+  const text = fc.string({ unit: fc.constantFrom("a", " ", "\n", "\r", "\r\n", "é", "\u2028") });
+  fc.assert(
+    fc.property(text, (t) => {
+      const lines = splitLinesKeepingEnds(t);
+      assert.deepEqual(lines, t === "" ? [] : t.split(/(?<=\n)/));
+      assert.equal(lines.join(""), t);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -83,8 +83,44 @@ export function hintsIn(lower: string): string[] {
 const SCANS = DETECTORS.map((detector) => ({
   ...detector,
   global: new RegExp(detector.pattern.source, detector.pattern.flags + "g"),
-  hintsAt: detector.hints.map((hint) => HINTS.indexOf(hint)),
 }));
+
+/**
+ * For each hint (by its place in {@link HINTS}), the detectors (by their place in `DETECTORS`)
+ * that a match of it calls for: those with it, or with a hint it starts with, among their hints.
+ */
+const DETECTORS_AT: readonly (readonly number[])[] = PREFIXES.map((prefixes) =>
+  DETECTORS.flatMap((detector, d) =>
+    prefixes.some((i) => detector.hints.includes(HINTS[i]!)) ? [d] : []
+  )
+);
+
+/**
+ * The detectors (by their place in `DETECTORS`, in that order) at least one of whose hints a
+ * lower-cased text holds: the only ones whose patterns can match it. One scan of the text; most
+ * learnings call for none.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DETECTORS } from "./secret_patterns.ts";
+ * import { hintedDetectors } from "./secrets.ts";
+ *
+ * const kinds = hintedDetectors("token ghp_0123").map((d) => DETECTORS[d]!.kind);
+ * assert.ok(kinds.includes("GitHub token"));
+ * assert.deepEqual(hintedDetectors("plain words"), []);
+ * ```
+ */
+export function hintedDetectors(lower: string): number[] {
+  let called: boolean[] | undefined;
+  for (const match of lower.matchAll(HINT_AT)) {
+    called ??= new Array<boolean>(DETECTORS.length).fill(false);
+    for (const d of DETECTORS_AT[HINTS.indexOf(match[1]!)]!) called[d] = true;
+  }
+  const detectors: number[] = [];
+  for (let d = 0; called && d < called.length; d++) if (called[d]) detectors.push(d);
+  return detectors;
+}
 
 /** One likely credential: what kind it looks like and where (never the value itself). */
 export interface SecretFinding {
@@ -193,9 +229,9 @@ interface SecretMatch {
  * not run again (findSecrets wants one finding per kind, the spans every one).
  */
 function* secretMatches(text: string, done: (kind: string) => boolean): Generator<SecretMatch> {
-  const present = presentHints(text.toLowerCase());
-  for (const detector of SCANS) {
-    if (done(detector.kind) || !detector.hintsAt.some((i) => present[i])) continue;
+  for (const d of hintedDetectors(text.toLowerCase())) {
+    const detector = SCANS[d]!;
+    if (done(detector.kind)) continue;
     for (const match of text.matchAll(detector.global)) {
       if (detector.accept && !detector.accept(match as RegExpExecArray)) continue;
       yield { kind: detector.kind, index: match.index, end: match.index + match[0].length };
@@ -335,6 +371,7 @@ export function findSecrets(text: string): SecretFinding[] {
   for (const match of secretMatches(text, (kind) => found.has(kind))) {
     if (!found.has(match.kind)) found.set(match.kind, match.index);
   }
+  if (found.size === 0) return []; // almost every learning
   const lineOf = lineFinder(text);
   return [...found.entries()]
     .sort((a, b) => a[1] - b[1])
