@@ -3,6 +3,7 @@
  * lines, bullets and the last dated section of a target file.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   analysisLines,
   bulletText,
@@ -39,4 +40,15 @@ Deno.test("bullets of every marker give their text; indentation counts tabs as f
   assert.equal(indentOf("\t  x"), 6);
   assert.ok(isBlank("\t "));
   assert.deepEqual(analysisLines("\uFEFFa\r\nb"), ["a", "b"]);
+});
+
+Deno.test("a line's indentation is its leading spaces and tabs, a tab counting four", () => {
+  const line = fc.string({ unit: fc.constantFrom(" ", "\t", "-", "a", "\u00a0", "\n") });
+  fc.assert(
+    fc.property(line, (text) => {
+      const lead = /^[ \t]*/.exec(text)![0];
+      assert.equal(indentOf(text), lead.length + 3 * lead.split("\t").length - 3);
+    }),
+    { numRuns: 2000 },
+  );
 });
