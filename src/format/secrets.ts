@@ -76,10 +76,7 @@ export function hintsIn(lower: string): string[] {
   return HINTS.filter((_, i) => present[i]);
 }
 
-/**
- * Each detector with its pattern compiled once for scanning (`g`), and its hints' places in
- * {@link HINTS}.
- */
+/** Each detector with its pattern compiled once for scanning (`g`). */
 const SCANS = DETECTORS.map((detector) => ({
   ...detector,
   global: new RegExp(detector.pattern.source, detector.pattern.flags + "g"),
