@@ -32,7 +32,7 @@ export {
   type RuleScope,
   ruleScope,
 } from "./rule_scope.ts";
-export { parseScratch } from "./scratch.ts";
+export { parseScratch, splitLinesKeepingEnds } from "./scratch.ts";
 export { findSecrets, findSecretSpans } from "./secrets.ts";
 export { DEFAULT_SIMILARITY, shinglesOf, similarPairs } from "./similarity.ts";
 export { checkTagType } from "./tag_rules.ts";

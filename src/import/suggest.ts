@@ -9,6 +9,8 @@
  * @module
  */
 
+import { splitLinesKeepingEnds } from "../format/mod.ts";
+
 /** A section, bullet (with its continuation lines), numbered list or paragraph of a file. */
 export interface TextUnit {
   /** 1-based line of its first line. */
@@ -59,7 +61,7 @@ const HEADING = /^(#{1,6})\s/;
  * ```
  */
 export function splitUnits(text: string): TextUnit[] {
-  const lines = text.split(/(?<=\n)/);
+  const lines = splitLinesKeepingEnds(text);
   const units: TextUnit[] = [];
   let current: TextUnit | null = null;
   let fenced = false;
@@ -122,7 +124,7 @@ export function splitUnits(text: string): TextUnit[] {
  * ```
  */
 export function sectionsOf(text: string): { line: number; title: string; raw: string }[] {
-  const lines = text.split(/(?<=\n)/);
+  const lines = splitLinesKeepingEnds(text);
   const heads: { i: number; level: number; title: string }[] = [];
   let fenced = false;
   lines.forEach((line, i) => {
@@ -320,7 +322,7 @@ export function movedTextOf(s: Pick<Suggestion, "heading" | "raw">): string {
  * ```
  */
 export function withoutUnit(text: string, s: Pick<Suggestion, "line" | "raw">): string | null {
-  const lines = text.split(/(?<=\n)/);
+  const lines = splitLinesKeepingEnds(text);
   const start = lines.slice(0, Math.max(0, s.line - 1)).join("").length;
   const at = text.indexOf(s.raw, start);
   if (at < 0) return null;
