@@ -14,6 +14,7 @@ import {
   type BenchRow,
   benchRow,
   compare,
+  hookEnv,
   launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
@@ -38,10 +39,7 @@ function bashCommand(root: string, command: string, home: string, fresh: boolean
           : { command, description: "benchmark" },
         cwd: root,
       }),
-    // logging on where it is by default (`~/.claude/librarian.log` under this HOME), as for users:
-    // one line per event; no LIBRARIAN_* set, as a user sets none (a location setting, such as
-    // LIBRARIAN_LOG, has each run read the project's settings to see whether they chose it)
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
+    env: hookEnv(home),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type BenchRow,
   benchRow,
   compare,
+  hookEnv,
   launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
@@ -182,10 +183,7 @@ function injectCommand(file: string, home: string, freshSession = true): TimedCo
         tool_input: { file_path: file, old_string: "a", new_string: "b" },
         cwd: home,
       }),
-    // logging on where it is by default (`~/.claude/librarian.log` under this HOME), as for users:
-    // one line per event; no LIBRARIAN_* set, as a user sets none (a location setting, such as
-    // LIBRARIAN_LOG, has each run read the project's settings to see whether they chose it)
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
+    env: hookEnv(home),
   };
 }
 

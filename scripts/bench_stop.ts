@@ -23,6 +23,7 @@ import {
   benchRow,
   compare,
   formatRows,
+  hookEnv,
   launcherPath,
   type TimedCommand,
 } from "./bench_util.ts";
@@ -147,11 +148,7 @@ export async function benchStop(runs = { routing: 8, idle: 25 }): Promise<BenchR
     await Deno.mkdir(join(home, ".claude"), { recursive: true });
     // a Deno cache of its own: the shared one is also used by other processes with other V8
     // flags, whose runs discard the hook's cached code (the bare start has one of its own too)
-    const env = {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      DENO_DIR: join(tmp, "deno"),
-    };
+    const env = { ...hookEnv(home), DENO_DIR: join(tmp, "deno") };
     const rows: BenchRow[] = [];
 
     // (a) routing 2,000 entries into 150 files.

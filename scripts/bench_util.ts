@@ -42,6 +42,23 @@ export async function stageReleaseTree(): Promise<string> {
   return dir;
 }
 
+/**
+ * The environment a timed hook runs with: `PATH` and `HOME` only, as a user's install has it.
+ * Logging is on where it is by default (`~/.claude/librarian.log` under `home`), one line per
+ * event; no `LIBRARIAN_*` is set, as a user sets none (a location setting, such as
+ * `LIBRARIAN_LOG`, has each run read the project's settings to see whether they chose it).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hookEnv } from "./bench_util.ts";
+ * assert.deepEqual(Object.keys(hookEnv("/tmp/home")), ["PATH", "HOME"]);
+ * ```
+ */
+export function hookEnv(home: string): Record<string, string> {
+  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home };
+}
+
 /** One benchmark result row. */
 export interface BenchRow {
   name: string;
