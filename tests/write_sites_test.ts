@@ -27,6 +27,10 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/core/lock.ts: Deno.mkdirSync": { count: 1, why: "state: the locks folder" },
   "src/inject/ledger.ts: Deno.remove": { count: 1, why: "state: old session ledgers" },
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
+  "src/inject/walk_memo.ts: writeTextAtomicSync": {
+    count: 1,
+    why: "state: big library folders and hashes kept between runs",
+  },
   "src/inject/window.ts: Deno.openSync(write)": {
     count: 1,
     why: "state: an empty marker, the user was told the state disk is full",

@@ -33,6 +33,17 @@ export interface FileStamp {
   uid: number | null;
 }
 
+/**
+ * What a caller may keep of files' content hashes between runs (`inject/walk_memo.ts`), so that a
+ * file unchanged since is not hashed again.
+ */
+export interface HashMemo {
+  /** The hash kept for `path` when it is still the file stat'ed as `stamp`; else `undefined`. */
+  recallHash(path: string, stamp: FileStamp): string | undefined;
+  /** Offers the hash just made of `path`'s content, read after it was stat'ed as `stamp`. */
+  offerHash(path: string, stamp: FileStamp, hash: string): void;
+}
+
 /** How many leading bytes are checked for NUL to call a file binary. */
 const BINARY_SNIFF_BYTES = 8000;
 

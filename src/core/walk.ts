@@ -112,6 +112,34 @@ interface LevelListing {
 }
 
 /**
+ * A library folder without links, as a {@link LevelMemo} keeps it: its served file names (sorted
+ * by {@link compareNames}) and its subfolders' names.
+ */
+export interface PlainLevel {
+  files: string[];
+  subfolders: string[];
+}
+
+/**
+ * What a caller may keep of big library folders between runs (`inject/walk_memo.ts`): the walk
+ * asks it before listing a folder, and offers it each listing of a folder without links.
+ */
+export interface LevelMemo {
+  /** The folder as it was listed before, when it has not changed since; else `undefined`. */
+  recallLevel(folder: string): PlainLevel | undefined;
+  /**
+   * A listing of `folder` just made, with its count of entries (all kinds); `relist` lists it
+   * again as it is now (`null` when it is gone or holds a link now).
+   */
+  offerLevel(
+    folder: string,
+    level: PlainLevel,
+    entries: number,
+    relist: () => PlainLevel | null,
+  ): void;
+}
+
+/**
  * Tells whether a path lies inside the library, by its real location; the library's own real
  * path is found on first use only, so a library without symbolic links pays nothing.
  *
@@ -148,22 +176,33 @@ export class LibraryBounds {
   }
 }
 
+/** One folder as listed: its entries sorted into kinds, and how many entries and links it has. */
+interface FolderEntries {
+  names: { name: string; outside: boolean }[];
+  subfolders: string[];
+  outsideFolders: string[];
+  entries: number;
+  links: number;
+}
+
 /**
- * Lists one library folder, or `null` when it does not exist. Synchronous on purpose: for a
- * short-lived hook, sync calls cost far less than async ones. Only entries that are symbolic
- * links are resolved (`bounds`): one that leads outside the library is kept apart, never read.
+ * Lists one folder, or `null` when it cannot be listed. Only entries that are symbolic links are
+ * resolved (`bounds`): one that leads outside the library is kept apart, never read.
  */
-function readLevel(libraryRoot: string, level: string, bounds: LibraryBounds): LevelListing | null {
-  const folder = joinPath(libraryRoot, level);
+function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null {
   const names: { name: string; outside: boolean }[] = [];
   const subfolders: string[] = [];
   const outsideFolders: string[] = [];
+  let entries = 0;
+  let links = 0;
   try {
     for (const entry of Deno.readDirSync(folder)) {
+      entries++;
       if (entry.isDirectory) subfolders.push(entry.name);
       else if (entry.isFile && isServedName(entry.name)) {
         names.push({ name: entry.name, outside: false });
       } else if (entry.isSymlink) {
+        links++;
         const path = joinPath(folder, entry.name);
         let info: Deno.FileInfo;
         try {
@@ -182,6 +221,58 @@ function readLevel(libraryRoot: string, level: string, bounds: LibraryBounds): L
     return null;
   }
   names.sort((a, b) => compareNames(a.name, b.name));
+  return { names, subfolders, outsideFolders, entries, links };
+}
+
+/** A folder's listing as a {@link LevelMemo} keeps it, or `null` when it holds a link. */
+function plainLevelOf(listed: FolderEntries): PlainLevel | null {
+  return listed.links > 0
+    ? null
+    : { files: listed.names.map(({ name }) => name), subfolders: listed.subfolders };
+}
+
+/**
+ * Lists one library folder, or `null` when it does not exist. Synchronous on purpose: for a
+ * short-lived hook, sync calls cost far less than async ones. With a `memo`, a big folder that
+ * has not changed since it was last listed is not listed again.
+ */
+function readLevel(
+  libraryRoot: string,
+  level: string,
+  bounds: LibraryBounds,
+  memo?: LevelMemo,
+): LevelListing | null {
+  const folder = joinPath(libraryRoot, level);
+  const remembered = memo?.recallLevel(folder);
+  if (remembered !== undefined) {
+    return levelListing(
+      level,
+      folder,
+      remembered.files.map((name) => ({ name, outside: false })),
+      remembered.subfolders,
+      [],
+    );
+  }
+  const listed = listFolder(folder, bounds);
+  if (listed === null) return null;
+  const plain = memo === undefined ? null : plainLevelOf(listed);
+  if (memo !== undefined && plain !== null) {
+    memo.offerLevel(folder, plain, listed.entries, () => {
+      const again = listFolder(folder, bounds);
+      return again === null ? null : plainLevelOf(again);
+    });
+  }
+  return levelListing(level, folder, listed.names, listed.subfolders, listed.outsideFolders);
+}
+
+/** A level's listing from its sorted served names and its subfolders. */
+function levelListing(
+  level: string,
+  folder: string,
+  names: readonly { name: string; outside: boolean }[],
+  subfolders: string[],
+  outsideFolders: string[],
+): LevelListing {
   const files = names.map(({ name, outside }): LibraryFile => {
     const relPath = level === "" ? name : `${level}/${name}`;
     const file: LibraryFile = { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
@@ -253,7 +344,8 @@ export function matchSubfolder(
  * level that has no mirror folder: a sparse library costs no failed look-ups, and the cost grows
  * with the depth of the file, never with the size of the library. A folder on the path that is a
  * link to somewhere outside the library ends the walk there, and is returned as an entry with
- * `outside: "folder"` (its `relPath` ends in `/`).
+ * `outside: "folder"` (its `relPath` ends in `/`). With a `memo` ({@link LevelMemo}), a folder it
+ * recalls is not listed, and each folder without links that is listed is offered to it.
  *
  * @example Usage
  * ```ts
@@ -270,6 +362,7 @@ export function collectLibraryFiles(
   libraryRoot: string,
   relDir: string,
   os: string = Deno.build.os,
+  memo?: LevelMemo,
 ): LibraryFile[] {
   const segments = relDir.split("/").filter((s) => s !== "" && s !== ".");
   const caseInsensitive = isCaseInsensitiveOs(os);
@@ -277,7 +370,7 @@ export function collectLibraryFiles(
   const bounds = new LibraryBounds(libraryRoot);
   let level = "";
   for (let depth = 0; depth <= segments.length; depth++) {
-    const listing = readLevel(libraryRoot, level, bounds);
+    const listing = readLevel(libraryRoot, level, bounds, memo);
     if (!listing) break;
     levels.push(listing.files);
     if (depth === segments.length) break;

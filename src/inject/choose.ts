@@ -21,7 +21,12 @@ import {
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
 import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";
-import { readLibraryTextLazily, statStamp } from "../core/read_text.ts";
+import {
+  type FileStamp,
+  type HashMemo,
+  readLibraryTextLazily,
+  statStamp,
+} from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
 import type { LibraryFile } from "../core/walk.ts";
 import { withoutExportSection } from "../format/export_marks.ts";
@@ -156,6 +161,8 @@ export interface ReadChoiceOptions {
    * root's): another user's file is named once as not served, never read.
    */
   trusts?: OwnerCheck;
+  /** Content hashes kept between runs (`walk_memo.ts`): a file unchanged since is not hashed. */
+  hashes?: HashMemo;
 }
 
 /** What {@link renderChoice} needs: the rendering side of {@link ChooseOptions}. */
@@ -194,6 +201,29 @@ export type ChoiceRead =
     /** The fingerprint of a file read or named (its hash made on the first call: read_text.ts). */
     fingerprintOf: (path: string) => string | undefined;
   };
+
+/**
+ * A file's content hash made at most once: taken from `memo` when it kept one for the file as it
+ * is (`stamp`), else made and offered to it.
+ */
+function memoisedHash(
+  hash: string | (() => string),
+  path: string,
+  stamp: FileStamp,
+  memo: HashMemo | undefined,
+): string | (() => string) {
+  if (memo === undefined || typeof hash === "string") return hash;
+  let made: string | undefined;
+  return () => {
+    if (made !== undefined) return made;
+    made = memo.recallHash(path, stamp);
+    if (made === undefined) {
+      made = hash();
+      memo.offerHash(path, stamp, made);
+    }
+    return made;
+  };
+}
 
 /**
  * Reads what of `files` (most specific first) the context window still needs: stats each file,
@@ -286,7 +316,7 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       if (previous !== fingerprint) skip(i, file, `unreadable: ${text.reason}`, fingerprint);
       continue;
     }
-    const hash = text.hash;
+    const hash = memoisedHash(text.hash, file.absPath, stat, options.hashes);
     const stamp = stat.stamp;
     const fingerprint = () => makeFingerprint(stamp, typeof hash === "string" ? hash : hash());
     if (previous !== undefined && hashOf(previous) === (typeof hash === "string" ? hash : hash())) {
@@ -302,7 +332,7 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       // (without the section `librarian export` keeps in it: the library's own text)
       const source = native
         ? withoutExportSection(text.text)
-        : options.stale?.apply(file.relPath, text.text, text.hash) ?? text.text;
+        : options.stale?.apply(file.relPath, text.text, hash) ?? text.text;
       if (!native) { for (const name of importedFrom(text.text)) copied.add(name); }
       const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;

@@ -23,7 +23,8 @@ import type { EnvReader } from "../core/env.ts";
 import { type FolderListings, folderListings } from "../core/folder_listing.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
-import { collectLibraryFiles, type LibraryFile } from "../core/walk.ts";
+import { collectLibraryFiles, type LevelMemo, type LibraryFile } from "../core/walk.ts";
+import type { HashMemo } from "../core/read_text.ts";
 import {
   builtinLoadedAgents,
   clientLoadedSources,
@@ -163,7 +164,15 @@ export type FileLocation =
      * the root files' export check (`inject_hook.ts`), which need not read `.claude/rules` again.
      */
     exportedRules?: readonly RuleFile[];
+    /** The content hashes kept between runs for this library (`walk_memo.ts`), when kept. */
+    hashes?: HashMemo;
   };
+
+/**
+ * What the inject hook keeps of a library between runs (`walk_memo.ts`): big folders' listings
+ * and big files' hashes.
+ */
+export type LibraryMemo = LevelMemo & HashMemo;
 
 /**
  * Finds the library for the file at `rawPath` and the library files that apply to it, most
@@ -184,7 +193,12 @@ export type FileLocation =
  */
 export function locateFileContext(
   rawPath: string,
-  options: Pick<FileContextOptions, "env" | "cwd"> & { tool?: string; agent?: string },
+  options: Pick<FileContextOptions, "env" | "cwd"> & {
+    tool?: string;
+    agent?: string;
+    /** The memo kept between runs for a library (`walk_memo.ts`), when the caller keeps one. */
+    memoFor?: (library: Library) => LibraryMemo | undefined;
+  },
 ): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
     resolveLocalPath(rawPath, baseFolder(options.cwd));
@@ -217,7 +231,8 @@ export function locateFileContext(
   // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
   // where it loads anything: not sent (another agent loads none of it)
   const byClaude = options.agent === undefined || options.agent === "claude";
-  const libraryFiles = collectLibraryFiles(library.root, dirnameOf(relPath));
+  const memo = options.memoFor?.(library);
+  const libraryFiles = collectLibraryFiles(library.root, dirnameOf(relPath), Deno.build.os, memo);
   // the Librarian's own exports it loads (a claude-rules rule, a generated AGENTS.md): the
   // library files they hold as they are now are in the window with them (loaded_exports.ts)
   const held = byClaude && !unloaded
@@ -258,6 +273,7 @@ export function locateFileContext(
     listings,
     exportedRules: ruleFiles.exported,
     ...(stale ? { stale } : {}),
+    ...(memo ? { hashes: memo } : {}),
     ...loaded,
   };
 }
@@ -298,6 +314,7 @@ export function readFileContext(
     alreadySent,
     ...(extra.keepProvenance === undefined ? {} : { keepProvenance: extra.keepProvenance }),
     ...(location.stale ? { stale: location.stale } : {}),
+    ...(location.hashes ? { hashes: location.hashes } : {}),
     trusts: trustsOwnersOf(location.library),
   });
   return { location, budget, read };

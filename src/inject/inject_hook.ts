@@ -25,6 +25,7 @@
 import { loadLater } from "../core/load_later.ts";
 import {
   isLibrary,
+  type Library,
   lookUpLibraryForSession,
   type RefusedLibrary,
   scratchPathOf,
@@ -39,6 +40,7 @@ import {
   stateDir,
 } from "../core/env.ts";
 import { type FileLocation, locateFileContext, touchContext } from "./file_context.ts";
+import { openWalkMemo, type WalkMemo } from "./walk_memo.ts";
 import {
   type HookEvent,
   HookInputError,
@@ -97,6 +99,7 @@ const COMMAND_TOOLS = new Set(["Bash", "Grep", "Glob", "apply_patch"]);
 async function locate(
   event: HookEvent,
   env: EnvReader,
+  memos: WalkMemo[] = [],
 ): Promise<{ location: FileLocation; base: Outcome } | { none: Outcome }> {
   const tool = event.tool_name ?? "";
   const key = FILE_TOOLS[tool];
@@ -105,11 +108,20 @@ async function locate(
     if (typeof rawPath !== "string" || rawPath.trim() === "") {
       return { none: { tool, result: "no-file-path" } };
     }
+    const state = windowStateDir(env);
     const location = locateFileContext(rawPath, {
       env,
       cwd: event.cwd,
       tool,
       ...(event.agent === undefined ? {} : { agent: event.agent }),
+      // big folders' listings and big files' hashes, kept between runs (walk_memo.ts)
+      ...(state === undefined ? {} : {
+        memoFor: (library: Library) => {
+          const memo = openWalkMemo(state, library.root);
+          memos.push(memo);
+          return memo;
+        },
+      }),
     });
     const base = { tool, file: location.relPath ?? rawPath };
     // A folder without library files still gets an edit's tagging hint (hint.ts).
@@ -143,7 +155,35 @@ function writtenFolders(tool: string, location: FileLocation): string[] {
 }
 
 async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> {
-  const located = await locate(event, env);
+  const memos: WalkMemo[] = [];
+  const outcome = await decidePreToolUse(event, env, memos);
+  return { ...outcome, ...keptBetweenRuns(memos) };
+}
+
+/**
+ * Writes what the run's memos learned (after the answer went out), and says what they gave, for
+ * the log: `memo_recalled` folders and hashes taken from them, `memo_kept` newly kept.
+ */
+function keptBetweenRuns(memos: readonly WalkMemo[]): Outcome {
+  let recalled = 0;
+  let kept = 0;
+  for (const memo of memos) {
+    memo.flush();
+    recalled += memo.counts.recalled;
+    kept += memo.counts.kept;
+  }
+  return {
+    ...(recalled > 0 ? { memo_recalled: recalled } : {}),
+    ...(kept > 0 ? { memo_kept: kept } : {}),
+  };
+}
+
+async function decidePreToolUse(
+  event: HookEvent,
+  env: EnvReader,
+  memos: WalkMemo[],
+): Promise<Outcome> {
+  const located = await locate(event, env, memos);
   if ("none" in located) return located.none;
   // an agent's own rules are its to load (Copilot CLI: its instructions files)
   const location = located.location.kind === "located"

@@ -1,0 +1,203 @@
+/**
+ * The inject hook's memo of a library's big folders and big files between runs
+ * (`walk_memo_format.ts` says what is kept and why that holds): one file per library in the state
+ * folder, read once when a walk first asks it, written at most once per run, and only when it
+ * learned something. A memo that cannot be read is empty, and one that cannot be written is not
+ * kept: either way the hook lists and hashes as it would without one.
+ *
+ * @module
+ */
+
+import { writeTextAtomicSync } from "../core/atomic.ts";
+import { hashUtf8 } from "../core/hash.ts";
+import { joinPath } from "../core/paths.ts";
+import type { FileStamp, HashMemo } from "../core/read_text.ts";
+import type { LevelMemo, PlainLevel } from "../core/walk.ts";
+import {
+  emptyWalkMemo,
+  formatWalkMemo,
+  isSettled,
+  lastChangeMs,
+  MEMO_MIN_BYTES,
+  MEMO_MIN_ENTRIES,
+  memoStamp,
+  parseWalkMemo,
+  type WalkMemoData,
+} from "./walk_memo_format.ts";
+
+/** A library's memo for one run: the walk's {@link LevelMemo} and the reads' {@link HashMemo}. */
+export interface WalkMemo extends LevelMemo, HashMemo {
+  /** Writes what this run learned, when it learned anything (never throws). */
+  flush(): void;
+  /** How many folders and hashes this run took from the memo, and how many it newly kept. */
+  readonly counts: { recalled: number; kept: number };
+}
+
+/**
+ * Where the memo of the library at `libraryRoot` is kept: `<state>/walk/<hash of the root>.json`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { walkMemoPath } from "./walk_memo.ts";
+ * assert.match(walkMemoPath("/s", "/p/_memory_library"), /^\/s\/walk\/[0-9a-f]{16}\.json$/);
+ * ```
+ */
+export function walkMemoPath(stateDir: string, libraryRoot: string): string {
+  return joinPath(stateDir, "walk", `${hashUtf8(libraryRoot)}.json`);
+}
+
+/** A memo stamp, and when the thing stamped last changed ({@link lastChangeMs}). */
+interface Stated {
+  stamp: string;
+  changedMs: number;
+}
+
+/** A folder's memo stamp now, or `null` when it cannot be stat'ed. */
+function statFolder(folder: string): Stated | null {
+  try {
+    const info = Deno.statSync(folder);
+    return { stamp: memoStamp(info), changedMs: lastChangeMs(info) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A file's memo stamp now, when it is still the file the caller stat'ed as `stamp` (the content
+ * it read is this file's); else `null`.
+ */
+function statFile(path: string, stamp: FileStamp): Stated | null {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.size}:${info.mtime?.getTime() ?? 0}` === stamp.stamp
+      ? { stamp: memoStamp(info), changedMs: lastChangeMs(info) }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The memo of the library at `libraryRoot`, kept in `stateDir`; `now` is the clock that decides
+ * what has settled. On Windows no folder is kept, only hashes: a FAT folder's time does not
+ * change when an entry is added to it there, while a file's time follows its content everywhere.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openWalkMemo } from "./walk_memo.ts";
+ * const state = Deno.makeTempDirSync();
+ * const file = `${Deno.makeTempDirSync()}/big.md`;
+ * Deno.writeTextFileSync(file, "x".repeat(4096));
+ * const info = Deno.statSync(file);
+ * const stamp = { size: 4096, stamp: `4096:${info.mtime!.getTime()}`, uid: null };
+ * const later = () => Date.now() + 60_000; // the file's last change has settled by then
+ * const first = openWalkMemo(state, "/lib", later);
+ * first.offerHash(file, stamp, "h1");
+ * first.flush();
+ * assert.equal(openWalkMemo(state, "/lib", later).recallHash(file, stamp), "h1");
+ * assert.equal(openWalkMemo(state, "/other", later).recallHash(file, stamp), undefined);
+ * ```
+ */
+export function openWalkMemo(
+  stateDir: string,
+  libraryRoot: string,
+  now: () => number = Date.now,
+  os: string = Deno.build.os,
+): WalkMemo {
+  const keepsFolders = os !== "windows";
+  const path = walkMemoPath(stateDir, libraryRoot);
+  let data: WalkMemoData | undefined;
+  let dirty = false;
+  const counts = { recalled: 0, kept: 0 };
+  // each folder's stamp as stat'ed before this run listed it (recall), to keep with the listing
+  const statedBefore = new Map<string, Stated>();
+  const memo = (): WalkMemoData => {
+    if (data === undefined) {
+      try {
+        data = parseWalkMemo(Deno.readTextFileSync(path), libraryRoot);
+      } catch {
+        data = emptyWalkMemo(libraryRoot); // none yet, or unreadable: nothing is kept
+      }
+    }
+    return data;
+  };
+  const forget = (map: Map<string, unknown>, key: string) => {
+    if (map.delete(key)) dirty = true;
+  };
+  const keepFolder = (folder: string, stamp: string, level: PlainLevel) => {
+    const folders = memo().folders;
+    folders.delete(folder); // kept again: now the latest
+    folders.set(folder, { stamp, files: level.files, subfolders: level.subfolders });
+    dirty = true;
+    counts.kept++;
+  };
+  return {
+    counts,
+    recallLevel(folder) {
+      if (!keepsFolders) return undefined;
+      const kept = memo().folders.get(folder);
+      if (kept === undefined) return undefined;
+      const stated = statFolder(folder);
+      if (stated === null) {
+        forget(memo().folders, folder);
+        return undefined;
+      }
+      if (stated.stamp === kept.stamp) {
+        counts.recalled++;
+        return { files: kept.files, subfolders: kept.subfolders };
+      }
+      statedBefore.set(folder, stated);
+      return undefined;
+    },
+    offerLevel(folder, level, entries, relist) {
+      if (!keepsFolders) return;
+      if (entries < MEMO_MIN_ENTRIES) {
+        if (data?.folders.has(folder)) forget(data.folders, folder);
+        return;
+      }
+      const before = statedBefore.get(folder);
+      if (before !== undefined) {
+        // stat'ed before this listing was made: the pair holds
+        if (isSettled(before.changedMs, now())) keepFolder(folder, before.stamp, level);
+        else forget(memo().folders, folder);
+        return;
+      }
+      // listed without a stamp: stat it now, then list it again to keep the pair
+      const stated = statFolder(folder);
+      if (stated === null || !isSettled(stated.changedMs, now())) return;
+      const again = relist();
+      if (again !== null) keepFolder(folder, stated.stamp, again);
+    },
+    recallHash(path, stamp) {
+      const kept = memo().hashes.get(path);
+      if (kept === undefined) return undefined;
+      if (kept.stamp !== statFile(path, stamp)?.stamp) {
+        forget(memo().hashes, path);
+        return undefined;
+      }
+      counts.recalled++;
+      return kept.hash;
+    },
+    offerHash(path, stamp, hash) {
+      if (stamp.size < MEMO_MIN_BYTES) return;
+      const stated = statFile(path, stamp);
+      if (stated === null || !isSettled(stated.changedMs, now())) return;
+      const hashes = memo().hashes;
+      hashes.delete(path);
+      hashes.set(path, { stamp: stated.stamp, hash });
+      dirty = true;
+      counts.kept++;
+    },
+    flush() {
+      if (!dirty || data === undefined) return;
+      dirty = false;
+      try {
+        writeTextAtomicSync(path, formatWalkMemo(data));
+      } catch {
+        // not kept: the next run lists and hashes as it would without a memo
+      }
+    },
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * The inject hook's walk memo (src/inject/walk_memo.ts): a big library folder's listing and a big
+ * library file's hash kept between runs. What it keeps is never wrong: a folder changed since is
+ * listed again, a file changed since is hashed again (even with its old time put back), and a
+ * memo that is missing, damaged or cannot be written only costs the walk it saves.
+ */
+import assert from "node:assert/strict";
+import { collectLibraryFiles } from "../src/core/walk.ts";
+import { statStamp } from "../src/core/read_text.ts";
+import { openWalkMemo, walkMemoPath } from "../src/inject/walk_memo.ts";
+import { MEMO_MIN_BYTES, MEMO_MIN_ENTRIES, SETTLED_MS } from "../src/inject/walk_memo_format.ts";
+import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { skipOnWindows } from "./platform.ts";
+
+const LONG_AGO = new Date(Date.now() - 3_600_000);
+
+/**
+ * Gives `paths` a modification time an hour ago. Their status-change time is now: a memo believes
+ * them settled only on a clock some seconds ahead ({@link later}), or some seconds from now.
+ */
+function settle(...paths: string[]): void {
+  for (const path of paths) Deno.utimeSync(path, LONG_AGO, LONG_AGO);
+}
+
+/** A clock ten seconds ahead: what was changed until now has settled on it. */
+const later = () => Date.now() + 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A library whose `src/` folder holds `MEMO_MIN_ENTRIES + 6` subfolders and `patterns.md`. */
+async function wideLibrary(base: string): Promise<string> {
+  const lib = `${base}/_memory_library`;
+  const files: Record<string, string> = {
+    "_memory_library/tech.md": "- ROOT-TECH",
+    "_memory_library/src/patterns.md": "- SRC-PATTERNS",
+    "_memory_library/src/api/edge.md": "- API-EDGE",
+  };
+  for (let i = 0; i < MEMO_MIN_ENTRIES + 5; i++) files[`_memory_library/src/m${i}/notes.md`] = "-";
+  await writeTree(base, files);
+  settle(`${lib}/src`, `${lib}/src/api`, lib);
+  return lib;
+}
+
+function relPaths(lib: string, dir: string, memo?: ReturnType<typeof openWalkMemo>): string[] {
+  return collectLibraryFiles(lib, dir, Deno.build.os, memo).map((file) => file.relPath);
+}
+
+Deno.test("a big settled folder is listed once, then recalled while unchanged, as a walk lists it", async () => {
+  await using dir = await tempDir();
+  const lib = await wideLibrary(dir.path);
+  const state = `${dir.path}/state`;
+  const first = openWalkMemo(state, lib, later);
+  const walked = relPaths(lib, "src/api", first);
+  first.flush();
+  assert.deepEqual(walked, ["src/api/edge.md", "src/patterns.md", "tech.md"]);
+  if (Deno.build.os === "windows") {
+    assert.equal(first.counts.kept, 0, "Windows keeps no folders");
+    return;
+  }
+  assert.equal(first.counts.kept, 1, "src/ is big enough; the root and src/api are not");
+  const second = openWalkMemo(state, lib, later);
+  assert.deepEqual(relPaths(lib, "src/api", second), walked);
+  assert.equal(second.counts.recalled, 1);
+});
+
+Deno.test("a file added to, removed from or renamed in a kept folder is walked as it is now", async () => {
+  await using dir = await tempDir();
+  const lib = await wideLibrary(dir.path);
+  const state = `${dir.path}/state`;
+  const keep = openWalkMemo(state, lib, later);
+  relPaths(lib, "src/api", keep);
+  keep.flush();
+  await Deno.writeTextFile(`${lib}/src/edge.md`, "- SRC-EDGE");
+  const added = openWalkMemo(state, lib, later);
+  assert.deepEqual(relPaths(lib, "src/api", added), [
+    "src/api/edge.md",
+    "src/edge.md",
+    "src/patterns.md",
+    "tech.md",
+  ]);
+  assert.equal(added.counts.recalled, 0);
+  added.flush();
+  settle(`${lib}/src`);
+  const kept = openWalkMemo(state, lib, later);
+  relPaths(lib, "src/api", kept);
+  kept.flush();
+  await Deno.rename(`${lib}/src/patterns.md`, `${lib}/src/tech.md`);
+  await Deno.remove(`${lib}/src/edge.md`);
+  assert.deepEqual(relPaths(lib, "src/api", openWalkMemo(state, lib, later)), [
+    "src/api/edge.md",
+    "src/tech.md",
+    "tech.md",
+  ]);
+});
+
+Deno.test("a folder changed within the last seconds is not kept: a later change could share its time", async () => {
+  await using dir = await tempDir();
+  const lib = await wideLibrary(dir.path);
+  await Deno.writeTextFile(`${lib}/src/fresh.md`, "- FRESH");
+  const memo = openWalkMemo(`${dir.path}/state`, lib);
+  assert.ok(relPaths(lib, "src/api", memo).includes("src/fresh.md"));
+  memo.flush();
+  assert.equal(memo.counts.kept, 0);
+  await assert.rejects(Deno.stat(walkMemoPath(`${dir.path}/state`, lib)), Deno.errors.NotFound);
+  settle(`${lib}/src`); // its old time put back just now (`touch -d`, `rsync -t`)
+  const restored = openWalkMemo(`${dir.path}/state`, lib);
+  relPaths(lib, "src/api", restored);
+  assert.equal(restored.counts.kept, 0);
+  const settled = openWalkMemo(`${dir.path}/state`, lib, later);
+  relPaths(lib, "src/api", settled);
+  assert.equal(settled.counts.kept, 1, "the same folder, its changes settled");
+});
+
+Deno.test("a small folder is not kept, and a kept folder that became small is forgotten", async () => {
+  await using dir = await tempDir();
+  const lib = await wideLibrary(dir.path);
+  const state = `${dir.path}/state`;
+  const keep = openWalkMemo(state, lib, later);
+  relPaths(lib, "src/api", keep);
+  keep.flush();
+  if (Deno.build.os === "windows") return;
+  for (let i = 0; i < 10; i++) await Deno.remove(`${lib}/src/m${i}`, { recursive: true });
+  const shrunk = openWalkMemo(state, lib, later);
+  assert.equal(relPaths(lib, "src/api", shrunk).length, 3);
+  shrunk.flush();
+  assert.equal(shrunk.counts.kept, 0);
+  const text = await Deno.readTextFile(walkMemoPath(state, lib));
+  assert.deepEqual(Object.keys(JSON.parse(text).folders), [], "src/ forgotten");
+});
+
+Deno.test(
+  "a folder holding a link is never kept: where a link leads can change without the folder",
+  {
+    ignore: skipOnWindows("needs symbolic links"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const lib = await wideLibrary(dir.path);
+    await writeTree(dir.path, { "elsewhere/shared.md": "- SHARED" });
+    await Deno.symlink(`${lib}/src/m0/notes.md`, `${lib}/src/linked.md`);
+    settle(`${lib}/src`);
+    const memo = openWalkMemo(`${dir.path}/state`, lib, later);
+    assert.ok(relPaths(lib, "src/api", memo).includes("src/linked.md"));
+    memo.flush();
+    assert.equal(memo.counts.kept, 0);
+  },
+);
+
+Deno.test("a big file's hash is recalled while it is unchanged, never once its content changed, old time put back or not", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/big.md`;
+  await Deno.writeTextFile(file, "a".repeat(MEMO_MIN_BYTES));
+  settle(file);
+  const stampNow = () => {
+    const stamp = statStamp(file);
+    assert.ok(!("error" in stamp));
+    return stamp;
+  };
+  const state = `${dir.path}/state`;
+  const keep = openWalkMemo(state, dir.path, later);
+  keep.offerHash(file, stampNow(), "hash-of-a");
+  keep.flush();
+  assert.equal(openWalkMemo(state, dir.path, later).recallHash(file, stampNow()), "hash-of-a");
+  const before = stampNow();
+  await sleep(1_100); // a status-change time of another second (Deno gives whole seconds)
+  await Deno.writeTextFile(file, "b".repeat(MEMO_MIN_BYTES));
+  settle(file); // `touch -d`: the size and modification time it had
+  assert.deepEqual(stampNow(), before, "the stamp a read sees is the same");
+  const changed = openWalkMemo(state, dir.path, later);
+  assert.equal(changed.recallHash(file, stampNow()), undefined);
+  changed.flush();
+  assert.equal(
+    openWalkMemo(state, dir.path, later).recallHash(file, stampNow()),
+    undefined,
+    "forgotten",
+  );
+});
+
+Deno.test("a small file, a file changed in the last seconds, or one changed since it was read has no hash kept", async () => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/state`;
+  const write = async (name: string, text: string) => {
+    const path = `${dir.path}/${name}`;
+    await Deno.writeTextFile(path, text);
+    const stamp = statStamp(path);
+    assert.ok(!("error" in stamp));
+    return { path, stamp };
+  };
+  const big = await write("big.md", "b".repeat(MEMO_MIN_BYTES));
+  const small = await write("small.md", "small");
+  const moved = await write("moved.md", "m".repeat(MEMO_MIN_BYTES));
+  await Deno.writeTextFile(moved.path, "n".repeat(MEMO_MIN_BYTES + 1)); // written after it was read
+  const settled = openWalkMemo(state, dir.path, later);
+  for (const { path, stamp } of [small, moved]) settled.offerHash(path, stamp, "h");
+  assert.equal(settled.counts.kept, 0);
+  settled.offerHash(big.path, big.stamp, "h");
+  assert.equal(settled.counts.kept, 1, "a big file read as it is, settled, is kept");
+  const now = openWalkMemo(state, dir.path);
+  now.offerHash(big.path, big.stamp, "h");
+  assert.equal(now.counts.kept, 0, "on the real clock, big.md was written just now");
+  settle(big.path); // its old time put back just now (`touch -d`, `rsync -t`)
+  const restored = statStamp(big.path);
+  assert.ok(!("error" in restored));
+  now.offerHash(big.path, restored, "h");
+  assert.equal(now.counts.kept, 0, "its status changed just now");
+});
+
+Deno.test("a damaged memo reads as empty and is replaced; one that cannot be written costs nothing", async () => {
+  await using dir = await tempDir();
+  const lib = await wideLibrary(dir.path);
+  const state = `${dir.path}/state`;
+  const path = walkMemoPath(state, lib);
+  await writeTree("/", { [path]: '{"version":1,"root":' });
+  const damaged = openWalkMemo(state, lib, later);
+  assert.equal(relPaths(lib, "src/api", damaged).length, 3);
+  damaged.flush();
+  if (Deno.build.os !== "windows") {
+    assert.equal(JSON.parse(await Deno.readTextFile(path)).root, lib);
+  }
+  const blocked = `${dir.path}/a-file`;
+  await Deno.writeTextFile(blocked, "not a folder");
+  const unwritable = openWalkMemo(blocked, lib);
+  assert.equal(relPaths(lib, "src/api", unwritable).length, 3);
+  unwritable.flush(); // never throws
+  assert.equal(await Deno.readTextFile(blocked), "not a folder");
+});
+
+Deno.test("the inject hook: a learning added to a big, kept folder is sent, and a big file rewritten with its old time is known by its new text", async () => {
+  await using dir = await tempDir();
+  const proj = `${dir.path}/proj`;
+  const lib = await wideLibrary(proj);
+  const big = `${lib}/src/patterns.md`;
+  await Deno.writeTextFile(big, `- OLD ${"o".repeat(MEMO_MIN_BYTES)}`);
+  settle(big, `${lib}/src`);
+  await sleep(SETTLED_MS + 1_000); // the real clock: the fixture's status changes settle
+  const home = `${dir.path}/home`;
+  const log = `${dir.path}/librarian.log`;
+  const touch = async (session: string) => {
+    const result = await runLibrarian(["inject"], {
+      stdin: JSON.stringify({
+        session_id: session,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: `${proj}/src/api/handler.ts` },
+        cwd: proj,
+      }),
+      home,
+      cwd: proj,
+      env: { LIBRARIAN_LOG: log },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const out = parseHookStdout(result.stdout);
+    const specific = out?.hookSpecificOutput as Record<string, string> | undefined;
+    const lines = (await Deno.readTextFile(log)).trim().split("\n");
+    return { context: specific?.additionalContext ?? "", line: lines.at(-1)! };
+  };
+  const first = await touch("s-1");
+  assert.match(first.context, /- OLD o/);
+  const keeps = Deno.build.os !== "windows";
+  if (keeps) assert.match(first.line, / memo_kept=2( |$)/, "src/ and src/patterns.md");
+  await Deno.writeTextFile(`${lib}/src/edge.md`, "- NEW-SRC-EDGE");
+  const second = await touch("s-2");
+  assert.match(second.context, /- NEW-SRC-EDGE/);
+  if (keeps) assert.match(second.line, / memo_recalled=1( |$)/, "the hash; src/ changed");
+  await Deno.writeTextFile(big, `- NEW ${"o".repeat(MEMO_MIN_BYTES)}`);
+  settle(big); // `touch -d`: the size and modification time it had
+  const third = await touch("s-3");
+  assert.match(third.context, /- NEW o/);
+  // touched, not changed: not sent again, because the hash the window keeps is the new text's
+  const touched = new Date(Date.now() + 60_000);
+  await Deno.utime(big, touched, touched);
+  assert.equal((await touch("s-3")).context, "");
+});
