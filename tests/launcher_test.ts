@@ -6,7 +6,15 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { binaryFileName } from "../scripts/build_plan.ts";
 import { freshnessFile, freshnessScript, HOOK_BUNDLES } from "../scripts/bundle_hooks.ts";
-import { parseHookStdout, runLibrarian, tempDir } from "./helpers.ts";
+import {
+  hookContextOf,
+  parseHookStdout,
+  preToolUseEvent,
+  REPO_ROOT,
+  runLibrarian,
+  tempDir,
+  writeTree,
+} from "./helpers.ts";
 import { copyLauncher, FAKE_DENO, fakeUname, toolsDir, writeScript } from "./launcher_fixtures.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -460,3 +468,104 @@ Deno.test("the launcher runs the release tree's hooks/<hook>.js as it is, howeve
   // no bundle for plain inject: the TypeScript entry
   assert.equal(await launched(plugin, ["inject"], tools), "src/entry/inject.ts");
 });
+
+/** A fake `deno` that prints what {@link FAKE_DENO} prints, then the environment it was given. */
+const FAKE_DENO_WITH_ENV = `${FAKE_DENO}
+for name in HOME LIBRARIAN_HOME DENO_DIR LIBRARIAN_LAUNCHER DENO_V8_FLAGS; do
+  eval "printf 'ENV %s=%s\\\\n' \\"\\$name\\" \\"\\\${$name-unset}\\""
+done`;
+
+/**
+ * A release tree (hooks/<hook>.js, src/main.ts) whose launcher stops after its first lines: a
+ * run that gets past the common case exits 97 there.
+ */
+async function releaseTreeCutShort(root: string): Promise<{ plugin: string; cut: string }> {
+  const plugin = await copyLauncher(root);
+  for (const file of ["src/main.ts", "hooks/inject.js", "hooks/inject-shell.js", "hooks/stop.js"]) {
+    await Deno.mkdir(join(plugin, file, ".."), { recursive: true });
+    await Deno.writeTextFile(join(plugin, file), "");
+  }
+  const text = await Deno.readTextFile(join(plugin, "bin", "librarian"));
+  const rest = "# Follow symlinks to the real launcher";
+  assert.ok(text.includes(rest));
+  const cut = join(plugin, "bin", "cut-short"); // not librarian-*, which would be a binary
+  await Deno.writeTextFile(cut, text.replace(rest, `exit 97\n${rest}`));
+  return { plugin, cut };
+}
+
+Deno.test(
+  "a hook event in a release tree runs from the launcher's first lines, exactly as the full launcher runs it",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const { plugin, cut } = await releaseTreeCutShort(dir.path);
+    const tools = await toolsDir(dir.path, { deno: FAKE_DENO_WITH_ENV });
+    const home = join(dir.path, "home");
+    const run = async (launcher: string, command: string[], env: Record<string, string>) => {
+      return await runLibrarian(command, {
+        launcher,
+        home,
+        env: { PATH: tools, DENO_DIR: "", DENO_V8_FLAGS: "--logfile=/tmp/x", ...env },
+      });
+    };
+    for (const command of [["inject"], ["inject", "--shell"], ["stop"]]) {
+      const first = await run(cut, command, {});
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /^FAKE-DENO\n/);
+      assert.ok(first.stdout.endsWith(`ENV DENO_V8_FLAGS=unset\n`), first.stdout);
+      // the full launcher, made to take its long way by a DENO_DIR it accepts: the same value
+      const full = await run(join(plugin, "bin", "librarian"), command, {
+        DENO_DIR: join(home, ".cache", "deno"),
+      });
+      assert.equal(first.stdout, full.stdout, command.join(" "));
+      assert.ok(
+        full.stdout.includes(`ENV HOME=${plugin}/bin/.deno-home\nENV LIBRARIAN_HOME=${home}\n`),
+      );
+    }
+    // anything else takes the long way (here: to exit 97)
+    for (
+      const [command, env] of [
+        [["status"], {}],
+        [["inject"], { LIBRARIAN_UNBUNDLED: "1" }],
+        [["inject"], { XDG_CACHE_HOME: join(dir.path, "cache") }],
+        [["stop"], { LIBRARIAN_FORCE_SOURCE: "1" }],
+      ] as const
+    ) {
+      const result = await run(cut, [...command], env);
+      assert.equal(result.code, 97, `${command.join(" ")} ${JSON.stringify(env)}`);
+      assert.doesNotMatch(result.stdout, /FAKE-DENO/);
+    }
+    await Deno.writeTextFile(join(plugin, "bin", "librarian-x86_64-unknown-linux-gnu"), "");
+    assert.equal((await run(cut, ["inject"], {})).code, 97, "a binary beside it");
+  },
+);
+
+Deno.test(
+  "a release tree's inject hook, run by the launcher's first lines, injects with the real deno",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const { plugin, cut } = await releaseTreeCutShort(dir.path);
+    await Deno.copyFile(
+      join(REPO_ROOT, "bundles", "inject.js"),
+      join(plugin, "hooks", "inject.js"),
+    );
+    await writeTree(dir.path, {
+      "proj/_memory_library/src/patterns.md": "- FIRST-LINES-PATTERN",
+      "proj/src/a.ts": "",
+    });
+    const result = await runLibrarian(["inject"], {
+      launcher: cut,
+      home: join(dir.path, "home"),
+      cwd: join(dir.path, "proj"),
+      env: { DENO_DIR: "" },
+      stdin: preToolUseEvent(join(dir.path, "proj"), "Read", { file_path: "src/a.ts" }, "t-1"),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(hookContextOf(result), /FIRST-LINES-PATTERN/);
+  },
+);
