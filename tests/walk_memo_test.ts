@@ -45,6 +45,16 @@ function relPaths(lib: string, dir: string, memo?: ReturnType<typeof openWalkMem
   return collectLibraryFiles(lib, dir, Deno.build.os, memo).map((file) => file.relPath);
 }
 
+/** A {@link wideLibrary} walked once through a memo, on a clock its changes had settled on. */
+async function keptWideLibrary(base: string): Promise<{ lib: string; state: string }> {
+  const lib = await wideLibrary(base);
+  const state = `${base}/state`;
+  const keep = openWalkMemo(state, lib, later);
+  relPaths(lib, "src/api", keep);
+  keep.flush();
+  return { lib, state };
+}
+
 Deno.test("a big settled folder is listed once, then recalled while unchanged, as a walk lists it", async () => {
   await using dir = await tempDir();
   const lib = await wideLibrary(dir.path);
@@ -65,11 +75,7 @@ Deno.test("a big settled folder is listed once, then recalled while unchanged, a
 
 Deno.test("a file added to, removed from or renamed in a kept folder is walked as it is now", async () => {
   await using dir = await tempDir();
-  const lib = await wideLibrary(dir.path);
-  const state = `${dir.path}/state`;
-  const keep = openWalkMemo(state, lib, later);
-  relPaths(lib, "src/api", keep);
-  keep.flush();
+  const { lib, state } = await keptWideLibrary(dir.path);
   await Deno.writeTextFile(`${lib}/src/edge.md`, "- SRC-EDGE");
   const added = openWalkMemo(state, lib, later);
   assert.deepEqual(relPaths(lib, "src/api", added), [
@@ -113,11 +119,7 @@ Deno.test("a folder changed within the last seconds is not kept: a later change 
 
 Deno.test("a small folder is not kept, and a kept folder that became small is forgotten", async () => {
   await using dir = await tempDir();
-  const lib = await wideLibrary(dir.path);
-  const state = `${dir.path}/state`;
-  const keep = openWalkMemo(state, lib, later);
-  relPaths(lib, "src/api", keep);
-  keep.flush();
+  const { lib, state } = await keptWideLibrary(dir.path);
   if (Deno.build.os === "windows") return;
   for (let i = 0; i < 10; i++) await Deno.remove(`${lib}/src/m${i}`, { recursive: true });
   const shrunk = openWalkMemo(state, lib, later);
