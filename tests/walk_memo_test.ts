@@ -114,7 +114,8 @@ Deno.test("a folder changed within the last seconds is not kept: a later change 
   assert.equal(restored.counts.kept, 0);
   const settled = openWalkMemo(`${dir.path}/state`, lib, later);
   relPaths(lib, "src/api", settled);
-  assert.equal(settled.counts.kept, 1, "the same folder, its changes settled");
+  const keeps = Deno.build.os === "windows" ? 0 : 1; // Windows keeps no folders
+  assert.equal(settled.counts.kept, keeps, "the same folder, its changes settled");
 });
 
 Deno.test("a small folder is not kept, and a kept folder that became small is forgotten", async () => {
