@@ -7,8 +7,13 @@
 import assert from "node:assert/strict";
 import { collectLibraryFiles } from "../src/core/walk.ts";
 import { statStamp } from "../src/core/read_text.ts";
-import { openWalkMemo, walkMemoPath } from "../src/inject/walk_memo.ts";
-import { MEMO_MIN_BYTES, MEMO_MIN_ENTRIES, SETTLED_MS } from "../src/inject/walk_memo_format.ts";
+import { openWalkMemo, pruneWalkMemos, walkMemoPath } from "../src/inject/walk_memo.ts";
+import {
+  MEMO_MIN_BYTES,
+  MEMO_MIN_ENTRIES,
+  SETTLED_MS,
+  WALK_MEMO_MAX_AGE_MS,
+} from "../src/inject/walk_memo_format.ts";
 import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -273,4 +278,33 @@ Deno.test("the inject hook: a learning added to a big, kept folder is sent, and 
   const touched = new Date(Date.now() + 60_000);
   await Deno.utime(big, touched, touched);
   assert.equal((await touch("s-3")).context, "");
+});
+
+Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session start; a recent one and other files stay", async () => {
+  await using dir = await tempDir();
+  const home = `${dir.path}/home`;
+  const state = `${home}/.claude/librarian`;
+  const old = walkMemoPath(state, "/gone/_memory_library");
+  const recent = walkMemoPath(state, "/here/_memory_library");
+  const other = `${state}/walk/notes.txt`;
+  await writeTree("/", { [old]: "{}", [recent]: "{}", [other]: "kept" });
+  const longAgo = new Date(Date.now() - WALK_MEMO_MAX_AGE_MS - 60_000);
+  await Deno.utime(old, longAgo, longAgo);
+  await Deno.utime(other, longAgo, longAgo);
+  assert.equal(await pruneWalkMemos(state, Date.now() - 120_000), 0, "not yet that old then");
+  await writeTree(dir.path, { "proj/_memory_library/tech.md": "- TECH" });
+  const result = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({
+      session_id: "s-1",
+      hook_event_name: "SessionStart",
+      source: "startup",
+      cwd: `${dir.path}/proj`,
+    }),
+    home,
+    cwd: `${dir.path}/proj`,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  await assert.rejects(Deno.stat(old), Deno.errors.NotFound);
+  assert.equal(await Deno.readTextFile(recent), "{}");
+  assert.equal(await Deno.readTextFile(other), "kept", "only memos are removed");
 });

@@ -26,6 +26,7 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/core/lock.ts: Deno.openSync(options)": { count: 2, why: "state: a lock file" },
   "src/core/lock.ts: Deno.mkdirSync": { count: 1, why: "state: the locks folder" },
   "src/inject/ledger.ts: Deno.remove": { count: 1, why: "state: old session ledgers" },
+  "src/inject/walk_memo.ts: Deno.remove": { count: 1, why: "state: walk memos unused for 30 days" },
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
   "src/inject/walk_memo.ts: writeTextAtomicSync": {
     count: 1,

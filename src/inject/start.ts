@@ -44,6 +44,7 @@ import {
 import { type StaleView, staleView } from "./stale_view.ts";
 import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_exports.ts";
 import { loadLedger, pruneLedgers } from "./ledger.ts";
+import { pruneWalkMemos } from "./walk_memo.ts";
 import { staleRecordNeed } from "../git/stale_check.ts";
 import { formatStaleRecord } from "../git/stale_record.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
@@ -312,6 +313,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
     ...(fresh || forked ? { seed } : {}),
   });
   const pruned = state ? await pruneLedgers(state) : 0;
+  const prunedMemos = state ? await pruneWalkMemos(state) : 0;
   return {
     source,
     ...outcome,
@@ -319,6 +321,7 @@ export async function onSessionStart(event: HookEvent, env: EnvReader): Promise<
     ...(forked ? { parent: parent?.slice(0, 8) ?? "none" } : {}),
     ...(fresh ? { ledger: "reset" } : {}),
     pruned: pruned || undefined,
+    pruned_memos: prunedMemos || undefined,
   };
 }
 

@@ -22,6 +22,7 @@ import {
   MEMO_MIN_ENTRIES,
   memoStamp,
   parseWalkMemo,
+  WALK_MEMO_MAX_AGE_MS,
   type WalkMemoData,
 } from "./walk_memo_format.ts";
 
@@ -200,4 +201,42 @@ export function openWalkMemo(
       }
     },
   };
+}
+
+/**
+ * Removes the memos in `stateDir` not written for `maxAgeMs` (a library not walked for that long,
+ * or gone); returns how many were removed. A memo still in use is only rebuilt: nothing is lost.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pruneWalkMemos } from "./walk_memo.ts";
+ * assert.equal(await pruneWalkMemos(Deno.makeTempDirSync()), 0);
+ * ```
+ */
+export async function pruneWalkMemos(
+  stateDir: string,
+  now: number = Date.now(),
+  maxAgeMs: number = WALK_MEMO_MAX_AGE_MS,
+): Promise<number> {
+  const folder = joinPath(stateDir, "walk");
+  let removed = 0;
+  try {
+    for await (const entry of Deno.readDir(folder)) {
+      if (!entry.isFile || !/^[0-9a-f]{16}\.json$/.test(entry.name)) continue;
+      const path = joinPath(folder, entry.name);
+      try {
+        const info = await Deno.stat(path);
+        if (info.mtime && now - info.mtime.getTime() > maxAgeMs) {
+          await Deno.remove(path);
+          removed++;
+        }
+      } catch {
+        // raced with another pruner, or a run rewriting it
+      }
+    }
+  } catch {
+    // no memos yet
+  }
+  return removed;
 }

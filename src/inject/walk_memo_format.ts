@@ -35,6 +35,9 @@ export const MAX_KEPT_FOLDERS = 128;
 /** At most this many file hashes are kept per library (the latest kept win). */
 export const MAX_KEPT_HASHES = 256;
 
+/** A memo not written for this long is removed at a session start (its library may be gone). */
+export const WALK_MEMO_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** A memo bigger than this is not read (it cannot have been written by this format). */
 export const MAX_MEMO_CHARS = 1_000_000;
 
