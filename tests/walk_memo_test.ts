@@ -5,6 +5,7 @@
  * memo that is missing, damaged or cannot be written only costs the walk it saves.
  */
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
 import { collectLibraryFiles } from "../src/core/walk.ts";
 import { statStamp } from "../src/core/read_text.ts";
 import { openWalkMemo, pruneWalkMemos, walkMemoPath } from "../src/inject/walk_memo.ts";
@@ -29,6 +30,12 @@ function settle(...paths: string[]): void {
 
 /** A clock ten seconds ahead: what was changed until now has settled on it. */
 const later = () => Date.now() + 10_000;
+
+/** Writes `text` at the absolute `path`, making its folders. */
+async function writeAt(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, text);
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -218,7 +225,7 @@ Deno.test("a damaged memo reads as empty and is replaced; one that cannot be wri
   const lib = await wideLibrary(dir.path);
   const state = `${dir.path}/state`;
   const path = walkMemoPath(state, lib);
-  await writeTree("/", { [path]: '{"version":1,"root":' });
+  await writeAt(path, '{"version":1,"root":');
   const damaged = openWalkMemo(state, lib, later);
   assert.equal(relPaths(lib, "src/api", damaged).length, 3);
   damaged.flush();
@@ -287,7 +294,9 @@ Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session s
   const old = walkMemoPath(state, "/gone/_memory_library");
   const recent = walkMemoPath(state, "/here/_memory_library");
   const other = `${state}/walk/notes.txt`;
-  await writeTree("/", { [old]: "{}", [recent]: "{}", [other]: "kept" });
+  for (const [path, text] of [[old, "{}"], [recent, "{}"], [other, "kept"]] as const) {
+    await writeAt(path, text);
+  }
   const longAgo = new Date(Date.now() - WALK_MEMO_MAX_AGE_MS - 60_000);
   await Deno.utime(old, longAgo, longAgo);
   await Deno.utime(other, longAgo, longAgo);
