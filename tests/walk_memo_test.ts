@@ -31,6 +31,9 @@ function settle(...paths: string[]): void {
 /** A clock ten seconds ahead: what was changed until now has settled on it. */
 const later = () => Date.now() + 10_000;
 
+/** The walk these tests make: up from `src/api` in the library at `lib`. */
+const apiWalk = (lib: string) => ({ root: lib, folder: "src/api" });
+
 /** Writes `text` at the absolute `path`, making its folders. */
 async function writeAt(path: string, text: string): Promise<void> {
   await Deno.mkdir(dirname(path), { recursive: true });
@@ -61,7 +64,7 @@ function relPaths(lib: string, dir: string, memo?: ReturnType<typeof openWalkMem
 async function keptWideLibrary(base: string): Promise<{ lib: string; state: string }> {
   const lib = await wideLibrary(base);
   const state = `${base}/state`;
-  const keep = openWalkMemo(state, lib, later);
+  const keep = openWalkMemo(state, apiWalk(lib), later);
   relPaths(lib, "src/api", keep);
   keep.flush();
   return { lib, state };
@@ -71,7 +74,7 @@ Deno.test("a big settled folder is listed once, then recalled while unchanged, a
   await using dir = await tempDir();
   const lib = await wideLibrary(dir.path);
   const state = `${dir.path}/state`;
-  const first = openWalkMemo(state, lib, later);
+  const first = openWalkMemo(state, apiWalk(lib), later);
   const walked = relPaths(lib, "src/api", first);
   first.flush();
   assert.deepEqual(walked, ["src/api/edge.md", "src/patterns.md", "tech.md"]);
@@ -80,16 +83,35 @@ Deno.test("a big settled folder is listed once, then recalled while unchanged, a
     return;
   }
   assert.equal(first.counts.kept, 1, "src/ is big enough; the root and src/api are not");
-  const second = openWalkMemo(state, lib, later);
+  const second = openWalkMemo(state, apiWalk(lib), later);
   assert.deepEqual(relPaths(lib, "src/api", second), walked);
   assert.equal(second.counts.recalled, 1);
+});
+
+Deno.test("each walk keeps a memo of its own: a run reads what its own walk needs, however big the library", async () => {
+  await using dir = await tempDir();
+  const { lib, state } = await keptWideLibrary(dir.path);
+  if (Deno.build.os === "windows") return; // no folders kept there
+  const kept = await Deno.readTextFile(walkMemoPath(state, apiWalk(lib)));
+  const other = { root: lib, folder: "src/m0" };
+  const elsewhere = openWalkMemo(state, other, later);
+  assert.deepEqual(
+    collectLibraryFiles(lib, "src/m0", Deno.build.os, elsewhere).map((f) => f.relPath),
+    ["src/m0/notes.md", "src/patterns.md", "tech.md"],
+  );
+  assert.equal(elsewhere.counts.recalled, 0, "src/api's memo is not read");
+  elsewhere.flush();
+  assert.equal(elsewhere.counts.kept, 1, "src/ again, in this walk's memo");
+  assert.notEqual(walkMemoPath(state, other), walkMemoPath(state, apiWalk(lib)));
+  assert.equal(await Deno.readTextFile(walkMemoPath(state, apiWalk(lib))), kept, "unchanged");
+  assert.equal(JSON.parse(await Deno.readTextFile(walkMemoPath(state, other))).folder, "src/m0");
 });
 
 Deno.test("a file added to, removed from or renamed in a kept folder is walked as it is now", async () => {
   await using dir = await tempDir();
   const { lib, state } = await keptWideLibrary(dir.path);
   await Deno.writeTextFile(`${lib}/src/edge.md`, "- SRC-EDGE");
-  const added = openWalkMemo(state, lib, later);
+  const added = openWalkMemo(state, apiWalk(lib), later);
   assert.deepEqual(relPaths(lib, "src/api", added), [
     "src/api/edge.md",
     "src/edge.md",
@@ -99,12 +121,12 @@ Deno.test("a file added to, removed from or renamed in a kept folder is walked a
   assert.equal(added.counts.recalled, 0);
   added.flush();
   settle(`${lib}/src`);
-  const kept = openWalkMemo(state, lib, later);
+  const kept = openWalkMemo(state, apiWalk(lib), later);
   relPaths(lib, "src/api", kept);
   kept.flush();
   await Deno.rename(`${lib}/src/patterns.md`, `${lib}/src/tech.md`);
   await Deno.remove(`${lib}/src/edge.md`);
-  assert.deepEqual(relPaths(lib, "src/api", openWalkMemo(state, lib, later)), [
+  assert.deepEqual(relPaths(lib, "src/api", openWalkMemo(state, apiWalk(lib), later)), [
     "src/api/edge.md",
     "src/tech.md",
     "tech.md",
@@ -115,16 +137,19 @@ Deno.test("a folder changed within the last seconds is not kept: a later change 
   await using dir = await tempDir();
   const lib = await wideLibrary(dir.path);
   await Deno.writeTextFile(`${lib}/src/fresh.md`, "- FRESH");
-  const memo = openWalkMemo(`${dir.path}/state`, lib);
+  const memo = openWalkMemo(`${dir.path}/state`, apiWalk(lib));
   assert.ok(relPaths(lib, "src/api", memo).includes("src/fresh.md"));
   memo.flush();
   assert.equal(memo.counts.kept, 0);
-  await assert.rejects(Deno.stat(walkMemoPath(`${dir.path}/state`, lib)), Deno.errors.NotFound);
+  await assert.rejects(
+    Deno.stat(walkMemoPath(`${dir.path}/state`, apiWalk(lib))),
+    Deno.errors.NotFound,
+  );
   settle(`${lib}/src`); // its old time put back just now (`touch -d`, `rsync -t`)
-  const restored = openWalkMemo(`${dir.path}/state`, lib);
+  const restored = openWalkMemo(`${dir.path}/state`, apiWalk(lib));
   relPaths(lib, "src/api", restored);
   assert.equal(restored.counts.kept, 0);
-  const settled = openWalkMemo(`${dir.path}/state`, lib, later);
+  const settled = openWalkMemo(`${dir.path}/state`, apiWalk(lib), later);
   relPaths(lib, "src/api", settled);
   const keeps = Deno.build.os === "windows" ? 0 : 1; // Windows keeps no folders
   assert.equal(settled.counts.kept, keeps, "the same folder, its changes settled");
@@ -135,11 +160,11 @@ Deno.test("a small folder is not kept, and a kept folder that became small is fo
   const { lib, state } = await keptWideLibrary(dir.path);
   if (Deno.build.os === "windows") return;
   for (let i = 0; i < 10; i++) await Deno.remove(`${lib}/src/m${i}`, { recursive: true });
-  const shrunk = openWalkMemo(state, lib, later);
+  const shrunk = openWalkMemo(state, apiWalk(lib), later);
   assert.equal(relPaths(lib, "src/api", shrunk).length, 3);
   shrunk.flush();
   assert.equal(shrunk.counts.kept, 0);
-  const text = await Deno.readTextFile(walkMemoPath(state, lib));
+  const text = await Deno.readTextFile(walkMemoPath(state, apiWalk(lib)));
   assert.deepEqual(Object.keys(JSON.parse(text).folders), [], "src/ forgotten");
 });
 
@@ -154,7 +179,7 @@ Deno.test(
     await writeTree(dir.path, { "elsewhere/shared.md": "- SHARED" });
     await Deno.symlink(`${lib}/src/m0/notes.md`, `${lib}/src/linked.md`);
     settle(`${lib}/src`);
-    const memo = openWalkMemo(`${dir.path}/state`, lib, later);
+    const memo = openWalkMemo(`${dir.path}/state`, apiWalk(lib), later);
     assert.ok(relPaths(lib, "src/api", memo).includes("src/linked.md"));
     memo.flush();
     assert.equal(memo.counts.kept, 0);
@@ -172,20 +197,23 @@ Deno.test("a big file's hash is recalled while it is unchanged, never once its c
     return stamp;
   };
   const state = `${dir.path}/state`;
-  const keep = openWalkMemo(state, dir.path, later);
+  const keep = openWalkMemo(state, { root: dir.path, folder: "" }, later);
   keep.offerHash(file, stampNow(), "hash-of-a");
   keep.flush();
-  assert.equal(openWalkMemo(state, dir.path, later).recallHash(file, stampNow()), "hash-of-a");
+  assert.equal(
+    openWalkMemo(state, { root: dir.path, folder: "" }, later).recallHash(file, stampNow()),
+    "hash-of-a",
+  );
   const before = stampNow();
   await sleep(1_100); // a status-change time of another second (Deno gives whole seconds)
   await Deno.writeTextFile(file, "b".repeat(MEMO_MIN_BYTES));
   settle(file); // `touch -d`: the size and modification time it had
   assert.deepEqual(stampNow(), before, "the stamp a read sees is the same");
-  const changed = openWalkMemo(state, dir.path, later);
+  const changed = openWalkMemo(state, { root: dir.path, folder: "" }, later);
   assert.equal(changed.recallHash(file, stampNow()), undefined);
   changed.flush();
   assert.equal(
-    openWalkMemo(state, dir.path, later).recallHash(file, stampNow()),
+    openWalkMemo(state, { root: dir.path, folder: "" }, later).recallHash(file, stampNow()),
     undefined,
     "forgotten",
   );
@@ -205,12 +233,12 @@ Deno.test("a small file, a file changed in the last seconds, or one changed sinc
   const small = await write("small.md", "small");
   const moved = await write("moved.md", "m".repeat(MEMO_MIN_BYTES));
   await Deno.writeTextFile(moved.path, "n".repeat(MEMO_MIN_BYTES + 1)); // written after it was read
-  const settled = openWalkMemo(state, dir.path, later);
+  const settled = openWalkMemo(state, { root: dir.path, folder: "" }, later);
   for (const { path, stamp } of [small, moved]) settled.offerHash(path, stamp, "h");
   assert.equal(settled.counts.kept, 0);
   settled.offerHash(big.path, big.stamp, "h");
   assert.equal(settled.counts.kept, 1, "a big file read as it is, settled, is kept");
-  const now = openWalkMemo(state, dir.path);
+  const now = openWalkMemo(state, { root: dir.path, folder: "" });
   now.offerHash(big.path, big.stamp, "h");
   assert.equal(now.counts.kept, 0, "on the real clock, big.md was written just now");
   settle(big.path); // its old time put back just now (`touch -d`, `rsync -t`)
@@ -224,9 +252,9 @@ Deno.test("a damaged memo reads as empty and is replaced; one that cannot be wri
   await using dir = await tempDir();
   const lib = await wideLibrary(dir.path);
   const state = `${dir.path}/state`;
-  const path = walkMemoPath(state, lib);
+  const path = walkMemoPath(state, apiWalk(lib));
   await writeAt(path, '{"version":1,"root":');
-  const damaged = openWalkMemo(state, lib, later);
+  const damaged = openWalkMemo(state, apiWalk(lib), later);
   assert.equal(relPaths(lib, "src/api", damaged).length, 3);
   damaged.flush();
   if (Deno.build.os !== "windows") {
@@ -234,7 +262,7 @@ Deno.test("a damaged memo reads as empty and is replaced; one that cannot be wri
   }
   const blocked = `${dir.path}/a-file`;
   await Deno.writeTextFile(blocked, "not a folder");
-  const unwritable = openWalkMemo(blocked, lib);
+  const unwritable = openWalkMemo(blocked, apiWalk(lib));
   assert.equal(relPaths(lib, "src/api", unwritable).length, 3);
   unwritable.flush(); // never throws
   assert.equal(await Deno.readTextFile(blocked), "not a folder");
@@ -291,8 +319,8 @@ Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session s
   await using dir = await tempDir();
   const home = `${dir.path}/home`;
   const state = `${home}/.claude/librarian`;
-  const old = walkMemoPath(state, "/gone/_memory_library");
-  const recent = walkMemoPath(state, "/here/_memory_library");
+  const old = walkMemoPath(state, { root: "/gone/_memory_library", folder: "" });
+  const recent = walkMemoPath(state, { root: "/here/_memory_library", folder: "src" });
   const other = `${state}/walk/notes.txt`;
   for (const [path, text] of [[old, "{}"], [recent, "{}"], [other, "kept"]] as const) {
     await writeAt(path, text);

@@ -169,8 +169,8 @@ export type FileLocation =
   };
 
 /**
- * What the inject hook keeps of a library between runs (`walk_memo.ts`): big folders' listings
- * and big files' hashes.
+ * What the inject hook keeps of a walk between runs (`walk_memo.ts`): big folders' listings and
+ * big files' hashes.
  */
 export type LibraryMemo = LevelMemo & HashMemo;
 
@@ -196,8 +196,11 @@ export function locateFileContext(
   options: Pick<FileContextOptions, "env" | "cwd"> & {
     tool?: string;
     agent?: string;
-    /** The memo kept between runs for a library (`walk_memo.ts`), when the caller keeps one. */
-    memoFor?: (library: Library) => LibraryMemo | undefined;
+    /**
+     * The memo kept between runs for the walk up from `folder` (a mirror folder) in `library`
+     * (`walk_memo.ts`), when the caller keeps one.
+     */
+    memoFor?: (library: Library, folder: string) => LibraryMemo | undefined;
   },
 ): FileLocation {
   const filePath = resolveLocalPath(rawPath) ??
@@ -231,8 +234,9 @@ export function locateFileContext(
   // what Claude Code loads with this touch (the built-in loader's, a loaded CLAUDE.md's imports),
   // where it loads anything: not sent (another agent loads none of it)
   const byClaude = options.agent === undefined || options.agent === "claude";
-  const memo = options.memoFor?.(library);
-  const libraryFiles = collectLibraryFiles(library.root, dirnameOf(relPath), Deno.build.os, memo);
+  const folder = dirnameOf(relPath);
+  const memo = options.memoFor?.(library, folder);
+  const libraryFiles = collectLibraryFiles(library.root, folder, Deno.build.os, memo);
   // the Librarian's own exports it loads (a claude-rules rule, a generated AGENTS.md): the
   // library files they hold as they are now are in the window with them (loaded_exports.ts)
   const held = byClaude && !unloaded

@@ -116,8 +116,8 @@ async function locate(
       ...(event.agent === undefined ? {} : { agent: event.agent }),
       // big folders' listings and big files' hashes, kept between runs (walk_memo.ts)
       ...(state === undefined ? {} : {
-        memoFor: (library: Library) => {
-          const memo = openWalkMemo(state, library.root);
+        memoFor: (library: Library, folder: string) => {
+          const memo = openWalkMemo(state, { root: library.root, folder });
           memos.push(memo);
           return memo;
         },

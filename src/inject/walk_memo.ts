@@ -1,8 +1,8 @@
 /**
- * The inject hook's memo of a library's big folders and big files between runs
- * (`walk_memo_format.ts` says what is kept and why that holds): one file per library in the state
- * folder, read once when a walk first asks it, written at most once per run, and only when it
- * learned something. A memo that cannot be read is empty, and one that cannot be written is not
+ * The inject hook's memo of a walk's big folders and big files between runs
+ * (`walk_memo_format.ts` says what is kept and why that holds): one file per walk (a library and
+ * the mirror folder a touch walks up from) in the state folder, read once when the walk first asks
+ * it, written at most once per run, and only when it learned something. A memo that cannot be read is empty, and one that cannot be written is not
  * kept: either way the hook lists and hashes as it would without one.
  *
  * @module
@@ -26,7 +26,7 @@ import {
   type WalkMemoData,
 } from "./walk_memo_format.ts";
 
-/** A library's memo for one run: the walk's {@link LevelMemo} and the reads' {@link HashMemo}. */
+/** A walk's memo for one run: the walk's {@link LevelMemo} and the reads' {@link HashMemo}. */
 export interface WalkMemo extends LevelMemo, HashMemo {
   /** Writes what this run learned, when it learned anything (never throws). */
   flush(): void;
@@ -34,18 +34,26 @@ export interface WalkMemo extends LevelMemo, HashMemo {
   readonly counts: { recalled: number; kept: number };
 }
 
+/** A walk: the library's root, and the mirror folder walked up from (`""` for the root). */
+export interface Walk {
+  root: string;
+  folder: string;
+}
+
 /**
- * Where the memo of the library at `libraryRoot` is kept: `<state>/walk/<hash of the root>.json`.
+ * Where the memo of `walk` is kept: `<state>/walk/<hash of the root and folder>.json`.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { walkMemoPath } from "./walk_memo.ts";
- * assert.match(walkMemoPath("/s", "/p/_memory_library"), /^\/s\/walk\/[0-9a-f]{16}\.json$/);
+ * const api = walkMemoPath("/s", { root: "/p/_memory_library", folder: "src/api" });
+ * assert.match(api, /^\/s\/walk\/[0-9a-f]{16}\.json$/);
+ * assert.notEqual(api, walkMemoPath("/s", { root: "/p/_memory_library", folder: "src" }));
  * ```
  */
-export function walkMemoPath(stateDir: string, libraryRoot: string): string {
-  return joinPath(stateDir, "walk", `${hashUtf8(libraryRoot)}.json`);
+export function walkMemoPath(stateDir: string, walk: Walk): string {
+  return joinPath(stateDir, "walk", `${hashUtf8(`${walk.root}\n${walk.folder}`)}.json`);
 }
 
 /** A memo stamp, and when the thing stamped last changed ({@link lastChangeMs}). */
@@ -80,7 +88,7 @@ function statFile(path: string, stamp: FileStamp): Stated | null {
 }
 
 /**
- * The memo of the library at `libraryRoot`, kept in `stateDir`; `now` is the clock that decides
+ * The memo of `walk`, kept in `stateDir`; `now` is the clock that decides
  * what has settled. On Windows no folder is kept, only hashes: a FAT folder's time does not
  * change when an entry is added to it there, while a file's time follows its content everywhere.
  *
@@ -94,21 +102,22 @@ function statFile(path: string, stamp: FileStamp): Stated | null {
  * const info = Deno.statSync(file);
  * const stamp = { size: 4096, stamp: `4096:${info.mtime!.getTime()}`, uid: null };
  * const later = () => Date.now() + 60_000; // the file's last change has settled by then
- * const first = openWalkMemo(state, "/lib", later);
+ * const walk = { root: "/lib", folder: "src" };
+ * const first = openWalkMemo(state, walk, later);
  * first.offerHash(file, stamp, "h1");
  * first.flush();
- * assert.equal(openWalkMemo(state, "/lib", later).recallHash(file, stamp), "h1");
- * assert.equal(openWalkMemo(state, "/other", later).recallHash(file, stamp), undefined);
+ * assert.equal(openWalkMemo(state, walk, later).recallHash(file, stamp), "h1");
+ * assert.equal(openWalkMemo(state, { ...walk, root: "/other" }, later).recallHash(file, stamp), undefined);
  * ```
  */
 export function openWalkMemo(
   stateDir: string,
-  libraryRoot: string,
+  walk: Walk,
   now: () => number = Date.now,
   os: string = Deno.build.os,
 ): WalkMemo {
   const keepsFolders = os !== "windows";
-  const path = walkMemoPath(stateDir, libraryRoot);
+  const path = walkMemoPath(stateDir, walk);
   let data: WalkMemoData | undefined;
   let dirty = false;
   const counts = { recalled: 0, kept: 0 };
@@ -117,9 +126,9 @@ export function openWalkMemo(
   const memo = (): WalkMemoData => {
     if (data === undefined) {
       try {
-        data = parseWalkMemo(Deno.readTextFileSync(path), libraryRoot);
+        data = parseWalkMemo(Deno.readTextFileSync(path), walk.root, walk.folder);
       } catch {
-        data = emptyWalkMemo(libraryRoot); // none yet, or unreadable: nothing is kept
+        data = emptyWalkMemo(walk.root, walk.folder); // none yet, or unreadable: nothing is kept
       }
     }
     return data;
@@ -204,8 +213,8 @@ export function openWalkMemo(
 }
 
 /**
- * Removes the memos in `stateDir` not written for `maxAgeMs` (a library not walked for that long,
- * or gone); returns how many were removed. A memo still in use is only rebuilt: nothing is lost.
+ * Removes the memos in `stateDir` not written for `maxAgeMs` (a walk not made for that long, or a
+ * library gone); returns how many were removed. A memo still in use is only rebuilt: nothing is lost.
  *
  * @example Usage
  * ```ts

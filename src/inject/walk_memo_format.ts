@@ -1,8 +1,9 @@
 /**
- * What the inject hook keeps between runs of a library's big folders and big files, as data: the
- * listing of a folder of many entries and the content hash of a big file, each with the stamp the
- * folder or file had, and the rules for what may be kept (pure: nothing is read or written here;
- * `walk_memo.ts` does that).
+ * What the inject hook keeps between runs of one walk (a library, and the mirror folder a touch
+ * walks up from) as data: the listing of each folder of many entries on the way and the content
+ * hash of each big file it shows, each with the stamp the folder or file had, and the rules for what
+ * may be kept (pure: nothing is read or written here; `walk_memo.ts` does that). One memo per walk,
+ * so a run reads what its own walk needs and no more, however big the library.
  *
  * Why: a first touch in a session lists every folder on the walk and hashes every file it shows.
  * A folder of some 200 entries takes about 0.25 ms to list, and a 20,000-character file about
@@ -29,11 +30,11 @@ export const MEMO_MIN_BYTES = 2048;
 /** A folder or file is kept only when its last change is at least this old (ms). */
 export const SETTLED_MS = 3000;
 
-/** At most this many folders are kept per library (the latest kept win). */
-export const MAX_KEPT_FOLDERS = 128;
+/** At most this many folders are kept per walk (the latest kept win). */
+export const MAX_KEPT_FOLDERS = 32;
 
-/** At most this many file hashes are kept per library (the latest kept win). */
-export const MAX_KEPT_HASHES = 256;
+/** At most this many file hashes are kept per walk (the latest kept win). */
+export const MAX_KEPT_HASHES = 64;
 
 /** A memo not written for this long is removed at a session start (its library may be gone). */
 export const WALK_MEMO_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -54,25 +55,29 @@ export interface KeptHash {
   hash: string;
 }
 
-/** One library's memo: kept folders and hashes by absolute path, oldest kept first. */
+/**
+ * One walk's memo: the library's root and the mirror folder walked up from (`""` for the root),
+ * and the kept folders and hashes by absolute path, oldest kept first.
+ */
 export interface WalkMemoData {
   root: string;
+  folder: string;
   folders: Map<string, KeptFolder>;
   hashes: Map<string, KeptHash>;
 }
 
 /**
- * An empty memo for the library at `root`.
+ * An empty memo for the walk up from `folder` in the library at `root`.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { emptyWalkMemo } from "./walk_memo_format.ts";
- * assert.equal(emptyWalkMemo("/p/_memory_library").folders.size, 0);
+ * assert.equal(emptyWalkMemo("/p/_memory_library", "src/api").folders.size, 0);
  * ```
  */
-export function emptyWalkMemo(root: string): WalkMemoData {
-  return { root, folders: new Map(), hashes: new Map() };
+export function emptyWalkMemo(root: string, folder: string): WalkMemoData {
+  return { root, folder, folders: new Map(), hashes: new Map() };
 }
 
 /** The parts of a `Deno.FileInfo` a memo stamp is made of. */
@@ -156,22 +161,25 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * Reads a memo's text for the library at `root`: anything that is not this format's memo of this
- * library reads as empty, and an entry of the wrong shape is left out (never throws).
+ * Reads a memo's text for the walk up from `folder` in the library at `root`: anything that is not
+ * this format's memo of this walk reads as empty, and an entry of the wrong shape is left out
+ * (never throws).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { emptyWalkMemo, formatWalkMemo, parseWalkMemo } from "./walk_memo_format.ts";
- * const memo = emptyWalkMemo("/p/lib");
+ * const memo = emptyWalkMemo("/p/lib", "src");
  * memo.hashes.set("/p/lib/a.md", { stamp: "1:2:3:4", hash: "ab" });
- * assert.equal(parseWalkMemo(formatWalkMemo(memo), "/p/lib").hashes.get("/p/lib/a.md")?.hash, "ab");
- * assert.equal(parseWalkMemo(formatWalkMemo(memo), "/q/lib").hashes.size, 0);
- * assert.equal(parseWalkMemo("{not json", "/p/lib").folders.size, 0);
+ * const text = formatWalkMemo(memo);
+ * assert.equal(parseWalkMemo(text, "/p/lib", "src").hashes.get("/p/lib/a.md")?.hash, "ab");
+ * assert.equal(parseWalkMemo(text, "/q/lib", "src").hashes.size, 0);
+ * assert.equal(parseWalkMemo(text, "/p/lib", "docs").hashes.size, 0);
+ * assert.equal(parseWalkMemo("{not json", "/p/lib", "src").folders.size, 0);
  * ```
  */
-export function parseWalkMemo(text: string, root: string): WalkMemoData {
-  const memo = emptyWalkMemo(root);
+export function parseWalkMemo(text: string, root: string, folder: string): WalkMemoData {
+  const memo = emptyWalkMemo(root, folder);
   if (text.length > MAX_MEMO_CHARS) return memo;
   let parsed: unknown;
   try {
@@ -180,7 +188,7 @@ export function parseWalkMemo(text: string, root: string): WalkMemoData {
     return memo;
   }
   const top = recordOf(parsed);
-  if (top?.version !== WALK_MEMO_VERSION || top.root !== root) return memo;
+  if (top?.version !== WALK_MEMO_VERSION || top.root !== root || top.folder !== folder) return memo;
   for (const [path, value] of Object.entries(recordOf(top.folders) ?? {})) {
     const entry = recordOf(value);
     const files = namesOf(entry?.files);
@@ -211,7 +219,7 @@ function latest<T>(entries: Map<string, T>, max: number): Record<string, T> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { emptyWalkMemo, formatWalkMemo, MAX_KEPT_HASHES } from "./walk_memo_format.ts";
- * const memo = emptyWalkMemo("/p/lib");
+ * const memo = emptyWalkMemo("/p/lib", "");
  * for (let i = 0; i <= MAX_KEPT_HASHES; i++) memo.hashes.set(`/p/lib/${i}.md`, { stamp: "s", hash: "h" });
  * const kept = JSON.parse(formatWalkMemo(memo)).hashes;
  * assert.equal(Object.keys(kept).length, MAX_KEPT_HASHES);
@@ -222,6 +230,7 @@ export function formatWalkMemo(memo: WalkMemoData): string {
   return JSON.stringify({
     version: WALK_MEMO_VERSION,
     root: memo.root,
+    folder: memo.folder,
     folders: latest(memo.folders, MAX_KEPT_FOLDERS),
     hashes: latest(memo.hashes, MAX_KEPT_HASHES),
   });

@@ -17,11 +17,13 @@ import {
 } from "./walk_memo_format.ts";
 
 const ROOT = "/p/_memory_library";
+const FOLDER = "src/api";
 
 function memoText(fields: Record<string, unknown>): string {
   return JSON.stringify({
     version: WALK_MEMO_VERSION,
     root: ROOT,
+    folder: FOLDER,
     folders: {},
     hashes: {},
     ...fields,
@@ -29,7 +31,7 @@ function memoText(fields: Record<string, unknown>): string {
 }
 
 Deno.test("a memo read back is the memo written: folders and hashes, in the order kept", () => {
-  const memo = emptyWalkMemo(ROOT);
+  const memo = emptyWalkMemo(ROOT, FOLDER);
   memo.folders.set(`${ROOT}/src`, {
     stamp: "1:2:3:4",
     files: ["a.md", "b.md"],
@@ -37,18 +39,22 @@ Deno.test("a memo read back is the memo written: folders and hashes, in the orde
   });
   memo.folders.set(ROOT, { stamp: "5:6:7:8", files: ["tech.md"], subfolders: ["src"] });
   memo.hashes.set(`${ROOT}/tech.md`, { stamp: "9:9:9:4096", hash: "0123abcd" });
-  const back = parseWalkMemo(formatWalkMemo(memo), ROOT);
+  const back = parseWalkMemo(formatWalkMemo(memo), ROOT, FOLDER);
   assert.deepEqual([...back.folders], [...memo.folders]);
   assert.deepEqual([...back.hashes], [...memo.hashes]);
 });
 
-Deno.test("a memo of another library, another version, or no memo at all reads as empty", () => {
+Deno.test("a memo of another library or walk, another version, or no memo at all reads as empty", () => {
   const kept = memoText({ hashes: { [`${ROOT}/a.md`]: { stamp: "s", hash: "h" } } });
-  assert.equal(parseWalkMemo(kept, ROOT).hashes.size, 1, "the memo itself is believed");
-  assert.equal(parseWalkMemo(kept, "/q/_memory_library").hashes.size, 0);
-  assert.equal(parseWalkMemo(kept.replace(`"version":1`, `"version":2`), ROOT).hashes.size, 0);
+  assert.equal(parseWalkMemo(kept, ROOT, FOLDER).hashes.size, 1, "the memo itself is believed");
+  assert.equal(parseWalkMemo(kept, "/q/_memory_library", FOLDER).hashes.size, 0);
+  assert.equal(parseWalkMemo(kept, ROOT, "src").hashes.size, 0, "another walk's memo");
+  assert.equal(
+    parseWalkMemo(kept.replace(`"version":1`, `"version":2`), ROOT, FOLDER).hashes.size,
+    0,
+  );
   for (const text of ["", "{", "null", "[]", "42", `"text"`, `{"version":1}`]) {
-    const memo = parseWalkMemo(text, ROOT);
+    const memo = parseWalkMemo(text, ROOT, FOLDER);
     assert.equal(memo.folders.size + memo.hashes.size, 0, text);
     assert.equal(memo.root, ROOT);
   }
@@ -59,7 +65,7 @@ Deno.test("a memo too big to have been written by this format is not read", () =
     hashes: { [`${ROOT}/a.md`]: { stamp: "s", hash: "h" } },
     padding: "x".repeat(MAX_MEMO_CHARS),
   });
-  assert.equal(parseWalkMemo(padded, ROOT).hashes.size, 0);
+  assert.equal(parseWalkMemo(padded, ROOT, FOLDER).hashes.size, 0);
 });
 
 Deno.test("a kept folder naming anything but plain entries of itself is left out, the rest kept", () => {
@@ -76,7 +82,7 @@ Deno.test("a kept folder naming anything but plain entries of itself is left out
     [`${ROOT}/not-list`]: { stamp: "s", files: "a.md", subfolders: [] },
     [`${ROOT}/null`]: null,
   };
-  const memo = parseWalkMemo(memoText({ folders }), ROOT);
+  const memo = parseWalkMemo(memoText({ folders }), ROOT, FOLDER);
   assert.deepEqual([...memo.folders.keys()], [`${ROOT}/good`]);
 });
 
@@ -87,17 +93,17 @@ Deno.test("a kept hash without a stamp or a hash of text is left out", () => {
     [`${ROOT}/number.md`]: { stamp: 1, hash: "h" },
     [`${ROOT}/list.md`]: ["s", "h"],
   };
-  assert.deepEqual([...parseWalkMemo(memoText({ hashes }), ROOT).hashes.keys()], [
+  assert.deepEqual([...parseWalkMemo(memoText({ hashes }), ROOT, FOLDER).hashes.keys()], [
     `${ROOT}/good.md`,
   ]);
 });
 
 Deno.test("at most MAX_KEPT_FOLDERS folders are written: the ones kept last", () => {
-  const memo = emptyWalkMemo(ROOT);
+  const memo = emptyWalkMemo(ROOT, FOLDER);
   for (let i = 0; i < MAX_KEPT_FOLDERS + 5; i++) {
     memo.folders.set(`${ROOT}/f${i}`, { stamp: "s", files: [], subfolders: [] });
   }
-  const back = parseWalkMemo(formatWalkMemo(memo), ROOT);
+  const back = parseWalkMemo(formatWalkMemo(memo), ROOT, FOLDER);
   assert.equal(back.folders.size, MAX_KEPT_FOLDERS);
   assert.ok(!back.folders.has(`${ROOT}/f4`));
   assert.ok(back.folders.has(`${ROOT}/f5`));
