@@ -18,7 +18,10 @@
  * @module
  */
 
-/** The format's version; a memo of another version is read as empty. */
+/**
+ * The format's version; a memo of another version is read as empty. Raise it whenever what is
+ * kept changes meaning (the content hash of `core/hash.ts`, what a folder's listing holds).
+ */
 export const WALK_MEMO_VERSION = 1;
 
 /** A folder with at least this many entries (of any kind) is kept; a smaller one costs little to list. */
