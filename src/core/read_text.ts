@@ -48,6 +48,22 @@ export interface HashMemo {
 const BINARY_SNIFF_BYTES = 8000;
 
 /**
+ * The stamp of a file from what a stat of it told ({@link statStamp} stats and calls this).
+ *
+ * @example Usage
+ * ```ts
+ * import { fileStampOf } from "./read_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const stamp = fileStampOf({ size: 5, mtime: new Date(1700), uid: 501 });
+ * assert.deepEqual(stamp, { size: 5, stamp: "5:1700", uid: 501 });
+ * ```
+ */
+export function fileStampOf(info: Pick<Deno.FileInfo, "size" | "mtime" | "uid">): FileStamp {
+  return { size: info.size, stamp: `${info.size}:${info.mtime?.getTime() ?? 0}`, uid: info.uid };
+}
+
+/**
  * The stamp of a file, or the error name when it cannot be stat'ed.
  *
  * @example Usage
@@ -64,8 +80,7 @@ const BINARY_SNIFF_BYTES = 8000;
  */
 export function statStamp(path: string): FileStamp | { error: string } {
   try {
-    const info = Deno.statSync(path);
-    return { size: info.size, stamp: `${info.size}:${info.mtime?.getTime() ?? 0}`, uid: info.uid };
+    return fileStampOf(Deno.statSync(path));
   } catch (error) {
     return { error: error instanceof Error ? error.name : String(error) };
   }

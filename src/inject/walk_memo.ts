@@ -2,8 +2,9 @@
  * The inject hook's memo of a walk's big folders and big files between runs
  * (`walk_memo_format.ts` says what is kept and why that holds): one file per walk (a library and
  * the mirror folder a touch walks up from) in the state folder, read once when the walk first asks
- * it, written at most once per run, and only when it learned something. A memo that cannot be read is empty, and one that cannot be written is not
- * kept: either way the hook lists and hashes as it would without one.
+ * it, written at most once per run, and only when it learned something. A memo that cannot be read
+ * is empty, and one that cannot be written is not kept: either way the hook lists and hashes as it
+ * would without one.
  *
  * @module
  */
@@ -11,7 +12,7 @@
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
-import type { FileStamp, HashMemo } from "../core/read_text.ts";
+import { type FileStamp, fileStampOf, type HashMemo } from "../core/read_text.ts";
 import type { LevelMemo, PlainLevel } from "../core/walk.ts";
 import {
   emptyWalkMemo,
@@ -79,7 +80,7 @@ function statFolder(folder: string): Stated | null {
 function statFile(path: string, stamp: FileStamp): Stated | null {
   try {
     const info = Deno.statSync(path);
-    return `${info.size}:${info.mtime?.getTime() ?? 0}` === stamp.stamp
+    return fileStampOf(info).stamp === stamp.stamp
       ? { stamp: memoStamp(info), changedMs: lastChangeMs(info) }
       : null;
   } catch {
@@ -88,9 +89,9 @@ function statFile(path: string, stamp: FileStamp): Stated | null {
 }
 
 /**
- * The memo of `walk`, kept in `stateDir`; `now` is the clock that decides
- * what has settled. On Windows no folder is kept, only hashes: a FAT folder's time does not
- * change when an entry is added to it there, while a file's time follows its content everywhere.
+ * The memo of `walk`, kept in `stateDir`; `now` is the clock that decides what has settled. On
+ * Windows no folder is kept, only hashes: a FAT folder's time does not change when an entry is
+ * added to it there, while a file's time follows its content everywhere.
  *
  * @example Usage
  * ```ts
