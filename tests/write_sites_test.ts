@@ -25,8 +25,10 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/core/log.ts: Deno.writeTextFileSync": { count: 1, why: "state: a log line" },
   "src/core/lock.ts: Deno.openSync(options)": { count: 2, why: "state: a lock file" },
   "src/core/lock.ts: Deno.mkdirSync": { count: 1, why: "state: the locks folder" },
-  "src/inject/ledger.ts: Deno.remove": { count: 1, why: "state: old session ledgers" },
-  "src/inject/walk_memo.ts: Deno.remove": { count: 1, why: "state: walk memos unused for 30 days" },
+  "src/core/prune.ts: Deno.remove": {
+    count: 1,
+    why: "state: session ledgers and walk memos not written for their time",
+  },
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
   "src/inject/walk_memo.ts: writeTextAtomicSync": {
     count: 1,

@@ -17,6 +17,7 @@
 
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { joinPath } from "../core/paths.ts";
+import { removeOlderThan } from "../core/prune.ts";
 import { type HeldLock, takeLock } from "../core/lock.ts";
 import {
   type Ledger,
@@ -248,24 +249,6 @@ export async function pruneLedgers(
   now: number = Date.now(),
   maxAgeMs: number = LEDGER_MAX_AGE_MS,
 ): Promise<number> {
-  const root = joinPath(stateDir, "ledgers");
-  let removed = 0;
-  try {
-    for await (const entry of Deno.readDir(root)) {
-      if (!entry.isDirectory) continue;
-      const dir = joinPath(root, entry.name);
-      try {
-        const info = await Deno.stat(dir);
-        if (info.mtime && now - info.mtime.getTime() > maxAgeMs) {
-          await Deno.remove(dir, { recursive: true });
-          removed++;
-        }
-      } catch {
-        // raced with another pruner
-      }
-    }
-  } catch {
-    // no ledgers yet
-  }
-  return removed;
+  const isLedgerFolder = (entry: Deno.DirEntry) => entry.isDirectory;
+  return await removeOlderThan(joinPath(stateDir, "ledgers"), isLedgerFolder, now, maxAgeMs);
 }

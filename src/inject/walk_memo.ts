@@ -12,6 +12,7 @@
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
+import { removeOlderThan } from "../core/prune.ts";
 import { type FileStamp, fileStampOf, type HashMemo } from "../core/read_text.ts";
 import type { LevelMemo, PlainLevel } from "../core/walk.ts";
 import {
@@ -229,24 +230,6 @@ export async function pruneWalkMemos(
   now: number = Date.now(),
   maxAgeMs: number = WALK_MEMO_MAX_AGE_MS,
 ): Promise<number> {
-  const folder = joinPath(stateDir, "walk");
-  let removed = 0;
-  try {
-    for await (const entry of Deno.readDir(folder)) {
-      if (!entry.isFile || !/^[0-9a-f]{16}\.json$/.test(entry.name)) continue;
-      const path = joinPath(folder, entry.name);
-      try {
-        const info = await Deno.stat(path);
-        if (info.mtime && now - info.mtime.getTime() > maxAgeMs) {
-          await Deno.remove(path);
-          removed++;
-        }
-      } catch {
-        // raced with another pruner, or a run rewriting it
-      }
-    }
-  } catch {
-    // no memos yet
-  }
-  return removed;
+  const isMemo = (entry: Deno.DirEntry) => entry.isFile && /^[0-9a-f]{16}\.json$/.test(entry.name);
+  return await removeOlderThan(joinPath(stateDir, "walk"), isMemo, now, maxAgeMs);
 }
