@@ -195,8 +195,8 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
     // (src/inject/walk_memo.ts) keeps nothing changed in the last 3 s, as a day-old library is
     const files = new Map<string, string>();
     for (const [name, folders, shape] of cases) {
-      const root = join(tmp, name);
       if (files.has(name)) continue;
+      const root = join(tmp, name);
       files.set(
         name,
         shape === "large-root"

@@ -176,7 +176,6 @@ Deno.test(
   async () => {
     await using dir = await tempDir();
     const lib = await wideLibrary(dir.path);
-    await writeTree(dir.path, { "elsewhere/shared.md": "- SHARED" });
     await Deno.symlink(`${lib}/src/m0/notes.md`, `${lib}/src/linked.md`);
     settle(`${lib}/src`);
     const memo = openWalkMemo(`${dir.path}/state`, apiWalk(lib), later);
