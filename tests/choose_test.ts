@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chooseContext, type ChooseOptions, OUTSIDE_FINGERPRINT } from "../src/inject/choose.ts";
 import type { LibraryFile } from "../src/core/walk.ts";
 import { tempDir } from "./helpers.ts";
-import { readLibraryText, statStamp } from "../src/core/read_text.ts";
+import { readLibraryText, type ReadMemo, statStamp } from "../src/core/read_text.ts";
 import { makeFingerprint } from "../src/inject/ledger_format.ts";
 
 function fileIn(root: string, relPath: string): LibraryFile {
@@ -91,4 +91,31 @@ Deno.test("chooseContext: every fingerprint recorded is the file's stamp and con
     assert.ok(!("error" in stat) && text.kind === "text");
     assert.equal(fingerprint, makeFingerprint(stat.stamp, text.hash), path);
   }
+});
+
+Deno.test("a file whose text the reads memo kept is not read, and its kept hash is recorded; a whole text read is offered to it", async () => {
+  await using dir = await tempDir();
+  Deno.writeTextFileSync(`${dir.path}/kept.md`, "- on disk");
+  Deno.writeTextFileSync(`${dir.path}/read.md`, "- read now");
+  const files = [fileIn(dir.path, "kept.md"), fileIn(dir.path, "read.md")];
+  const offered: string[] = [];
+  const reads: ReadMemo = {
+    recallHash: () => undefined,
+    offerHash: () => {},
+    recallText: (path) =>
+      path.endsWith("kept.md") ? { text: "- as kept", hash: "kept-hash" } : undefined,
+    offerText: (path, _stamp, text, hash) => offered.push(`${path}|${text}|${hash()}`),
+  };
+  const choice = chooseContext(files, { ...options(), reads });
+  assert.ok(choice.kind === "context");
+  assert.ok(
+    choice.rendered.text.includes("- as kept") && !choice.rendered.text.includes("- on disk"),
+  );
+  assert.ok(choice.rendered.text.includes("- read now"));
+  const kept = statStamp(`${dir.path}/kept.md`);
+  assert.ok(!("error" in kept));
+  assert.equal(choice.delivered[`${dir.path}/kept.md`], makeFingerprint(kept.stamp, "kept-hash"));
+  const read = readLibraryText(`${dir.path}/read.md`, 10, 1000);
+  assert.ok(read.kind === "text");
+  assert.deepEqual(offered, [`${dir.path}/read.md|- read now|${read.hash}`]);
 });

@@ -1,8 +1,9 @@
 /**
- * The inject hook's walk memo (src/inject/walk_memo.ts): a big library folder's listing and a big
- * library file's hash kept between runs. What it keeps is never wrong: a folder changed since is
- * listed again, a file changed since is hashed again (even with its old time put back), and a
- * memo that is missing, damaged or cannot be written only costs the walk it saves.
+ * The inject hook's walk memo (src/inject/walk_memo.ts): a big library folder's listing, a big
+ * library file's hash and a small one's text kept between runs. What it keeps is never wrong: a
+ * folder changed since is listed again, a file changed since is hashed or read again (even with its
+ * old time put back), and a memo that is missing, damaged or cannot be written only costs the walk
+ * it saves.
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
@@ -207,7 +208,8 @@ Deno.test("a big file's hash is recalled while it is unchanged, never once its c
   await sleep(1_100); // a status-change time of another second (Deno gives whole seconds)
   await Deno.writeTextFile(file, "b".repeat(MEMO_MIN_BYTES));
   settle(file); // `touch -d`: the size and modification time it had
-  assert.deepEqual(stampNow(), before, "the stamp a read sees is the same");
+  const after = stampNow();
+  assert.deepEqual([after.size, after.stamp], [before.size, before.stamp], "a read sees one stamp");
   const changed = openWalkMemo(state, { root: dir.path, folder: "" }, later);
   assert.equal(changed.recallHash(file, stampNow()), undefined);
   changed.flush();
@@ -245,6 +247,82 @@ Deno.test("a small file, a file changed in the last seconds, or one changed sinc
   assert.ok(!("error" in restored));
   now.offerHash(big.path, restored, "h");
   assert.equal(now.counts.kept, 0, "its status changed just now");
+});
+
+Deno.test("a small file's text is recalled while it is unchanged, never once it changed, old time put back or not", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/tech.md`;
+  await Deno.writeTextFile(file, "- OLD");
+  const stampNow = () => {
+    const stamp = statStamp(file);
+    assert.ok(!("error" in stamp));
+    return stamp;
+  };
+  const state = `${dir.path}/state`;
+  const walk = { root: dir.path, folder: "" };
+  const keep = openWalkMemo(state, walk, later);
+  keep.offerText(file, stampNow(), "- OLD", () => "hash-of-old");
+  assert.equal(keep.counts.kept, 1);
+  keep.flush();
+  const recalled = openWalkMemo(state, walk, later).recallText(file, stampNow());
+  assert.deepEqual(recalled, { text: "- OLD", hash: "hash-of-old" });
+  const before = await Deno.stat(file);
+  await sleep(1_100); // a status-change time of another second (Deno gives whole seconds)
+  await Deno.writeTextFile(file, "- NEW");
+  await Deno.utime(file, before.atime!, before.mtime!); // its size and time, as they were
+  assert.equal(stampNow().stamp, `5:${before.mtime!.getTime()}`, "a read sees the old stamp");
+  const changed = openWalkMemo(state, walk, later);
+  assert.equal(changed.recallText(file, stampNow()), undefined);
+  changed.flush();
+  assert.equal(openWalkMemo(state, walk, later).recallText(file, stampNow()), undefined);
+});
+
+Deno.test("a big file, a file changed in the last seconds, or one changed since it was read has no text kept", async () => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/state`;
+  const write = async (name: string, text: string) => {
+    const path = `${dir.path}/${name}`;
+    await Deno.writeTextFile(path, text);
+    const stamp = statStamp(path);
+    assert.ok(!("error" in stamp));
+    return { path, stamp, text };
+  };
+  const small = await write("small.md", "- small");
+  const big = await write("big.md", "b".repeat(MEMO_MIN_BYTES));
+  const moved = await write("moved.md", "- moved");
+  await Deno.writeTextFile(moved.path, "- moved, and longer"); // written after it was read
+  let hashed = 0;
+  const hash = () => `h${++hashed}`;
+  const settled = openWalkMemo(state, { root: dir.path, folder: "" }, later);
+  for (const { path, stamp, text } of [big, moved]) settled.offerText(path, stamp, text, hash);
+  assert.equal(settled.counts.kept, 0);
+  assert.equal(hashed, 0, "nothing kept, nothing hashed");
+  settled.offerText(small.path, small.stamp, small.text, hash);
+  assert.equal(settled.counts.kept, 1, "a small file read as it is, settled, is kept");
+  const now = openWalkMemo(state, { root: dir.path, folder: "" });
+  now.offerText(small.path, small.stamp, small.text, hash);
+  assert.equal(now.counts.kept, 0, "on the real clock, small.md was written just now");
+});
+
+Deno.test("the texts are kept in a file of their own, the user's alone; a damaged one reads as none and is replaced", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/tech.md`;
+  await Deno.writeTextFile(file, "- TECH");
+  const stamp = statStamp(file);
+  assert.ok(!("error" in stamp));
+  const state = `${dir.path}/state`;
+  const walk = { root: dir.path, folder: "src" };
+  const texts = walkMemoPath(state, walk).replace(/\.json$/, ".texts.json");
+  await writeAt(texts, '{"version":1,"texts":');
+  const damaged = openWalkMemo(state, walk, later);
+  assert.equal(damaged.recallText(file, stamp), undefined);
+  damaged.offerText(file, stamp, "- TECH", () => "h");
+  damaged.flush();
+  assert.equal(JSON.parse(await Deno.readTextFile(texts)).texts[file].text, "- TECH");
+  await assert.rejects(Deno.stat(walkMemoPath(state, walk)), Deno.errors.NotFound, "no listing");
+  if (Deno.build.os !== "windows") assert.equal((await Deno.stat(texts)).mode! & 0o777, 0o600);
+  const other = openWalkMemo(state, { root: dir.path, folder: "docs" }, later);
+  assert.equal(other.recallText(file, stamp), undefined, "another walk keeps its own");
 });
 
 Deno.test("a damaged memo reads as empty and is replaced; one that cannot be written costs nothing", async () => {
@@ -299,11 +377,16 @@ Deno.test("the inject hook: a learning added to a big, kept folder is sent, and 
   const first = await touch("s-1");
   assert.match(first.context, /- OLD o/);
   const keeps = Deno.build.os !== "windows";
-  if (keeps) assert.match(first.line, / memo_kept=2( |$)/, "src/ and src/patterns.md");
+  if (keeps) {
+    assert.match(first.line, / memo_kept=4( |$)/, "src/, src/patterns.md's hash, 2 small texts");
+  }
   await Deno.writeTextFile(`${lib}/src/edge.md`, "- NEW-SRC-EDGE");
   const second = await touch("s-2");
   assert.match(second.context, /- NEW-SRC-EDGE/);
-  if (keeps) assert.match(second.line, / memo_recalled=1( |$)/, "the hash; src/ changed");
+  assert.match(second.context, /- ROOT-TECH[\s\S]*- API-EDGE|- API-EDGE[\s\S]*- ROOT-TECH/);
+  if (keeps) {
+    assert.match(second.line, / memo_recalled=3( |$)/, "the hash and the 2 texts; src/ changed");
+  }
   await Deno.writeTextFile(big, `- NEW ${"o".repeat(MEMO_MIN_BYTES)}`);
   settle(big); // `touch -d`: the size and modification time it had
   const third = await touch("s-3");
@@ -312,6 +395,15 @@ Deno.test("the inject hook: a learning added to a big, kept folder is sent, and 
   const touched = new Date(Date.now() + 60_000);
   await Deno.utime(big, touched, touched);
   assert.equal((await touch("s-3")).context, "");
+  // a small file rewritten with its size and exact modification time put back: its kept text
+  // is not the file's any more (its status-change time tells), so the new text is sent
+  const tech = `${lib}/tech.md`;
+  const before = await Deno.stat(tech);
+  await Deno.writeTextFile(tech, "- ROOT-TEXT");
+  await Deno.utime(tech, before.atime!, before.mtime!);
+  const fourth = await touch("s-4");
+  assert.match(fourth.context, /- ROOT-TEXT/);
+  assert.doesNotMatch(fourth.context, /- ROOT-TECH/);
 });
 
 Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session start; a recent one and other files stay", async () => {
@@ -319,13 +411,15 @@ Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session s
   const home = `${dir.path}/home`;
   const state = `${home}/.claude/librarian`;
   const old = walkMemoPath(state, { root: "/gone/_memory_library", folder: "" });
+  const oldTexts = old.replace(/\.json$/, ".texts.json");
   const recent = walkMemoPath(state, { root: "/here/_memory_library", folder: "src" });
   const other = `${state}/walk/notes.txt`;
-  for (const [path, text] of [[old, "{}"], [recent, "{}"], [other, "kept"]] as const) {
-    await writeAt(path, text);
+  for (const [path, text] of [[old, "{}"], [oldTexts, "{}"], [recent, "{}"], [other, "kept"]]) {
+    await writeAt(path!, text!);
   }
   const longAgo = new Date(Date.now() - WALK_MEMO_MAX_AGE_MS - 60_000);
   await Deno.utime(old, longAgo, longAgo);
+  await Deno.utime(oldTexts, longAgo, longAgo);
   await Deno.utime(other, longAgo, longAgo);
   assert.equal(await pruneWalkMemos(state, Date.now() - 120_000), 0, "not yet that old then");
   await writeTree(dir.path, { "proj/_memory_library/tech.md": "- TECH" });
@@ -341,6 +435,7 @@ Deno.test("a memo not written for WALK_MEMO_MAX_AGE_MS is removed at a session s
   });
   assert.equal(result.code, 0, result.stderr);
   await assert.rejects(Deno.stat(old), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(oldTexts), Deno.errors.NotFound);
   assert.equal(await Deno.readTextFile(recent), "{}");
   assert.equal(await Deno.readTextFile(other), "kept", "only memos are removed");
 });

@@ -32,7 +32,7 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
   "src/inject/walk_memo.ts: writeTextAtomicSync": {
     count: 1,
-    why: "state: big library folders and hashes kept between runs",
+    why: "state: big library folders, big files' hashes and small files' texts kept between runs",
   },
   "src/inject/window.ts: Deno.openSync(write)": {
     count: 1,

@@ -31,17 +31,33 @@ export interface FileStamp {
   stamp: string;
   /** The file's owner, `null` where the system tells none (Windows). */
   uid: number | null;
+  /** The stat the stamp was made of, when {@link statStamp} made it (a memo stamps with more of it). */
+  info?: Deno.FileInfo;
+}
+
+/** A small file's whole text kept between runs, and the hash of its content. */
+export interface KeptRead {
+  text: string;
+  hash: string;
 }
 
 /**
- * What a caller may keep of files' content hashes between runs (`inject/walk_memo.ts`), so that a
- * file unchanged since is not hashed again.
+ * What a caller may keep of files' reads between runs (`inject/walk_memo.ts`): a big file's
+ * content hash, so that it is not hashed again, and a small file's text with its hash, so that it
+ * is not even opened again, while each file is unchanged.
  */
-export interface HashMemo {
+export interface ReadMemo {
   /** The hash kept for `path` when it is still the file stat'ed as `stamp`; else `undefined`. */
   recallHash(path: string, stamp: FileStamp): string | undefined;
   /** Offers the hash just made of `path`'s content, read after it was stat'ed as `stamp`. */
   offerHash(path: string, stamp: FileStamp, hash: string): void;
+  /** The text and hash kept for `path` when it is still the file stat'ed as `stamp`; else `undefined`. */
+  recallText(path: string, stamp: FileStamp): KeptRead | undefined;
+  /**
+   * Offers the whole text just read of `path`, stat'ed as `stamp` before, with its hash (made only
+   * when the text is kept).
+   */
+  offerText(path: string, stamp: FileStamp, text: string, hash: () => string): void;
 }
 
 /** How many leading bytes are checked for NUL to call a file binary. */
@@ -80,7 +96,10 @@ export function fileStampOf(info: Pick<Deno.FileInfo, "size" | "mtime" | "uid">)
  */
 export function statStamp(path: string): FileStamp | { error: string } {
   try {
-    return fileStampOf(Deno.statSync(path));
+    const info = Deno.statSync(path);
+    const stamp: FileStamp = fileStampOf(info);
+    stamp.info = info;
+    return stamp;
   } catch (error) {
     return { error: error instanceof Error ? error.name : String(error) };
   }

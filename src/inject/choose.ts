@@ -23,8 +23,9 @@ import { MIN_SLICE } from "../format/budget.ts";
 import { priorityOf, stripMetadata } from "../format/library_doc.ts";
 import {
   type FileStamp,
-  type HashMemo,
+  type LazyFileText,
   readLibraryTextLazily,
+  type ReadMemo,
   statStamp,
 } from "../core/read_text.ts";
 import { type OwnerCheck, trustedByThisProcess } from "../core/discover.ts";
@@ -161,8 +162,11 @@ export interface ReadChoiceOptions {
    * root's): another user's file is named once as not served, never read.
    */
   trusts?: OwnerCheck;
-  /** Content hashes kept between runs (`walk_memo.ts`): a file unchanged since is not hashed. */
-  hashes?: HashMemo;
+  /**
+   * Reads kept between runs (`walk_memo.ts`): a big file unchanged since is not hashed again, a
+   * small one not even opened.
+   */
+  reads?: ReadMemo;
 }
 
 /** What {@link renderChoice} needs: the rendering side of {@link ChooseOptions}. */
@@ -202,6 +206,14 @@ export type ChoiceRead =
     fingerprintOf: (path: string) => string | undefined;
   };
 
+/** A small file's text as a memo kept it: whole, its hash made when it was read. */
+interface KeptText {
+  kind: "text";
+  text: string;
+  partial: false;
+  hash: string;
+}
+
 /**
  * A file's content hash made at most once: taken from `memo` when it kept one for the file as it
  * is (`stamp`), else made and offered to it.
@@ -210,7 +222,7 @@ function memoisedHash(
   hash: string | (() => string),
   path: string,
   stamp: FileStamp,
-  memo: HashMemo | undefined,
+  memo: ReadMemo | undefined,
 ): string | (() => string) {
   if (memo === undefined || typeof hash === "string") return hash;
   let made: string | undefined;
@@ -310,16 +322,24 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       hits++; // unchanged since it was sent: not even read
       continue;
     }
-    const text = readLibraryTextLazily(file.absPath, stat.size, MAX_READ_BYTES);
+    // a small file unchanged since a run kept its text is not even opened (walk_memo.ts)
+    const kept = options.reads?.recallText(file.absPath, stat);
+    const text: LazyFileText | KeptText = kept === undefined
+      ? readLibraryTextLazily(file.absPath, stat.size, MAX_READ_BYTES)
+      : { kind: "text", text: kept.text, partial: false, hash: kept.hash };
     if (text.kind === "unreadable") {
       const fingerprint = makeFingerprint(stat.stamp, UNREADABLE);
       if (previous !== fingerprint) skip(i, file, `unreadable: ${text.reason}`, fingerprint);
       continue;
     }
-    const hash = memoisedHash(text.hash, file.absPath, stat, options.hashes);
+    const hash = memoisedHash(text.hash, file.absPath, stat, options.reads);
+    const hashNow = () => typeof hash === "string" ? hash : hash();
+    if (kept === undefined && text.kind === "text" && !text.partial) {
+      options.reads?.offerText(file.absPath, stat, text.text, hashNow);
+    }
     const stamp = stat.stamp;
-    const fingerprint = () => makeFingerprint(stamp, typeof hash === "string" ? hash : hash());
-    if (previous !== undefined && hashOf(previous) === (typeof hash === "string" ? hash : hash())) {
+    const fingerprint = () => makeFingerprint(stamp, hashNow());
+    if (previous !== undefined && hashOf(previous) === hashNow()) {
       hits++; // touched but not changed
       touched[file.absPath] = fingerprint();
       continue;

@@ -24,7 +24,7 @@ import { type FolderListings, folderListings } from "../core/folder_listing.ts";
 import { type StaleView, staleView } from "./stale_view.ts";
 import { dirnameOf, normalizePath, resolveLocalPath } from "../core/paths.ts";
 import { collectLibraryFiles, type LevelMemo, type LibraryFile } from "../core/walk.ts";
-import type { HashMemo } from "../core/read_text.ts";
+import type { ReadMemo } from "../core/read_text.ts";
 import {
   builtinLoadedAgents,
   clientLoadedSources,
@@ -164,15 +164,15 @@ export type FileLocation =
      * the root files' export check (`inject_hook.ts`), which need not read `.claude/rules` again.
      */
     exportedRules?: readonly RuleFile[];
-    /** The content hashes kept between runs for this library (`walk_memo.ts`), when kept. */
-    hashes?: HashMemo;
+    /** What is kept between runs of this walk's reads (`walk_memo.ts`), when kept. */
+    reads?: ReadMemo;
   };
 
 /**
- * What the inject hook keeps of a walk between runs (`walk_memo.ts`): big folders' listings and
- * big files' hashes.
+ * What the inject hook keeps of a walk between runs (`walk_memo.ts`): big folders' listings, big
+ * files' hashes and small files' texts.
  */
-export type LibraryMemo = LevelMemo & HashMemo;
+export type LibraryMemo = LevelMemo & ReadMemo;
 
 /**
  * Finds the library for the file at `rawPath` and the library files that apply to it, most
@@ -277,7 +277,7 @@ export function locateFileContext(
     listings,
     exportedRules: ruleFiles.exported,
     ...(stale ? { stale } : {}),
-    ...(memo ? { hashes: memo } : {}),
+    ...(memo ? { reads: memo } : {}),
     ...loaded,
   };
 }
@@ -318,7 +318,7 @@ export function readFileContext(
     alreadySent,
     ...(extra.keepProvenance === undefined ? {} : { keepProvenance: extra.keepProvenance }),
     ...(location.stale ? { stale: location.stale } : {}),
-    ...(location.hashes ? { hashes: location.hashes } : {}),
+    ...(location.reads ? { reads: location.reads } : {}),
     trusts: trustsOwnersOf(location.library),
   });
   return { location, budget, read };

@@ -1,10 +1,11 @@
 /**
- * The inject hook's memo of a walk's big folders and big files between runs
- * (`walk_memo_format.ts` says what is kept and why that holds): one file per walk (a library and
- * the mirror folder a touch walks up from) in the state folder, read once when the walk first asks
- * it, written at most once per run, and only when it learned something. A memo that cannot be read
- * is empty, and one that cannot be written is not kept: either way the hook lists and hashes as it
- * would without one.
+ * The inject hook's memo of a walk's big folders, big files and small files between runs
+ * (`walk_memo_format.ts` says what is kept and why that holds): for each walk (a library and the
+ * mirror folder a touch walks up from), one file of listings and hashes and one of small files'
+ * texts in the state folder, each read once when the run first asks it, written at most once per
+ * run, and only when it learned something. A memo that cannot be read is empty, and one that
+ * cannot be written is not kept: either way the hook lists, reads and hashes as it would without
+ * one. The texts file is the user's alone to read (a copy of library text: mode 600).
  *
  * @module
  */
@@ -13,26 +14,29 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { removeOlderThan } from "../core/prune.ts";
-import { type FileStamp, fileStampOf, type HashMemo } from "../core/read_text.ts";
+import { type FileStamp, fileStampOf, type ReadMemo } from "../core/read_text.ts";
 import type { LevelMemo, PlainLevel } from "../core/walk.ts";
 import {
   emptyWalkMemo,
+  formatTextMemo,
   formatWalkMemo,
   isSettled,
+  type KeptText,
   lastChangeMs,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
   memoStamp,
+  parseTextMemo,
   parseWalkMemo,
   WALK_MEMO_MAX_AGE_MS,
   type WalkMemoData,
 } from "./walk_memo_format.ts";
 
-/** A walk's memo for one run: the walk's {@link LevelMemo} and the reads' {@link HashMemo}. */
-export interface WalkMemo extends LevelMemo, HashMemo {
+/** A walk's memo for one run: the walk's {@link LevelMemo} and the reads' {@link ReadMemo}. */
+export interface WalkMemo extends LevelMemo, ReadMemo {
   /** Writes what this run learned, when it learned anything (never throws). */
   flush(): void;
-  /** How many folders and hashes this run took from the memo, and how many it newly kept. */
+  /** How many folders, hashes and texts this run took from the memo, and how many it newly kept. */
   readonly counts: { recalled: number; kept: number };
 }
 
@@ -58,6 +62,11 @@ export function walkMemoPath(stateDir: string, walk: Walk): string {
   return joinPath(stateDir, "walk", `${hashUtf8(`${walk.root}\n${walk.folder}`)}.json`);
 }
 
+/** Where the small files' texts of `walk` are kept: beside its memo, `<hash>.texts.json`. */
+function textMemoPath(stateDir: string, walk: Walk): string {
+  return walkMemoPath(stateDir, walk).replace(/\.json$/, ".texts.json");
+}
+
 /** A memo stamp, and when the thing stamped last changed ({@link lastChangeMs}). */
 interface Stated {
   stamp: string;
@@ -67,11 +76,23 @@ interface Stated {
 /** A folder's memo stamp now, or `null` when it cannot be stat'ed. */
 function statFolder(folder: string): Stated | null {
   try {
-    const info = Deno.statSync(folder);
-    return { stamp: memoStamp(info), changedMs: lastChangeMs(info) };
+    return statedOf(Deno.statSync(folder));
   } catch {
     return null;
   }
+}
+
+/** The memo stamp of what a stat of a folder or file told. */
+function statedOf(info: Deno.FileInfo): Stated {
+  return { stamp: memoStamp(info), changedMs: lastChangeMs(info) };
+}
+
+/**
+ * The memo stamp of the file the caller stat'ed as `stamp` just now (the stat it was made of, or
+ * another when it carries none), to recall what was kept of the file as it is.
+ */
+function statedNow(path: string, stamp: FileStamp): Stated | null {
+  return stamp.info === undefined ? statFile(path, stamp) : statedOf(stamp.info);
 }
 
 /**
@@ -81,11 +102,21 @@ function statFolder(folder: string): Stated | null {
 function statFile(path: string, stamp: FileStamp): Stated | null {
   try {
     const info = Deno.statSync(path);
-    return fileStampOf(info).stamp === stamp.stamp
-      ? { stamp: memoStamp(info), changedMs: lastChangeMs(info) }
-      : null;
+    return fileStampOf(info).stamp === stamp.stamp ? statedOf(info) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Writes a memo file (with `mode`, when given, where the system has one); one that cannot be
+ * written is not kept.
+ */
+function keep(path: string, text: string, mode?: number): void {
+  try {
+    writeTextAtomicSync(path, text, mode === undefined ? {} : { mode });
+  } catch {
+    // not kept: the next run lists, reads and hashes as it would without it
   }
 }
 
@@ -122,6 +153,9 @@ export function openWalkMemo(
   const path = walkMemoPath(stateDir, walk);
   let data: WalkMemoData | undefined;
   let dirty = false;
+  const textsPath = textMemoPath(stateDir, walk);
+  let texts: Map<string, KeptText> | undefined;
+  let textsDirty = false;
   const counts = { recalled: 0, kept: 0 };
   // each folder's stamp as stat'ed before this run listed it (recall), to keep with the listing
   const statedBefore = new Map<string, Stated>();
@@ -134,6 +168,16 @@ export function openWalkMemo(
       }
     }
     return data;
+  };
+  const keptTexts = (): Map<string, KeptText> => {
+    if (texts === undefined) {
+      try {
+        texts = parseTextMemo(Deno.readTextFileSync(textsPath), walk.root, walk.folder);
+      } catch {
+        texts = new Map(); // none yet, or unreadable: nothing is kept
+      }
+    }
+    return texts;
   };
   const forget = (map: Map<string, unknown>, key: string) => {
     if (map.delete(key)) dirty = true;
@@ -185,7 +229,7 @@ export function openWalkMemo(
     recallHash(path, stamp) {
       const kept = memo().hashes.get(path);
       if (kept === undefined) return undefined;
-      if (kept.stamp !== statFile(path, stamp)?.stamp) {
+      if (kept.stamp !== statedNow(path, stamp)?.stamp) {
         forget(memo().hashes, path);
         return undefined;
       }
@@ -202,13 +246,38 @@ export function openWalkMemo(
       dirty = true;
       counts.kept++;
     },
+    recallText(path, stamp) {
+      if (stamp.size >= MEMO_MIN_BYTES) return undefined; // never kept: the texts are not read
+      const map = keptTexts();
+      const kept = map.get(path);
+      if (kept === undefined) return undefined;
+      if (kept.stamp !== statedNow(path, stamp)?.stamp) {
+        map.delete(path);
+        textsDirty = true;
+        return undefined;
+      }
+      counts.recalled++;
+      return { text: kept.text, hash: kept.hash };
+    },
+    offerText(path, stamp, text, hash) {
+      if (stamp.size >= MEMO_MIN_BYTES) return;
+      // stat'ed again after the read: the text kept is the file's as stamped
+      const stated = statFile(path, stamp);
+      if (stated === null || !isSettled(stated.changedMs, now())) return;
+      const map = keptTexts();
+      map.delete(path);
+      map.set(path, { stamp: stated.stamp, text, hash: hash() });
+      textsDirty = true;
+      counts.kept++;
+    },
     flush() {
-      if (!dirty || data === undefined) return;
-      dirty = false;
-      try {
-        writeTextAtomicSync(path, formatWalkMemo(data));
-      } catch {
-        // not kept: the next run lists and hashes as it would without a memo
+      if (dirty && data !== undefined) {
+        dirty = false;
+        keep(path, formatWalkMemo(data));
+      }
+      if (textsDirty && texts !== undefined) {
+        textsDirty = false;
+        keep(textsPath, formatTextMemo(walk.root, walk.folder, texts), 0o600);
       }
     },
   };
@@ -230,6 +299,7 @@ export async function pruneWalkMemos(
   now: number = Date.now(),
   maxAgeMs: number = WALK_MEMO_MAX_AGE_MS,
 ): Promise<number> {
-  const isMemo = (entry: Deno.DirEntry) => entry.isFile && /^[0-9a-f]{16}\.json$/.test(entry.name);
+  const isMemo = (entry: Deno.DirEntry) =>
+    entry.isFile && /^[0-9a-f]{16}(\.texts)?\.json$/.test(entry.name);
   return await removeOlderThan(joinPath(stateDir, "walk"), isMemo, now, maxAgeMs);
 }

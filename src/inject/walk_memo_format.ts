@@ -1,13 +1,17 @@
 /**
  * What the inject hook keeps between runs of one walk (a library, and the mirror folder a touch
  * walks up from) as data: the listing of each folder of many entries on the way and the content
- * hash of each big file it shows, each with the stamp the folder or file had, and the rules for what
- * may be kept (pure: nothing is read or written here; `walk_memo.ts` does that). One memo per walk,
- * so a run reads what its own walk needs and no more, however big the library.
+ * hash of each big file it shows, each with the stamp the folder or file had; in a second file, the
+ * text of each small file it reads, with its hash; and the rules for what may be kept (pure:
+ * nothing is read or written here; `walk_memo.ts` does that). One memo per walk, so a run reads
+ * what its own walk needs and no more, however big the library.
  *
- * Why: a first touch in a session lists every folder on the walk and hashes every file it shows.
- * A folder of some 200 entries takes about 0.25 ms to list, and a 20,000-character file about
- * 0.7 ms to hash; a stat takes some 10 µs.
+ * Why: a first touch in a session lists every folder on the walk, reads every file it shows and
+ * hashes it. A folder of some 200 entries takes about 0.25 ms to list, and a 20,000-character file
+ * about 0.7 ms to hash; a stat takes some 10 µs, while opening a small file costs some 35 µs (Deno
+ * resolves every folder of its path first) and hashing it 15 µs: a first touch reads about 25 of
+ * them. The texts are a file of their own, read only by a run that would read a file: a repeat
+ * touch reads none.
  *
  * Why it holds: a folder's modification time changes whenever an entry is added, removed or
  * renamed in it, and a file's whenever its content is written; a status-change time whenever
@@ -27,7 +31,10 @@ export const WALK_MEMO_VERSION = 1;
 /** A folder with at least this many entries (of any kind) is kept; a smaller one costs little to list. */
 export const MEMO_MIN_ENTRIES = 64;
 
-/** A file of at least this many bytes has its hash kept; a smaller one costs little to hash. */
+/**
+ * A file of at least this many bytes has its hash kept (a smaller one costs little to hash); a
+ * smaller one has its whole text kept (a bigger one costs more to parse from a memo than to read).
+ */
 export const MEMO_MIN_BYTES = 2048;
 
 /** A folder or file is kept only when its last change is at least this old (ms). */
@@ -38,6 +45,9 @@ export const MAX_KEPT_FOLDERS = 32;
 
 /** At most this many file hashes are kept per walk (the latest kept win). */
 export const MAX_KEPT_HASHES = 64;
+
+/** At most this many small files' texts are kept per walk (the latest kept win). */
+export const MAX_KEPT_TEXTS = 64;
 
 /** A memo not written for this long is removed at a session start (its library may be gone). */
 export const WALK_MEMO_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -55,6 +65,13 @@ export interface KeptFolder {
 /** A kept hash: the file's stamp when it was read, and the hash of what was read. */
 export interface KeptHash {
   stamp: string;
+  hash: string;
+}
+
+/** A kept text: the file's stamp when it was read, its whole text, and the hash of its content. */
+export interface KeptText {
+  stamp: string;
+  text: string;
   hash: string;
 }
 
@@ -183,15 +200,8 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
  */
 export function parseWalkMemo(text: string, root: string, folder: string): WalkMemoData {
   const memo = emptyWalkMemo(root, folder);
-  if (text.length > MAX_MEMO_CHARS) return memo;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return memo;
-  }
-  const top = recordOf(parsed);
-  if (top?.version !== WALK_MEMO_VERSION || top.root !== root || top.folder !== folder) return memo;
+  const top = memoOf(text, root, folder);
+  if (top === undefined) return memo;
   for (const [path, value] of Object.entries(recordOf(top.folders) ?? {})) {
     const entry = recordOf(value);
     const files = namesOf(entry?.files);
@@ -207,6 +217,52 @@ export function parseWalkMemo(text: string, root: string, folder: string): WalkM
     }
   }
   return memo;
+}
+
+/** A memo's text as its top record, when it is this format's memo of this walk. */
+function memoOf(text: string, root: string, folder: string): Record<string, unknown> | undefined {
+  if (text.length > MAX_MEMO_CHARS) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const top = recordOf(parsed);
+  return top?.version === WALK_MEMO_VERSION && top.root === root && top.folder === folder
+    ? top
+    : undefined;
+}
+
+/**
+ * Reads the texts memo of the walk up from `folder` in the library at `root`, as
+ * {@link parseWalkMemo} reads a memo: anything else reads as none, and an entry of the wrong shape,
+ * or a text too long to have been kept, is left out (never throws).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatTextMemo, parseTextMemo } from "./walk_memo_format.ts";
+ * const texts = new Map([["/p/lib/a.md", { stamp: "1:2:3:4", text: "- a", hash: "ab" }]]);
+ * const text = formatTextMemo("/p/lib", "src", texts);
+ * assert.equal(parseTextMemo(text, "/p/lib", "src").get("/p/lib/a.md")?.text, "- a");
+ * assert.equal(parseTextMemo(text, "/p/lib", "docs").size, 0);
+ * assert.equal(parseTextMemo("[]", "/p/lib", "src").size, 0);
+ * ```
+ */
+export function parseTextMemo(text: string, root: string, folder: string): Map<string, KeptText> {
+  const texts = new Map<string, KeptText>();
+  const top = memoOf(text, root, folder);
+  for (const [path, value] of Object.entries(recordOf(top?.texts) ?? {})) {
+    const entry = recordOf(value);
+    if (
+      typeof entry?.stamp === "string" && typeof entry.hash === "string" &&
+      typeof entry.text === "string" && entry.text.length < MEMO_MIN_BYTES
+    ) {
+      texts.set(path, { stamp: entry.stamp, text: entry.text, hash: entry.hash });
+    }
+  }
+  return texts;
 }
 
 /** The last `max` entries of a map, in order. */
@@ -236,5 +292,28 @@ export function formatWalkMemo(memo: WalkMemoData): string {
     folder: memo.folder,
     folders: latest(memo.folders, MAX_KEPT_FOLDERS),
     hashes: latest(memo.hashes, MAX_KEPT_HASHES),
+  });
+}
+
+/**
+ * A walk's kept texts as text: JSON, with at most {@link MAX_KEPT_TEXTS} of them (the latest kept).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatTextMemo, MAX_KEPT_TEXTS } from "./walk_memo_format.ts";
+ * const texts = new Map();
+ * for (let i = 0; i <= MAX_KEPT_TEXTS; i++) texts.set(`/p/lib/${i}.md`, { stamp: "s", text: "t", hash: "h" });
+ * const kept = JSON.parse(formatTextMemo("/p/lib", "", texts)).texts;
+ * assert.equal(Object.keys(kept).length, MAX_KEPT_TEXTS);
+ * assert.ok(!("/p/lib/0.md" in kept));
+ * ```
+ */
+export function formatTextMemo(root: string, folder: string, texts: Map<string, KeptText>): string {
+  return JSON.stringify({
+    version: WALK_MEMO_VERSION,
+    root,
+    folder,
+    texts: latest(texts, MAX_KEPT_TEXTS),
   });
 }
