@@ -204,6 +204,7 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
           : await makeLibrary(root, folders, 10, shape),
       );
     }
+    const stale = await makeStaleLibrary(tmp);
     await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 1_000));
     for (const [name, folders, shape, fresh] of cases) {
       const root = join(tmp, name);
@@ -234,19 +235,24 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
         fresh ? INJECT_GOALS.firstTouch : INJECT_GOALS.repeatTouch,
       ));
     }
-    rows.push(...await benchStaleRecord(tmp, runs));
+    rows.push(...await benchStaleRecord(stale, runs));
     return rows;
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }
 
+/** A library of the stale-record rows, built: its edited file and the hooks' home. */
+export interface StaleLibrary {
+  file: string;
+  home: string;
+}
+
 /**
  * A library whose learnings cite code files, some since deleted, with the stale record the Stop
- * hook keeps present: the first touch marks the stale ones (the record read, each mark's cited
- * files stat'ed); a repeat touch must cost what it costs without a record (nothing is read).
+ * hook keeps present (in `tmp/stale`, its home `tmp/home-stale`).
  */
-export async function benchStaleRecord(tmp: string, runs: number): Promise<BenchRow[]> {
+export async function makeStaleLibrary(tmp: string): Promise<StaleLibrary> {
   const root = join(tmp, "stale");
   const home = join(tmp, "home-stale");
   const file = await makeLibrary(root, 2, 10, "tree");
@@ -273,6 +279,18 @@ export async function benchStaleRecord(tmp: string, runs: number): Promise<Bench
   if (made.kind !== "written" || made.stale !== 10) {
     throw new Error(`stale benchmark: the record was not made (${JSON.stringify(made)})`);
   }
+  return { file, home };
+}
+
+/**
+ * The stale record's rows: the first touch marks the stale learnings (the record read, each
+ * mark's cited files stat'ed); a repeat touch must cost what it costs without a record (nothing
+ * is read).
+ */
+export async function benchStaleRecord(
+  { file, home }: StaleLibrary,
+  runs: number,
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const fresh of [true, false]) {
     const subject = injectCommand(file, home, fresh);

@@ -119,3 +119,24 @@ Deno.test("a file whose text the reads memo kept is not read, and its kept hash 
   assert.ok(read.kind === "text");
   assert.deepEqual(offered, [`${dir.path}/read.md|- read now|${read.hash}`]);
 });
+
+Deno.test("a later touch in the window, which reads files a first touch left out, neither asks nor offers the reads memo's texts", async () => {
+  await using dir = await tempDir();
+  Deno.writeTextFileSync(`${dir.path}/sent.md`, "- sent");
+  Deno.writeTextFileSync(`${dir.path}/new.md`, "- new");
+  const files = [fileIn(dir.path, "sent.md"), fileIn(dir.path, "new.md")];
+  const asked: string[] = [];
+  const reads: ReadMemo = {
+    recallHash: () => undefined,
+    offerHash: () => {},
+    recallText: (path) => void asked.push(`recall ${path}`),
+    offerText: (path) => void asked.push(`offer ${path}`),
+  };
+  const first = chooseContext([files[0]!], options());
+  assert.ok(first.kind === "context");
+  const later = chooseContext(files, { ...options(first.delivered), reads });
+  assert.ok(later.kind === "context" && later.rendered.text.includes("- new"));
+  assert.deepEqual(asked, []);
+  chooseContext(files, { ...options(), reads });
+  assert.equal(asked.length, 4, "a first touch asks for and offers both");
+});

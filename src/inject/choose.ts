@@ -283,6 +283,13 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
   // skipped files too); once it passes the budget, no other file could get a slice, so the rest
   // are named as left out without being read.
   let leastChars = 0;
+  // Small files' texts are kept for a first touch of these files in the window (none sent yet):
+  // it reads the same files from one window to the next. A later touch reads others, named left
+  // out before, that would only crowd them out of the memo (walk_memo.ts).
+  const texts =
+    options.reads !== undefined && files.every((file) => sent[file.absPath] === undefined)
+      ? options.reads
+      : undefined;
   const skip = (i: number, file: LibraryFile, reason: string, fingerprint: string) => {
     skipAt[i] = { label: file.label, readPath: file.absPath, reason };
     fingerprints[file.absPath] = fingerprint;
@@ -322,8 +329,8 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       hits++; // unchanged since it was sent: not even read
       continue;
     }
-    // a small file unchanged since a run kept its text is not even opened (walk_memo.ts)
-    const kept = options.reads?.recallText(file.absPath, stat);
+    // a small file unchanged since a run kept its text is not even opened
+    const kept = texts?.recallText(file.absPath, stat);
     const text: LazyFileText | KeptText = kept === undefined
       ? readLibraryTextLazily(file.absPath, stat.size, MAX_READ_BYTES)
       : { kind: "text", text: kept.text, partial: false, hash: kept.hash };
@@ -335,7 +342,7 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
     const hash = memoisedHash(text.hash, file.absPath, stat, options.reads);
     const hashNow = () => typeof hash === "string" ? hash : hash();
     if (kept === undefined && text.kind === "text" && !text.partial) {
-      options.reads?.offerText(file.absPath, stat, text.text, hashNow);
+      texts?.offerText(file.absPath, stat, text.text, hashNow);
     }
     const stamp = stat.stamp;
     const fingerprint = () => makeFingerprint(stamp, hashNow());
