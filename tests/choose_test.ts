@@ -105,6 +105,8 @@ Deno.test("a file whose text the reads memo kept is not read, and its kept hash 
     recallText: (path) =>
       path.endsWith("kept.md") ? { text: "- as kept", hash: "kept-hash" } : undefined,
     offerText: (path, _stamp, text, hash) => offered.push(`${path}|${text}|${hash()}`),
+    recallDigest: () => undefined,
+    offerDigest: () => {},
   };
   const choice = chooseContext(files, { ...options(), reads });
   assert.ok(choice.kind === "context");
@@ -131,6 +133,8 @@ Deno.test("a later touch in the window, which reads files a first touch left out
     offerHash: () => {},
     recallText: (path) => void asked.push(`recall ${path}`),
     offerText: (path) => void asked.push(`offer ${path}`),
+    recallDigest: (key) => void asked.push(`recall digest ${key}`),
+    offerDigest: (key) => void asked.push(`offer digest ${key}`),
   };
   const first = chooseContext([files[0]!], options());
   assert.ok(first.kind === "context");
@@ -139,4 +143,37 @@ Deno.test("a later touch in the window, which reads files a first touch left out
   assert.deepEqual(asked, []);
   chooseContext(files, { ...options(), reads });
   assert.equal(asked.length, 4, "a first touch asks for and offers both");
+});
+
+Deno.test("on a first touch, what a cut file comes to is taken from the reads memo by its content's hash, or made and offered to it", async () => {
+  await using dir = await tempDir();
+  const text = Array.from({ length: 300 }, (_, i) => `- learning ${i}: keep it short`).join("\n");
+  Deno.writeTextFileSync(`${dir.path}/big.md`, text);
+  const files = [fileIn(dir.path, "big.md")];
+  const small = { ...options(), budget: 2000 };
+  const plain = chooseContext(files, small);
+  assert.ok(plain.kind === "context" && plain.rendered.cut.length === 1);
+  const offered = new Map<string, string>();
+  const memo = (kept: Map<string, string>): ReadMemo => ({
+    recallHash: () => undefined,
+    offerHash: () => {},
+    recallText: () => undefined,
+    offerText: () => {},
+    recallDigest: (key) => kept.get(key),
+    offerDigest: (key, digest) => void offered.set(key, digest),
+  });
+  const made = chooseContext(files, { ...small, reads: memo(new Map()) });
+  assert.ok(made.kind === "context");
+  assert.equal(made.rendered.text, plain.rendered.text, "the same text, made here");
+  const hash = readLibraryText(`${dir.path}/big.md`, text.length, 256 * 1024);
+  assert.ok(hash.kind === "text");
+  const [key, digest] = [...offered][0]!;
+  assert.match(key, new RegExp(`^${hash.hash}:-w:\\d+$`));
+  assert.ok(plain.rendered.text.includes(digest));
+  const recalled = chooseContext(files, {
+    ...small,
+    reads: memo(new Map([[key, "- AS KEPT"]])),
+  });
+  assert.ok(recalled.kind === "context" && recalled.rendered.text.includes("- AS KEPT"));
+  assert.ok(!recalled.rendered.text.includes("- learning 0"));
 });

@@ -11,6 +11,7 @@ import { collectLibraryFiles } from "../src/core/walk.ts";
 import { statStamp } from "../src/core/read_text.ts";
 import { openWalkMemo, pruneWalkMemos, walkMemoPath } from "../src/inject/walk_memo.ts";
 import {
+  MAX_DIGEST_CHARS,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
   SETTLED_MS,
@@ -323,6 +324,69 @@ Deno.test("the texts are kept in a file of their own, the user's alone; a damage
   if (Deno.build.os !== "windows") assert.equal((await Deno.stat(texts)).mode! & 0o777, 0o600);
   const other = openWalkMemo(state, { root: dir.path, folder: "docs" }, later);
   assert.equal(other.recallText(file, stamp), undefined, "another walk keeps its own");
+});
+
+Deno.test("a cut file's digest is kept by its key for this version of the program only", async () => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/state`;
+  const walk = { root: dir.path, folder: "" };
+  const keep = openWalkMemo(state, walk, later);
+  assert.equal(keep.recallDigest("h:-w:900"), undefined);
+  keep.offerDigest("h:-w:900", "- the digest");
+  keep.offerDigest("h:-w:901", "x".repeat(MAX_DIGEST_CHARS + 1)); // too long to keep
+  keep.flush();
+  const again = openWalkMemo(state, walk, later);
+  assert.equal(again.recallDigest("h:-w:900"), "- the digest");
+  assert.equal(again.recallDigest("h:-w:901"), undefined);
+  assert.equal(again.counts.recalled, 1);
+  const path = walkMemoPath(state, walk).replace(/\.json$/, ".texts.json");
+  const memo = JSON.parse(await Deno.readTextFile(path));
+  await Deno.writeTextFile(path, JSON.stringify({ ...memo, program: `${memo.program}-other` }));
+  assert.equal(openWalkMemo(state, walk, later).recallDigest("h:-w:900"), undefined);
+});
+
+Deno.test("the inject hook: a big root file cut to the budget is sent the same from its kept digest, and as it is now once it changed", async () => {
+  await using dir = await tempDir();
+  const proj = `${dir.path}/proj`;
+  const learnings = (word: string) =>
+    Array.from(
+      { length: 600 },
+      (_, i) => `- ${word} learning ${i}: retries are safe only when idempotent`,
+    )
+      .join("\n");
+  await writeTree(proj, { "_memory_library/tech.md": learnings("OLD"), "src/api/handler.ts": "" });
+  const home = `${dir.path}/home`;
+  const log = `${dir.path}/librarian.log`;
+  const touch = async (session: string) => {
+    const result = await runLibrarian(["inject"], {
+      stdin: JSON.stringify({
+        session_id: session,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: `${proj}/src/api/handler.ts` },
+        cwd: proj,
+      }),
+      home,
+      cwd: proj,
+      env: { LIBRARIAN_LOG: log },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const out = parseHookStdout(result.stdout);
+    const specific = out?.hookSpecificOutput as Record<string, string> | undefined;
+    const lines = (await Deno.readTextFile(log)).trim().split("\n");
+    return { context: specific?.additionalContext ?? "", line: lines.at(-1)! };
+  };
+  const first = await touch("s-1");
+  assert.match(first.context, /Not shown in full/, "cut to the budget");
+  assert.match(first.context, /OLD learning/);
+  assert.match(first.line, / memo_kept=1( |$)/, "its digest");
+  const second = await touch("s-2");
+  assert.equal(second.context, first.context);
+  assert.match(second.line, / memo_recalled=1( |$)/, "its digest");
+  await Deno.writeTextFile(`${proj}/_memory_library/tech.md`, learnings("NEW"));
+  const third = await touch("s-3");
+  assert.match(third.context, /NEW learning/);
+  assert.doesNotMatch(third.context, /OLD learning/);
 });
 
 Deno.test("a damaged memo reads as empty and is replaced; one that cannot be written costs nothing", async () => {

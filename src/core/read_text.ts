@@ -44,7 +44,8 @@ export interface KeptRead {
 /**
  * What a caller may keep of files' reads between runs (`inject/walk_memo.ts`): a big file's
  * content hash, so that it is not hashed again, and a small file's text with its hash, so that it
- * is not even opened again, while each file is unchanged.
+ * is not even opened again, while each file is unchanged; and what a cut file's content came to,
+ * so that it is not parsed and cut again.
  */
 export interface ReadMemo {
   /** The hash kept for `path` when it is still the file stat'ed as `stamp`; else `undefined`. */
@@ -58,6 +59,13 @@ export interface ReadMemo {
    * when the text is kept).
    */
   offerText(path: string, stamp: FileStamp, text: string, hash: () => string): void;
+  /**
+   * The digest kept under `key` (what a cut file's text comes to in so many characters, named by
+   * its content hash and how it was cut); else `undefined`.
+   */
+  recallDigest(key: string): string | undefined;
+  /** Offers the digest just made under `key`. */
+  offerDigest(key: string, digest: string): void;
 }
 
 /** How many leading bytes are checked for NUL to call a file binary. */

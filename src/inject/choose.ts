@@ -17,6 +17,7 @@ import {
   cutText,
   renderContext,
   type RenderedContext,
+  sectionDigest,
 } from "./context_budget.ts";
 import { hashOf, makeFingerprint, stampOf } from "./ledger_format.ts";
 import { MIN_SLICE } from "../format/budget.ts";
@@ -215,6 +216,25 @@ interface KeptText {
 }
 
 /**
+ * What `section` comes to in so many characters, through `memo`: the digest kept under its key
+ * (`key()`, the content's hash and how it was read, and the room), else made and offered.
+ */
+function digestThrough(
+  memo: ReadMemo,
+  key: () => string,
+  section: ContextSection,
+): (room: number) => string {
+  return (room) => {
+    const name = `${key()}:${room}`;
+    const kept = memo.recallDigest(name);
+    if (kept !== undefined) return kept;
+    const made = sectionDigest(section, room);
+    memo.offerDigest(name, made);
+    return made;
+  };
+}
+
+/**
  * A file's content hash made at most once: taken from `memo` when it kept one for the file as it
  * is (`stamp`), else made and offered to it.
  */
@@ -372,6 +392,11 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       };
       if (keep) section.keepMetadata = true;
       if (!native && priorityOf(text.text) === "always") section.always = true;
+      if (texts !== undefined && source === text.text) {
+        // the file as it is on disk, cut: what it came to is kept by its content's hash
+        const read = `${keep ? "k" : "-"}${text.partial ? "p" : "w"}`;
+        section.digest = digestThrough(texts, () => `${hashNow()}:${read}`, section);
+      }
       sectionAt[i] = section;
     } else {
       const reason = text.kind === "binary" ? "binary file, skipped" : "not UTF-8 text, skipped";

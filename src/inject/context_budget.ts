@@ -40,6 +40,11 @@ export interface ContextSection {
   keepMetadata?: boolean;
   /** Never cut while it fits (`priority: always`). */
   always?: boolean;
+  /**
+   * What the text comes to in `room` characters when its reader has a cheaper way to it than
+   * parsing and cutting it here (a memo of an earlier run's cut): the same text as {@link digestOf}.
+   */
+  digest?: (room: number) => string;
 }
 
 /** A library file that cannot be shown (binary, not UTF-8, unreadable). */
@@ -145,6 +150,29 @@ export function closingLine(pending: Pending[], budget: number, room = Infinity)
   }
   const counted = closingText([], pending.length, budget);
   return counted.length <= room ? counted : "";
+}
+
+/**
+ * What `section` comes to in `room` characters, parsed and cut: its text as read (`source`), else
+ * `body` (by default its own).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sectionDigest } from "./context_budget.ts";
+ * const body = Array.from({ length: 400 }, (_, i) => `- learning ${i}`).join("\n");
+ * const section = { label: "a.md", readPath: "/l/a.md", body, partial: false };
+ * const digest = sectionDigest(section, 900);
+ * assert.ok(digest.length > 0 && digest.length <= 900);
+ * ```
+ */
+export function sectionDigest(
+  section: ContextSection,
+  room: number,
+  body: string = section.body ?? "",
+): string {
+  const doc = parseLibraryDoc(section.source ?? body, section.keepMetadata === true);
+  return digestOf(doc, room, section.partial);
 }
 
 /** The section heading line of a file (its label). */
@@ -264,8 +292,7 @@ export function renderContext(
       result.delivered.push(section.readPath);
       return;
     }
-    const doc = parseLibraryDoc(section.source ?? body, section.keepMetadata === true);
-    const digest = digestOf(doc, room, section.partial);
+    const digest = section.digest?.(room) ?? sectionDigest(section, room, body);
     if (digest === "") {
       result.left.push(section.label);
       pending.push(pendingFor(section, "left out"));

@@ -14,6 +14,7 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { removeOlderThan } from "../core/prune.ts";
+import { VERSION } from "../version.ts";
 import { type FileStamp, fileStampOf, type ReadMemo } from "../core/read_text.ts";
 import type { LevelMemo, PlainLevel } from "../core/walk.ts";
 import {
@@ -21,13 +22,14 @@ import {
   formatTextMemo,
   formatWalkMemo,
   isSettled,
-  type KeptText,
   lastChangeMs,
+  MAX_DIGEST_CHARS,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
   memoStamp,
   parseTextMemo,
   parseWalkMemo,
+  type TextMemoData,
   WALK_MEMO_MAX_AGE_MS,
   type WalkMemoData,
 } from "./walk_memo_format.ts";
@@ -154,7 +156,7 @@ export function openWalkMemo(
   let data: WalkMemoData | undefined;
   let dirty = false;
   const textsPath = textMemoPath(stateDir, walk);
-  let texts: Map<string, KeptText> | undefined;
+  let texts: TextMemoData | undefined;
   let textsDirty = false;
   const counts = { recalled: 0, kept: 0 };
   // each folder's stamp as stat'ed before this run listed it (recall), to keep with the listing
@@ -169,12 +171,12 @@ export function openWalkMemo(
     }
     return data;
   };
-  const keptTexts = (): Map<string, KeptText> => {
+  const keptTexts = (): TextMemoData => {
     if (texts === undefined) {
       try {
-        texts = parseTextMemo(Deno.readTextFileSync(textsPath), walk.root, walk.folder);
+        texts = parseTextMemo(Deno.readTextFileSync(textsPath), walk.root, walk.folder, VERSION);
       } catch {
-        texts = new Map(); // none yet, or unreadable: nothing is kept
+        texts = { texts: new Map(), digests: new Map() }; // none yet, or unreadable: none kept
       }
     }
     return texts;
@@ -248,7 +250,7 @@ export function openWalkMemo(
     },
     recallText(path, stamp) {
       if (stamp.size >= MEMO_MIN_BYTES) return undefined; // never kept: the texts are not read
-      const map = keptTexts();
+      const map = keptTexts().texts;
       const kept = map.get(path);
       if (kept === undefined) return undefined;
       if (kept.stamp !== statedNow(path, stamp)?.stamp) {
@@ -264,9 +266,22 @@ export function openWalkMemo(
       // stat'ed again after the read: the text kept is the file's as stamped
       const stated = statFile(path, stamp);
       if (stated === null || !isSettled(stated.changedMs, now())) return;
-      const map = keptTexts();
+      const map = keptTexts().texts;
       map.delete(path);
       map.set(path, { stamp: stated.stamp, text, hash: hash() });
+      textsDirty = true;
+      counts.kept++;
+    },
+    recallDigest(key) {
+      const digest = keptTexts().digests.get(key);
+      if (digest !== undefined) counts.recalled++;
+      return digest;
+    },
+    offerDigest(key, digest) {
+      if (digest.length > MAX_DIGEST_CHARS) return;
+      const digests = keptTexts().digests;
+      digests.delete(key);
+      digests.set(key, digest);
       textsDirty = true;
       counts.kept++;
     },
@@ -277,7 +292,7 @@ export function openWalkMemo(
       }
       if (textsDirty && texts !== undefined) {
         textsDirty = false;
-        keep(textsPath, formatTextMemo(walk.root, walk.folder, texts), 0o600);
+        keep(textsPath, formatTextMemo(walk.root, walk.folder, VERSION, texts), 0o600);
       }
     },
   };

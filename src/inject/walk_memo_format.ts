@@ -49,6 +49,15 @@ export const MAX_KEPT_HASHES = 64;
 /** At most this many small files' texts are kept per walk (the latest kept win). */
 export const MAX_KEPT_TEXTS = 64;
 
+/** At most this many cut files' digests are kept per walk (the latest kept win). */
+export const MAX_KEPT_DIGESTS = 16;
+
+/** A digest longer than this is not kept (the texts memo stays small enough to read quickly). */
+export const MAX_DIGEST_CHARS = 16_384;
+
+/** A texts memo bigger than this is not read (it cannot have been written by this format). */
+export const MAX_TEXT_MEMO_CHARS = 4_000_000;
+
 /** A memo not written for this long is removed at a session start (its library may be gone). */
 export const WALK_MEMO_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -73,6 +82,15 @@ export interface KeptText {
   stamp: string;
   text: string;
   hash: string;
+}
+
+/**
+ * One walk's texts memo: the small files' texts by absolute path, and the cut files' digests by
+ * their key (the content's hash, how it was read, and the room it was cut to), oldest kept first.
+ */
+export interface TextMemoData {
+  texts: Map<string, KeptText>;
+  digests: Map<string, string>;
 }
 
 /**
@@ -200,7 +218,7 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
  */
 export function parseWalkMemo(text: string, root: string, folder: string): WalkMemoData {
   const memo = emptyWalkMemo(root, folder);
-  const top = memoOf(text, root, folder);
+  const top = memoOf(text, root, folder, MAX_MEMO_CHARS);
   if (top === undefined) return memo;
   for (const [path, value] of Object.entries(recordOf(top.folders) ?? {})) {
     const entry = recordOf(value);
@@ -220,8 +238,13 @@ export function parseWalkMemo(text: string, root: string, folder: string): WalkM
 }
 
 /** A memo's text as its top record, when it is this format's memo of this walk. */
-function memoOf(text: string, root: string, folder: string): Record<string, unknown> | undefined {
-  if (text.length > MAX_MEMO_CHARS) return undefined;
+function memoOf(
+  text: string,
+  root: string,
+  folder: string,
+  maxChars: number,
+): Record<string, unknown> | undefined {
+  if (text.length > maxChars) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -237,32 +260,44 @@ function memoOf(text: string, root: string, folder: string): Record<string, unkn
 /**
  * Reads the texts memo of the walk up from `folder` in the library at `root`, as
  * {@link parseWalkMemo} reads a memo: anything else reads as none, and an entry of the wrong shape,
- * or a text too long to have been kept, is left out (never throws).
+ * or a text too long to have been kept, is left out; the digests only when `program` (the version
+ * that cut them) made them (never throws).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { formatTextMemo, parseTextMemo } from "./walk_memo_format.ts";
  * const texts = new Map([["/p/lib/a.md", { stamp: "1:2:3:4", text: "- a", hash: "ab" }]]);
- * const text = formatTextMemo("/p/lib", "src", texts);
- * assert.equal(parseTextMemo(text, "/p/lib", "src").get("/p/lib/a.md")?.text, "- a");
- * assert.equal(parseTextMemo(text, "/p/lib", "docs").size, 0);
- * assert.equal(parseTextMemo("[]", "/p/lib", "src").size, 0);
+ * const text = formatTextMemo("/p/lib", "src", "1.0.0", { texts, digests: new Map([["ab:w:900", "- a"]]) });
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.0.0").texts.get("/p/lib/a.md")?.text, "- a");
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.0.0").digests.get("ab:w:900"), "- a");
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.1.0").digests.size, 0);
+ * assert.equal(parseTextMemo(text, "/p/lib", "docs", "1.0.0").texts.size, 0);
+ * assert.equal(parseTextMemo("[]", "/p/lib", "src", "1.0.0").texts.size, 0);
  * ```
  */
-export function parseTextMemo(text: string, root: string, folder: string): Map<string, KeptText> {
-  const texts = new Map<string, KeptText>();
-  const top = memoOf(text, root, folder);
+export function parseTextMemo(
+  text: string,
+  root: string,
+  folder: string,
+  program: string,
+): TextMemoData {
+  const memo: TextMemoData = { texts: new Map(), digests: new Map() };
+  const top = memoOf(text, root, folder, MAX_TEXT_MEMO_CHARS);
   for (const [path, value] of Object.entries(recordOf(top?.texts) ?? {})) {
     const entry = recordOf(value);
     if (
       typeof entry?.stamp === "string" && typeof entry.hash === "string" &&
       typeof entry.text === "string" && entry.text.length < MEMO_MIN_BYTES
     ) {
-      texts.set(path, { stamp: entry.stamp, text: entry.text, hash: entry.hash });
+      memo.texts.set(path, { stamp: entry.stamp, text: entry.text, hash: entry.hash });
     }
   }
-  return texts;
+  if (top?.program !== program) return memo; // another version may cut another way
+  for (const [key, value] of Object.entries(recordOf(top.digests) ?? {})) {
+    if (typeof value === "string" && value.length <= MAX_DIGEST_CHARS) memo.digests.set(key, value);
+  }
+  return memo;
 }
 
 /** The last `max` entries of a map, in order. */
@@ -296,7 +331,8 @@ export function formatWalkMemo(memo: WalkMemoData): string {
 }
 
 /**
- * A walk's kept texts as text: JSON, with at most {@link MAX_KEPT_TEXTS} of them (the latest kept).
+ * A walk's texts memo as text: JSON, with at most {@link MAX_KEPT_TEXTS} texts and
+ * {@link MAX_KEPT_DIGESTS} digests (the latest kept), and the `program` version that cut them.
  *
  * @example Usage
  * ```ts
@@ -304,16 +340,24 @@ export function formatWalkMemo(memo: WalkMemoData): string {
  * import { formatTextMemo, MAX_KEPT_TEXTS } from "./walk_memo_format.ts";
  * const texts = new Map();
  * for (let i = 0; i <= MAX_KEPT_TEXTS; i++) texts.set(`/p/lib/${i}.md`, { stamp: "s", text: "t", hash: "h" });
- * const kept = JSON.parse(formatTextMemo("/p/lib", "", texts)).texts;
- * assert.equal(Object.keys(kept).length, MAX_KEPT_TEXTS);
- * assert.ok(!("/p/lib/0.md" in kept));
+ * const kept = JSON.parse(formatTextMemo("/p/lib", "", "1.0.0", { texts, digests: new Map() }));
+ * assert.equal(Object.keys(kept.texts).length, MAX_KEPT_TEXTS);
+ * assert.ok(!("/p/lib/0.md" in kept.texts));
+ * assert.equal(kept.program, "1.0.0");
  * ```
  */
-export function formatTextMemo(root: string, folder: string, texts: Map<string, KeptText>): string {
+export function formatTextMemo(
+  root: string,
+  folder: string,
+  program: string,
+  memo: TextMemoData,
+): string {
   return JSON.stringify({
     version: WALK_MEMO_VERSION,
     root,
     folder,
-    texts: latest(texts, MAX_KEPT_TEXTS),
+    program,
+    texts: latest(memo.texts, MAX_KEPT_TEXTS),
+    digests: latest(memo.digests, MAX_KEPT_DIGESTS),
   });
 }
