@@ -326,7 +326,7 @@ Deno.test("the texts are kept in a file of their own, the user's alone; a damage
   assert.equal(other.recallText(file, stamp), undefined, "another walk keeps its own");
 });
 
-Deno.test("a cut file's digest is kept by its key for this version of the program only", async () => {
+Deno.test("a cut file's digest is kept by its key, and used only while the program cuts the same way (DIGEST_FORMAT)", async () => {
   await using dir = await tempDir();
   const state = `${dir.path}/state`;
   const walk = { root: dir.path, folder: "" };
@@ -341,7 +341,7 @@ Deno.test("a cut file's digest is kept by its key for this version of the progra
   assert.equal(again.counts.recalled, 1);
   const path = walkMemoPath(state, walk).replace(/\.json$/, ".texts.json");
   const memo = JSON.parse(await Deno.readTextFile(path));
-  await Deno.writeTextFile(path, JSON.stringify({ ...memo, program: `${memo.program}-other` }));
+  await Deno.writeTextFile(path, JSON.stringify({ ...memo, cut: memo.cut + 1 }));
   assert.equal(openWalkMemo(state, walk, later).recallDigest("h:-w:900"), undefined);
 });
 

@@ -14,7 +14,7 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { removeOlderThan } from "../core/prune.ts";
-import { VERSION } from "../version.ts";
+import { DIGEST_FORMAT } from "./digest.ts";
 import { type FileStamp, fileStampOf, type ReadMemo } from "../core/read_text.ts";
 import type { LevelMemo, PlainLevel } from "../core/walk.ts";
 import {
@@ -174,7 +174,12 @@ export function openWalkMemo(
   const keptTexts = (): TextMemoData => {
     if (texts === undefined) {
       try {
-        texts = parseTextMemo(Deno.readTextFileSync(textsPath), walk.root, walk.folder, VERSION);
+        texts = parseTextMemo(
+          Deno.readTextFileSync(textsPath),
+          walk.root,
+          walk.folder,
+          DIGEST_FORMAT,
+        );
       } catch {
         texts = { texts: new Map(), digests: new Map() }; // none yet, or unreadable: none kept
       }
@@ -292,7 +297,7 @@ export function openWalkMemo(
       }
       if (textsDirty && texts !== undefined) {
         textsDirty = false;
-        keep(textsPath, formatTextMemo(walk.root, walk.folder, VERSION, texts), 0o600);
+        keep(textsPath, formatTextMemo(walk.root, walk.folder, DIGEST_FORMAT, texts), 0o600);
       }
     },
   };

@@ -260,27 +260,27 @@ function memoOf(
 /**
  * Reads the texts memo of the walk up from `folder` in the library at `root`, as
  * {@link parseWalkMemo} reads a memo: anything else reads as none, and an entry of the wrong shape,
- * or a text too long to have been kept, is left out; the digests only when `program` (the version
- * that cut them) made them (never throws).
+ * or a text too long to have been kept, is left out; the digests only when they were cut the way
+ * `cut` names (`DIGEST_FORMAT`, `digest.ts`) (never throws).
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { formatTextMemo, parseTextMemo } from "./walk_memo_format.ts";
  * const texts = new Map([["/p/lib/a.md", { stamp: "1:2:3:4", text: "- a", hash: "ab" }]]);
- * const text = formatTextMemo("/p/lib", "src", "1.0.0", { texts, digests: new Map([["ab:w:900", "- a"]]) });
- * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.0.0").texts.get("/p/lib/a.md")?.text, "- a");
- * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.0.0").digests.get("ab:w:900"), "- a");
- * assert.equal(parseTextMemo(text, "/p/lib", "src", "1.1.0").digests.size, 0);
- * assert.equal(parseTextMemo(text, "/p/lib", "docs", "1.0.0").texts.size, 0);
- * assert.equal(parseTextMemo("[]", "/p/lib", "src", "1.0.0").texts.size, 0);
+ * const text = formatTextMemo("/p/lib", "src", 1, { texts, digests: new Map([["ab:w:900", "- a"]]) });
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", 1).texts.get("/p/lib/a.md")?.text, "- a");
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", 1).digests.get("ab:w:900"), "- a");
+ * assert.equal(parseTextMemo(text, "/p/lib", "src", 2).digests.size, 0);
+ * assert.equal(parseTextMemo(text, "/p/lib", "docs", 1).texts.size, 0);
+ * assert.equal(parseTextMemo("[]", "/p/lib", "src", 1).texts.size, 0);
  * ```
  */
 export function parseTextMemo(
   text: string,
   root: string,
   folder: string,
-  program: string,
+  cut: number,
 ): TextMemoData {
   const memo: TextMemoData = { texts: new Map(), digests: new Map() };
   const top = memoOf(text, root, folder, MAX_TEXT_MEMO_CHARS);
@@ -293,7 +293,7 @@ export function parseTextMemo(
       memo.texts.set(path, { stamp: entry.stamp, text: entry.text, hash: entry.hash });
     }
   }
-  if (top?.program !== program) return memo; // another version may cut another way
+  if (top?.cut !== cut) return memo; // cut another way
   for (const [key, value] of Object.entries(recordOf(top.digests) ?? {})) {
     if (typeof value === "string" && value.length <= MAX_DIGEST_CHARS) memo.digests.set(key, value);
   }
@@ -332,7 +332,7 @@ export function formatWalkMemo(memo: WalkMemoData): string {
 
 /**
  * A walk's texts memo as text: JSON, with at most {@link MAX_KEPT_TEXTS} texts and
- * {@link MAX_KEPT_DIGESTS} digests (the latest kept), and the `program` version that cut them.
+ * {@link MAX_KEPT_DIGESTS} digests (the latest kept), and how they were `cut` (`DIGEST_FORMAT`).
  *
  * @example Usage
  * ```ts
@@ -340,23 +340,23 @@ export function formatWalkMemo(memo: WalkMemoData): string {
  * import { formatTextMemo, MAX_KEPT_TEXTS } from "./walk_memo_format.ts";
  * const texts = new Map();
  * for (let i = 0; i <= MAX_KEPT_TEXTS; i++) texts.set(`/p/lib/${i}.md`, { stamp: "s", text: "t", hash: "h" });
- * const kept = JSON.parse(formatTextMemo("/p/lib", "", "1.0.0", { texts, digests: new Map() }));
+ * const kept = JSON.parse(formatTextMemo("/p/lib", "", 1, { texts, digests: new Map() }));
  * assert.equal(Object.keys(kept.texts).length, MAX_KEPT_TEXTS);
  * assert.ok(!("/p/lib/0.md" in kept.texts));
- * assert.equal(kept.program, "1.0.0");
+ * assert.equal(kept.cut, 1);
  * ```
  */
 export function formatTextMemo(
   root: string,
   folder: string,
-  program: string,
+  cut: number,
   memo: TextMemoData,
 ): string {
   return JSON.stringify({
     version: WALK_MEMO_VERSION,
     root,
     folder,
-    program,
+    cut,
     texts: latest(memo.texts, MAX_KEPT_TEXTS),
     digests: latest(memo.digests, MAX_KEPT_DIGESTS),
   });
