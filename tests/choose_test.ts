@@ -18,6 +18,19 @@ function options(alreadySent: Record<string, string> = {}): ChooseOptions {
   return { budget: 9000, alreadySent, header: (hits) => `[header hits=${hits}]` };
 }
 
+/** A reads memo that keeps nothing, but for the calls `parts` answers. */
+function readsMemo(parts: Partial<ReadMemo>): ReadMemo {
+  return {
+    recallHash: () => undefined,
+    offerHash: () => {},
+    recallText: () => undefined,
+    offerText: () => {},
+    recallDigest: () => undefined,
+    offerDigest: () => {},
+    ...parts,
+  };
+}
+
 Deno.test("files are sent most specific first, then not again while unchanged", async () => {
   await using dir = await tempDir();
   Deno.writeTextFileSync(`${dir.path}/edge.md`, "- specific");
@@ -99,15 +112,11 @@ Deno.test("a file whose text the reads memo kept is not read, and its kept hash 
   Deno.writeTextFileSync(`${dir.path}/read.md`, "- read now");
   const files = [fileIn(dir.path, "kept.md"), fileIn(dir.path, "read.md")];
   const offered: string[] = [];
-  const reads: ReadMemo = {
-    recallHash: () => undefined,
-    offerHash: () => {},
+  const reads = readsMemo({
     recallText: (path) =>
       path.endsWith("kept.md") ? { text: "- as kept", hash: "kept-hash" } : undefined,
-    offerText: (path, _stamp, text, hash) => offered.push(`${path}|${text}|${hash()}`),
-    recallDigest: () => undefined,
-    offerDigest: () => {},
-  };
+    offerText: (path, _stamp, text, hash) => void offered.push(`${path}|${text}|${hash()}`),
+  });
   const choice = chooseContext(files, { ...options(), reads });
   assert.ok(choice.kind === "context");
   assert.ok(
@@ -128,14 +137,12 @@ Deno.test("a later touch in the window, which reads files a first touch left out
   Deno.writeTextFileSync(`${dir.path}/new.md`, "- new");
   const files = [fileIn(dir.path, "sent.md"), fileIn(dir.path, "new.md")];
   const asked: string[] = [];
-  const reads: ReadMemo = {
-    recallHash: () => undefined,
-    offerHash: () => {},
+  const reads = readsMemo({
     recallText: (path) => void asked.push(`recall ${path}`),
     offerText: (path) => void asked.push(`offer ${path}`),
     recallDigest: (key) => void asked.push(`recall digest ${key}`),
     offerDigest: (key) => void asked.push(`offer digest ${key}`),
-  };
+  });
   const first = chooseContext([files[0]!], options());
   assert.ok(first.kind === "context");
   const later = chooseContext(files, { ...options(first.delivered), reads });
@@ -154,14 +161,11 @@ Deno.test("on a first touch, what a cut file comes to is taken from the reads me
   const plain = chooseContext(files, small);
   assert.ok(plain.kind === "context" && plain.rendered.cut.length === 1);
   const offered = new Map<string, string>();
-  const memo = (kept: Map<string, string>): ReadMemo => ({
-    recallHash: () => undefined,
-    offerHash: () => {},
-    recallText: () => undefined,
-    offerText: () => {},
-    recallDigest: (key) => kept.get(key),
-    offerDigest: (key, digest) => void offered.set(key, digest),
-  });
+  const memo = (kept: Map<string, string>) =>
+    readsMemo({
+      recallDigest: (key) => kept.get(key),
+      offerDigest: (key, digest) => void offered.set(key, digest),
+    });
   const made = chooseContext(files, { ...small, reads: memo(new Map()) });
   assert.ok(made.kind === "context");
   assert.equal(made.rendered.text, plain.rendered.text, "the same text, made here");

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { collectLibraryFiles } from "../src/core/walk.ts";
-import { statStamp } from "../src/core/read_text.ts";
+import { type FileStamp, statStamp } from "../src/core/read_text.ts";
 import { openWalkMemo, pruneWalkMemos, walkMemoPath } from "../src/inject/walk_memo.ts";
 import {
   MAX_DIGEST_CHARS,
@@ -56,6 +56,46 @@ async function wideLibrary(base: string): Promise<string> {
   await writeTree(base, files);
   settle(`${lib}/src`, `${lib}/src/api`, lib);
   return lib;
+}
+
+/**
+ * Runs the inject hook for a Read of `src/api/handler.ts` in the project `proj`, in `session`, with
+ * its home and log in `base`; returns the context sent and the hook's log line.
+ */
+async function readHandler(
+  proj: string,
+  base: string,
+  session: string,
+): Promise<{ context: string; line: string }> {
+  const log = `${base}/librarian.log`;
+  const result = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({
+      session_id: session,
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: `${proj}/src/api/handler.ts` },
+      cwd: proj,
+    }),
+    home: `${base}/home`,
+    cwd: proj,
+    env: { LIBRARIAN_LOG: log },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const out = parseHookStdout(result.stdout);
+  const specific = out?.hookSpecificOutput as Record<string, string> | undefined;
+  const lines = (await Deno.readTextFile(log)).trim().split("\n");
+  return { context: specific?.additionalContext ?? "", line: lines.at(-1)! };
+}
+
+/** Writes `text` at `path`; returns the path, the stamp a read sees, and the text. */
+async function writeStamped(
+  path: string,
+  text: string,
+): Promise<{ path: string; stamp: FileStamp; text: string }> {
+  await Deno.writeTextFile(path, text);
+  const stamp = statStamp(path);
+  assert.ok(!("error" in stamp));
+  return { path, stamp, text };
 }
 
 function relPaths(lib: string, dir: string, memo?: ReturnType<typeof openWalkMemo>): string[] {
@@ -224,13 +264,7 @@ Deno.test("a big file's hash is recalled while it is unchanged, never once its c
 Deno.test("a small file, a file changed in the last seconds, or one changed since it was read has no hash kept", async () => {
   await using dir = await tempDir();
   const state = `${dir.path}/state`;
-  const write = async (name: string, text: string) => {
-    const path = `${dir.path}/${name}`;
-    await Deno.writeTextFile(path, text);
-    const stamp = statStamp(path);
-    assert.ok(!("error" in stamp));
-    return { path, stamp };
-  };
+  const write = (name: string, text: string) => writeStamped(`${dir.path}/${name}`, text);
   const big = await write("big.md", "b".repeat(MEMO_MIN_BYTES));
   const small = await write("small.md", "small");
   const moved = await write("moved.md", "m".repeat(MEMO_MIN_BYTES));
@@ -281,13 +315,7 @@ Deno.test("a small file's text is recalled while it is unchanged, never once it 
 Deno.test("a big file, a file changed in the last seconds, or one changed since it was read has no text kept", async () => {
   await using dir = await tempDir();
   const state = `${dir.path}/state`;
-  const write = async (name: string, text: string) => {
-    const path = `${dir.path}/${name}`;
-    await Deno.writeTextFile(path, text);
-    const stamp = statStamp(path);
-    assert.ok(!("error" in stamp));
-    return { path, stamp, text };
-  };
+  const write = (name: string, text: string) => writeStamped(`${dir.path}/${name}`, text);
   const small = await write("small.md", "- small");
   const big = await write("big.md", "b".repeat(MEMO_MIN_BYTES));
   const moved = await write("moved.md", "- moved");
@@ -355,27 +383,7 @@ Deno.test("the inject hook: a big root file cut to the budget is sent the same f
     )
       .join("\n");
   await writeTree(proj, { "_memory_library/tech.md": learnings("OLD"), "src/api/handler.ts": "" });
-  const home = `${dir.path}/home`;
-  const log = `${dir.path}/librarian.log`;
-  const touch = async (session: string) => {
-    const result = await runLibrarian(["inject"], {
-      stdin: JSON.stringify({
-        session_id: session,
-        hook_event_name: "PreToolUse",
-        tool_name: "Read",
-        tool_input: { file_path: `${proj}/src/api/handler.ts` },
-        cwd: proj,
-      }),
-      home,
-      cwd: proj,
-      env: { LIBRARIAN_LOG: log },
-    });
-    assert.equal(result.code, 0, result.stderr);
-    const out = parseHookStdout(result.stdout);
-    const specific = out?.hookSpecificOutput as Record<string, string> | undefined;
-    const lines = (await Deno.readTextFile(log)).trim().split("\n");
-    return { context: specific?.additionalContext ?? "", line: lines.at(-1)! };
-  };
+  const touch = (session: string) => readHandler(proj, dir.path, session);
   const first = await touch("s-1");
   assert.match(first.context, /Not shown in full/, "cut to the budget");
   assert.match(first.context, /OLD learning/);
@@ -417,27 +425,7 @@ Deno.test("the inject hook: a learning added to a big, kept folder is sent, and 
   await Deno.writeTextFile(big, `- OLD ${"o".repeat(MEMO_MIN_BYTES)}`);
   settle(big, `${lib}/src`);
   await sleep(SETTLED_MS + 1_000); // the real clock: the fixture's status changes settle
-  const home = `${dir.path}/home`;
-  const log = `${dir.path}/librarian.log`;
-  const touch = async (session: string) => {
-    const result = await runLibrarian(["inject"], {
-      stdin: JSON.stringify({
-        session_id: session,
-        hook_event_name: "PreToolUse",
-        tool_name: "Read",
-        tool_input: { file_path: `${proj}/src/api/handler.ts` },
-        cwd: proj,
-      }),
-      home,
-      cwd: proj,
-      env: { LIBRARIAN_LOG: log },
-    });
-    assert.equal(result.code, 0, result.stderr);
-    const out = parseHookStdout(result.stdout);
-    const specific = out?.hookSpecificOutput as Record<string, string> | undefined;
-    const lines = (await Deno.readTextFile(log)).trim().split("\n");
-    return { context: specific?.additionalContext ?? "", line: lines.at(-1)! };
-  };
+  const touch = (session: string) => readHandler(proj, dir.path, session);
   const first = await touch("s-1");
   assert.match(first.context, /- OLD o/);
   const keeps = Deno.build.os !== "windows";
