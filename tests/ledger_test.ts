@@ -1,5 +1,6 @@
 /** The inject ledger: one record per context window, validated, bounded, locked. */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   loadLedger,
   MAX_LEDGER_BYTES,
@@ -153,4 +154,61 @@ Deno.test("pruneLedgers() removes sessions not written for a week", async () => 
   assert.equal(await pruneLedgers(dir.path), 1);
   assert.deepEqual(filesOf(dir.path, { sessionId: "old" }), {});
   assert.deepEqual(filesOf(dir.path, { sessionId: "new" }), { "/l/a.md": FP });
+});
+
+Deno.test("property: a fingerprint or an event is accepted exactly when it has the written shape (counted parts, no white space)", () => {
+  // the shapes as they were first written, one regular expression each
+  const fingerprintShape = /^[^:\s]{1,40}:[^:\s]{1,40}:\S{1,200}$/;
+  const eventShape = /^[a-z]{1,20}:\S{1,300}$/;
+  const part = (max: number) =>
+    fc.string({
+      unit: fc.constantFrom("a", "z", "0", "9", "-", ":", " ", "\t", "\u00a0", "\u2028", "é", "A"),
+      minLength: 0,
+      maxLength: max,
+    });
+  const ledgerWith = (fingerprint: string, event: string) =>
+    JSON.stringify({
+      version: LEDGER_FORMAT,
+      files: { "/l/a.md": fingerprint },
+      reminded: false,
+      events: [event],
+    });
+  fc.assert(
+    fc.property(
+      fc.tuple(part(44), part(44), part(205)).map(([a, b, c]) => `${a}:${b}:${c}`),
+      fc.tuple(
+        fc.string({ unit: fc.constantFrom("a", "q", "z", "A", ":", " "), maxLength: 22 }),
+        part(305),
+      ).map(([a, b]) => `${a}:${b}`),
+      (fingerprint, event) => {
+        const both = parseLedger(ledgerWith(fingerprint, event)).problem;
+        const fingerprintOnly = parseLedger(ledgerWith(fingerprint, "touch:x")).problem;
+        const eventOnly = parseLedger(ledgerWith(FP, event)).problem;
+        assert.equal(
+          fingerprintOnly === undefined,
+          fingerprintShape.test(fingerprint),
+          fingerprint,
+        );
+        assert.equal(eventOnly === undefined, eventShape.test(event), event);
+        assert.equal(
+          both === undefined,
+          fingerprintShape.test(fingerprint) && eventShape.test(event),
+        );
+      },
+    ),
+    { numRuns: 3000 },
+  );
+  for (const edge of ["1:2:3", `${"a".repeat(40)}:${"b".repeat(40)}:${"c".repeat(200)}`]) {
+    assert.equal(parseLedger(ledgerWith(edge, "touch:x")).problem, undefined, edge);
+  }
+  for (const edge of [":2:3", "1::3", "1:2:", `${"a".repeat(41)}:2:3`, `1:2:${"c".repeat(201)}`]) {
+    assert.equal(parseLedger(ledgerWith(edge, "touch:x")).problem, "a fingerprint is malformed");
+  }
+  assert.equal(
+    parseLedger(ledgerWith(FP, `${"a".repeat(20)}:${"x".repeat(300)}`)).problem,
+    undefined,
+  );
+  for (const edge of [`${"a".repeat(21)}:x`, `a:${"x".repeat(301)}`, ":x", "a:", "A:x", "a b:x"]) {
+    assert.equal(parseLedger(ledgerWith(FP, edge)).problem, "an event is malformed", edge);
+  }
 });
