@@ -12,6 +12,7 @@ import { type FileStamp, statStamp } from "../src/core/read_text.ts";
 import { openWalkMemo, pruneWalkMemos, walkMemoPath } from "../src/inject/walk_memo.ts";
 import {
   MAX_DIGEST_CHARS,
+  MAX_KEPT_TEXTS,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
   SETTLED_MS,
@@ -395,6 +396,67 @@ Deno.test("the inject hook: a big root file cut to the budget is sent the same f
   const third = await touch("s-3");
   assert.match(third.context, /NEW learning/);
   assert.doesNotMatch(third.context, /OLD learning/);
+});
+
+Deno.test("the inject hook: a walk whose first touch cuts more files than the old cap of 16 is kept once, then served from the memo without writing it again", async () => {
+  await using dir = await tempDir();
+  const proj = `${dir.path}/proj`;
+  const files: Record<string, string> = { "src/api/handler.ts": "" };
+  const learning = (where: string, i: number) =>
+    Array.from({ length: 8 }, (_, k) => `- ${where} ${i}.${k}: keep it short and why-focused`)
+      .join("\n");
+  for (let i = 0; i < 20; i++) {
+    files[`_memory_library/topic${i}.md`] = learning("root", i);
+    files[`_memory_library/src/api/topic${i}.md`] = learning("api", i);
+  }
+  await writeTree(proj, files);
+  await sleep(SETTLED_MS + 1_000); // the real clock: the files settle
+  const first = await readHandler(proj, dir.path, "s-1");
+  assert.match(first.context, /Not shown in full/, "cut to the budget");
+  const kept = Number(/ memo_kept=(\d+)/.exec(first.line)?.[1]);
+  assert.ok(kept > 16 + 20, `texts and more than 16 digests kept: ${first.line}`);
+  const texts = walkMemoPath(`${dir.path}/home/.claude/librarian`, {
+    root: `${proj}/_memory_library`,
+    folder: "src/api",
+  }).replace(/\.json$/, ".texts.json");
+  const written = (await Deno.stat(texts)).mtime!.getTime();
+  await sleep(20);
+  const second = await readHandler(proj, dir.path, "s-2");
+  assert.equal(second.context, first.context);
+  assert.doesNotMatch(second.line, / memo_kept=/, "nothing new to keep");
+  assert.match(second.line, / memo_recalled=\d+/);
+  assert.equal((await Deno.stat(texts)).mtime!.getTime(), written, "the memo is not written again");
+});
+
+Deno.test("texts beyond MAX_KEPT_TEXTS never push out one the same run used: a walk that needs more keeps the first, and its memo is not written on every run", async () => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/state`;
+  const walk = { root: dir.path, folder: "" };
+  const files = await Promise.all(
+    Array.from(
+      { length: MAX_KEPT_TEXTS + 6 },
+      (_, i) => writeStamped(`${dir.path}/t${i}.md`, `- note ${i}`),
+    ),
+  );
+  const offerAll = (memo: ReturnType<typeof openWalkMemo>, which: typeof files) => {
+    for (const { path, stamp, text } of which) {
+      if (memo.recallText(path, stamp) === undefined) memo.offerText(path, stamp, text, () => "h");
+    }
+  };
+  const first = openWalkMemo(state, walk, later);
+  offerAll(first, files);
+  assert.equal(first.counts.kept, MAX_KEPT_TEXTS);
+  first.flush();
+  const memoPath = walkMemoPath(state, walk).replace(/\.json$/, ".texts.json");
+  const written = await Deno.readTextFile(memoPath);
+  const again = openWalkMemo(state, walk, later);
+  offerAll(again, files);
+  assert.deepEqual(again.counts, { recalled: MAX_KEPT_TEXTS, kept: 0 });
+  again.flush();
+  assert.equal(await Deno.readTextFile(memoPath), written, "not written again");
+  const other = openWalkMemo(state, walk, later);
+  offerAll(other, [...files.slice(0, 10), ...files.slice(-3)]);
+  assert.deepEqual(other.counts, { recalled: 10, kept: 3 }, "room made from texts it did not use");
 });
 
 Deno.test("a damaged memo reads as empty and is replaced; one that cannot be written costs nothing", async () => {

@@ -162,8 +162,8 @@ async function onPreToolUse(event: HookEvent, env: EnvReader): Promise<Outcome> 
 
 /**
  * Writes what the run's memos learned (before the answer is written: a write only when a memo
- * learned something), and says what they gave, for the log: `memo_recalled` folders and hashes
- * taken from them, `memo_kept` newly kept.
+ * learned something), and says what they gave, for the log: `memo_recalled` folders, hashes,
+ * texts and digests taken from them, `memo_kept` newly kept.
  */
 function keptBetweenRuns(memos: readonly WalkMemo[]): Outcome {
   let recalled = 0;

@@ -24,6 +24,8 @@ import {
   isSettled,
   lastChangeMs,
   MAX_DIGEST_CHARS,
+  MAX_KEPT_DIGESTS,
+  MAX_KEPT_TEXTS,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
   memoStamp,
@@ -111,6 +113,22 @@ function statFile(path: string, stamp: FileStamp): Stated | null {
 }
 
 /**
+ * Makes room in `map` (at most `max` entries, oldest kept first) for `key`, kept again as the
+ * latest: the oldest entry this run has not used goes. False when every entry is one this run used
+ * (a walk that needs more than `max`): the rest are not kept, rather than pushing out entries the
+ * next run needs again and writing the memo on every run.
+ */
+function makeRoom<T>(map: Map<string, T>, key: string, max: number, used: Set<string>): boolean {
+  if (map.delete(key) || map.size < max) return true;
+  for (const old of map.keys()) {
+    if (used.has(old)) continue;
+    map.delete(old);
+    return true;
+  }
+  return false;
+}
+
+/**
  * Writes a memo file (with `mode`, when given, where the system has one); one that cannot be
  * written is not kept.
  */
@@ -158,6 +176,9 @@ export function openWalkMemo(
   const textsPath = textMemoPath(stateDir, walk);
   let texts: TextMemoData | undefined;
   let textsDirty = false;
+  // what this run took from the texts memo or put in it: never pushed out by this run's offers
+  const usedTexts = new Set<string>();
+  const usedDigests = new Set<string>();
   const counts = { recalled: 0, kept: 0 };
   // each folder's stamp as stat'ed before this run listed it (recall), to keep with the listing
   const statedBefore = new Map<string, Stated>();
@@ -264,6 +285,7 @@ export function openWalkMemo(
         return undefined;
       }
       counts.recalled++;
+      usedTexts.add(path);
       return { text: kept.text, hash: kept.hash };
     },
     offerText(path, stamp, text, hash) {
@@ -272,21 +294,25 @@ export function openWalkMemo(
       const stated = statFile(path, stamp);
       if (stated === null || !isSettled(stated.changedMs, now())) return;
       const map = keptTexts().texts;
-      map.delete(path);
+      if (!makeRoom(map, path, MAX_KEPT_TEXTS, usedTexts)) return;
       map.set(path, { stamp: stated.stamp, text, hash: hash() });
+      usedTexts.add(path);
       textsDirty = true;
       counts.kept++;
     },
     recallDigest(key) {
       const digest = keptTexts().digests.get(key);
-      if (digest !== undefined) counts.recalled++;
+      if (digest === undefined) return undefined;
+      counts.recalled++;
+      usedDigests.add(key);
       return digest;
     },
     offerDigest(key, digest) {
       if (digest.length > MAX_DIGEST_CHARS) return;
       const digests = keptTexts().digests;
-      digests.delete(key);
+      if (!makeRoom(digests, key, MAX_KEPT_DIGESTS, usedDigests)) return;
       digests.set(key, digest);
+      usedDigests.add(key);
       textsDirty = true;
       counts.kept++;
     },

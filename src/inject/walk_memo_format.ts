@@ -50,7 +50,7 @@ export const MAX_KEPT_HASHES = 64;
 export const MAX_KEPT_TEXTS = 64;
 
 /** At most this many cut files' digests are kept per walk (the latest kept win). */
-export const MAX_KEPT_DIGESTS = 16;
+export const MAX_KEPT_DIGESTS = 64;
 
 /** A digest longer than this is not kept (the texts memo stays small enough to read quickly). */
 export const MAX_DIGEST_CHARS = 16_384;
