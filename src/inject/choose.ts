@@ -208,7 +208,7 @@ export type ChoiceRead =
   };
 
 /** A small file's text as a memo kept it: whole, its hash made when it was read. */
-interface KeptText {
+interface RecalledText {
   kind: "text";
   text: string;
   partial: false;
@@ -351,7 +351,7 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
     }
     // a small file unchanged since a run kept its text is not even opened
     const kept = texts?.recallText(file.absPath, stat);
-    const text: LazyFileText | KeptText = kept === undefined
+    const text: LazyFileText | RecalledText = kept === undefined
       ? readLibraryTextLazily(file.absPath, stat.size, MAX_READ_BYTES)
       : { kind: "text", text: kept.text, partial: false, hash: kept.hash };
     if (text.kind === "unreadable") {

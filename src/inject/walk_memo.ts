@@ -142,8 +142,9 @@ function keep(path: string, text: string, mode?: number): void {
 
 /**
  * The memo of `walk`, kept in `stateDir`; `now` is the clock that decides what has settled. On
- * Windows no folder is kept, only hashes: a FAT folder's time does not change when an entry is
- * added to it there, while a file's time follows its content everywhere.
+ * Windows no folder is kept, only files' hashes and texts and the digests: a FAT folder's time does
+ * not change when an entry is added to it there, while a file's time follows its content
+ * everywhere.
  *
  * @example Usage
  * ```ts
