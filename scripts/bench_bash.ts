@@ -8,8 +8,7 @@
  */
 
 import { join } from "node:path";
-import { INJECT_GOALS, makeLibrary } from "./bench_inject.ts";
-import { SETTLED_MS } from "../src/inject/walk_memo_format.ts";
+import { INJECT_GOALS, librariesSettled, makeLibrary } from "./bench_inject.ts";
 import {
   baselineCommand,
   type BenchRow,
@@ -50,9 +49,7 @@ export async function benchBash(runs = 60): Promise<BenchRow[]> {
   try {
     const root = join(tmp, "project");
     const file = await makeLibrary(root, 2, 10);
-    // settled before it is timed, as a library a day old is (the walk memo keeps nothing changed
-    // in the last seconds: src/inject/walk_memo_format.ts)
-    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 1_000));
+    await librariesSettled();
     const rel = file.slice(root.length + 1);
     const folder = rel.slice(0, rel.lastIndexOf("/"));
     const cases: [string, string, boolean][] = [

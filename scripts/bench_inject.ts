@@ -151,6 +151,14 @@ export async function countMarkdown(dir: string): Promise<number> {
   return n;
 }
 
+/**
+ * Waits until libraries just built have settled, as a library a day old has: the walk memo
+ * (`src/inject/walk_memo.ts`) keeps nothing changed in the last seconds.
+ */
+export async function librariesSettled(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 1_000));
+}
+
 /** Issue 35's goals (issue 10's, tightened), as multiples of a bare Deno start (medians of wall time). */
 export const INJECT_GOALS = {
   /** A first touch in a session: everything applicable read, rendered and recorded. */
@@ -205,7 +213,7 @@ export async function benchInject(runs = 60): Promise<BenchRow[]> {
       );
     }
     const stale = await makeStaleLibrary(tmp);
-    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 1_000));
+    await librariesSettled();
     for (const [name, folders, shape, fresh] of cases) {
       const root = join(tmp, name);
       const file = files.get(name)!;

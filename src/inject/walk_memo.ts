@@ -25,6 +25,8 @@ import {
   lastChangeMs,
   MAX_DIGEST_CHARS,
   MAX_KEPT_DIGESTS,
+  MAX_KEPT_FOLDERS,
+  MAX_KEPT_HASHES,
   MAX_KEPT_TEXTS,
   MEMO_MIN_BYTES,
   MEMO_MIN_ENTRIES,
@@ -128,6 +130,15 @@ function makeRoom<T>(map: Map<string, T>, key: string, max: number, used: Set<st
   return false;
 }
 
+/** What the memo file at `path` holds, parsed; `empty()` when there is none yet or it cannot be read. */
+function readParsed<T>(path: string, parse: (text: string) => T, empty: () => T): T {
+  try {
+    return parse(Deno.readTextFileSync(path));
+  } catch {
+    return empty();
+  }
+}
+
 /**
  * Writes a memo file (with `mode`, when given, where the system has one); one that cannot be
  * written is not kept.
@@ -177,46 +188,47 @@ export function openWalkMemo(
   const textsPath = textMemoPath(stateDir, walk);
   let texts: TextMemoData | undefined;
   let textsDirty = false;
-  // what this run took from the texts memo or put in it: never pushed out by this run's offers
-  const usedTexts = new Set<string>();
-  const usedDigests = new Set<string>();
+  // what this run took from its memos or put in them: never pushed out by this run's offers
+  const used = new Set<string>();
   const counts = { recalled: 0, kept: 0 };
   // each folder's stamp as stat'ed before this run listed it (recall), to keep with the listing
   const statedBefore = new Map<string, Stated>();
-  const memo = (): WalkMemoData => {
-    if (data === undefined) {
-      try {
-        data = parseWalkMemo(Deno.readTextFileSync(path), walk.root, walk.folder);
-      } catch {
-        data = emptyWalkMemo(walk.root, walk.folder); // none yet, or unreadable: nothing is kept
-      }
-    }
-    return data;
-  };
-  const keptTexts = (): TextMemoData => {
-    if (texts === undefined) {
-      try {
-        texts = parseTextMemo(
-          Deno.readTextFileSync(textsPath),
-          walk.root,
-          walk.folder,
-          DIGEST_FORMAT,
-        );
-      } catch {
-        texts = { texts: new Map(), digests: new Map() }; // none yet, or unreadable: none kept
-      }
-    }
-    return texts;
-  };
+  const memo = (): WalkMemoData =>
+    data ??= readParsed(
+      path,
+      (text) => parseWalkMemo(text, walk.root, walk.folder),
+      () => emptyWalkMemo(walk.root, walk.folder),
+    );
+  const keptTexts = (): TextMemoData =>
+    texts ??= readParsed(
+      textsPath,
+      (text) => parseTextMemo(text, walk.root, walk.folder, DIGEST_FORMAT),
+      () => ({ texts: new Map(), digests: new Map() }),
+    );
   const forget = (map: Map<string, unknown>, key: string) => {
     if (map.delete(key)) dirty = true;
   };
-  const keepFolder = (folder: string, stamp: string, level: PlainLevel) => {
-    const folders = memo().folders;
-    folders.delete(folder); // kept again: now the latest
-    folders.set(folder, { stamp, files: level.files, subfolders: level.subfolders });
-    dirty = true;
+  const recalled = (key: string) => {
+    counts.recalled++;
+    used.add(key);
+  };
+  /** Puts `value()` in `map` as its latest entry, when {@link makeRoom} finds room for it. */
+  const keepIn = <T>(map: Map<string, T>, key: string, value: () => T, max: number): boolean => {
+    if (!makeRoom(map, key, max, used)) return false;
+    map.set(key, value());
+    used.add(key);
     counts.kept++;
+    return true;
+  };
+  // a file read after it was stat'ed as `stamp`: its stamp now, when it is still that file and
+  // has settled
+  const settledFile = (file: string, stamp: FileStamp): Stated | null => {
+    const stated = statFile(file, stamp);
+    return stated !== null && isSettled(stated.changedMs, now()) ? stated : null;
+  };
+  const keepFolder = (folder: string, stamp: string, level: PlainLevel) => {
+    const kept = { stamp, files: level.files, subfolders: level.subfolders };
+    if (keepIn(memo().folders, folder, () => kept, MAX_KEPT_FOLDERS)) dirty = true;
   };
   return {
     counts,
@@ -230,7 +242,7 @@ export function openWalkMemo(
         return undefined;
       }
       if (stated.stamp === kept.stamp) {
-        counts.recalled++;
+        recalled(folder);
         return { files: kept.files, subfolders: kept.subfolders };
       }
       statedBefore.set(folder, stated);
@@ -262,18 +274,15 @@ export function openWalkMemo(
         forget(memo().hashes, path);
         return undefined;
       }
-      counts.recalled++;
+      recalled(path);
       return kept.hash;
     },
     offerHash(path, stamp, hash) {
       if (stamp.size < MEMO_MIN_BYTES) return;
-      const stated = statFile(path, stamp);
-      if (stated === null || !isSettled(stated.changedMs, now())) return;
-      const hashes = memo().hashes;
-      hashes.delete(path);
-      hashes.set(path, { stamp: stated.stamp, hash });
-      dirty = true;
-      counts.kept++;
+      const stated = settledFile(path, stamp);
+      if (stated === null) return;
+      const kept = { stamp: stated.stamp, hash };
+      if (keepIn(memo().hashes, path, () => kept, MAX_KEPT_HASHES)) dirty = true;
     },
     recallText(path, stamp) {
       if (stamp.size >= MEMO_MIN_BYTES) return undefined; // never kept: the texts are not read
@@ -285,37 +294,26 @@ export function openWalkMemo(
         textsDirty = true;
         return undefined;
       }
-      counts.recalled++;
-      usedTexts.add(path);
+      recalled(path);
       return { text: kept.text, hash: kept.hash };
     },
     offerText(path, stamp, text, hash) {
       if (stamp.size >= MEMO_MIN_BYTES) return;
       // stat'ed again after the read: the text kept is the file's as stamped
-      const stated = statFile(path, stamp);
-      if (stated === null || !isSettled(stated.changedMs, now())) return;
-      const map = keptTexts().texts;
-      if (!makeRoom(map, path, MAX_KEPT_TEXTS, usedTexts)) return;
-      map.set(path, { stamp: stated.stamp, text, hash: hash() });
-      usedTexts.add(path);
-      textsDirty = true;
-      counts.kept++;
+      const stated = settledFile(path, stamp);
+      if (stated === null) return;
+      // the hash is made only when the text is kept
+      const kept = () => ({ stamp: stated.stamp, text, hash: hash() });
+      if (keepIn(keptTexts().texts, path, kept, MAX_KEPT_TEXTS)) textsDirty = true;
     },
     recallDigest(key) {
       const digest = keptTexts().digests.get(key);
-      if (digest === undefined) return undefined;
-      counts.recalled++;
-      usedDigests.add(key);
+      if (digest !== undefined) recalled(key);
       return digest;
     },
     offerDigest(key, digest) {
       if (digest.length > MAX_DIGEST_CHARS) return;
-      const digests = keptTexts().digests;
-      if (!makeRoom(digests, key, MAX_KEPT_DIGESTS, usedDigests)) return;
-      digests.set(key, digest);
-      usedDigests.add(key);
-      textsDirty = true;
-      counts.kept++;
+      if (keepIn(keptTexts().digests, key, () => digest, MAX_KEPT_DIGESTS)) textsDirty = true;
     },
     flush() {
       if (dirty && data !== undefined) {

@@ -40,16 +40,16 @@ export const MEMO_MIN_BYTES = 2048;
 /** A folder or file is kept only when its last change is at least this old (ms). */
 export const SETTLED_MS = 3000;
 
-/** At most this many folders are kept per walk (the latest kept win). */
+/** At most this many folders are kept per walk (the latest win; never over one a run used). */
 export const MAX_KEPT_FOLDERS = 32;
 
-/** At most this many file hashes are kept per walk (the latest kept win). */
+/** At most this many file hashes are kept per walk (the latest win; never over one a run used). */
 export const MAX_KEPT_HASHES = 64;
 
-/** At most this many small files' texts are kept per walk (the latest kept win). */
+/** At most this many small files' texts are kept per walk (the latest win; never over one a run used). */
 export const MAX_KEPT_TEXTS = 64;
 
-/** At most this many cut files' digests are kept per walk (the latest kept win). */
+/** At most this many cut files' digests are kept per walk (the latest win; never over one a run used). */
 export const MAX_KEPT_DIGESTS = 64;
 
 /** A digest longer than this is not kept (the texts memo stays small enough to read quickly). */
