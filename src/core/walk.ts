@@ -178,7 +178,10 @@ export class LibraryBounds {
 
 /** One folder as listed: its entries sorted into kinds, and how many entries and links it has. */
 interface FolderEntries {
-  names: { name: string; outside: boolean }[];
+  /** The served file names, sorted by {@link compareNames}. */
+  names: string[];
+  /** Those of `names` that are links to files outside the library (none without links). */
+  outsideNames: ReadonlySet<string>;
   subfolders: string[];
   outsideFolders: string[];
   entries: number;
@@ -189,8 +192,11 @@ interface FolderEntries {
  * Lists one folder, or `null` when it cannot be listed. Only entries that are symbolic links are
  * resolved (`bounds`): one that leads outside the library is kept apart, never read.
  */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null {
-  const names: { name: string; outside: boolean }[] = [];
+  const names: string[] = [];
+  let outsideNames: Set<string> | undefined;
   const subfolders: string[] = [];
   const outsideFolders: string[] = [];
   let entries = 0;
@@ -199,9 +205,8 @@ function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null
     for (const entry of Deno.readDirSync(folder)) {
       entries++;
       if (entry.isDirectory) subfolders.push(entry.name);
-      else if (entry.isFile && isServedName(entry.name)) {
-        names.push({ name: entry.name, outside: false });
-      } else if (entry.isSymlink) {
+      else if (entry.isFile && isServedName(entry.name)) names.push(entry.name);
+      else if (entry.isSymlink) {
         links++;
         const path = joinPath(folder, entry.name);
         let info: Deno.FileInfo;
@@ -213,22 +218,24 @@ function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null
         const inside = bounds.contains(path);
         if (info.isDirectory) (inside ? subfolders : outsideFolders).push(entry.name);
         else if (info.isFile && isServedName(entry.name)) {
-          names.push({ name: entry.name, outside: !inside });
+          names.push(entry.name);
+          if (!inside) (outsideNames ??= new Set()).add(entry.name);
         }
       }
     }
   } catch {
     return null;
   }
-  names.sort((a, b) => compareNames(a.name, b.name));
-  return { names, subfolders, outsideFolders, entries, links };
+  // the default sort compares UTF-16 code units, as compareNames does, without a call into
+  // JavaScript for each comparison
+  names.sort();
+  const outside = outsideNames ?? NO_NAMES;
+  return { names, outsideNames: outside, subfolders, outsideFolders, entries, links };
 }
 
 /** A folder's listing as a {@link LevelMemo} keeps it, or `null` when it holds a link. */
 function plainLevelOf(listed: FolderEntries): PlainLevel | null {
-  return listed.links > 0
-    ? null
-    : { files: listed.names.map(({ name }) => name), subfolders: listed.subfolders };
+  return listed.links > 0 ? null : { files: listed.names, subfolders: listed.subfolders };
 }
 
 /**
@@ -245,13 +252,7 @@ function readLevel(
   const folder = joinPath(libraryRoot, level);
   const remembered = memo?.recallLevel(folder);
   if (remembered !== undefined) {
-    return levelListing(
-      level,
-      folder,
-      remembered.files.map((name) => ({ name, outside: false })),
-      remembered.subfolders,
-      [],
-    );
+    return levelListing(level, folder, remembered.files, NO_NAMES, remembered.subfolders, []);
   }
   const listed = listFolder(folder, bounds);
   if (listed === null) return null;
@@ -262,21 +263,34 @@ function readLevel(
       return again === null ? null : plainLevelOf(again);
     });
   }
-  return levelListing(level, folder, listed.names, listed.subfolders, listed.outsideFolders);
+  return levelListing(
+    level,
+    folder,
+    listed.names,
+    listed.outsideNames,
+    listed.subfolders,
+    listed.outsideFolders,
+  );
 }
 
-/** A level's listing from its sorted served names and its subfolders. */
+/**
+ * A level's listing from its sorted served names (`outsideNames`: those that are links to files
+ * outside the library) and its subfolders.
+ */
 function levelListing(
   level: string,
   folder: string,
-  names: readonly { name: string; outside: boolean }[],
+  names: readonly string[],
+  outsideNames: ReadonlySet<string>,
   subfolders: string[],
   outsideFolders: string[],
 ): LevelListing {
-  const files = names.map(({ name, outside }): LibraryFile => {
-    const relPath = level === "" ? name : `${level}/${name}`;
-    const file: LibraryFile = { relPath, label: labelOf(relPath), absPath: joinPath(folder, name) };
-    if (outside) file.outside = "file";
+  const prefix = level === "" ? "" : `${level}/`;
+  const parent = folder.endsWith("/") ? folder : `${folder}/`;
+  const files = names.map((name): LibraryFile => {
+    const relPath = prefix + name;
+    const file: LibraryFile = { relPath, label: labelOf(relPath), absPath: parent + name };
+    if (outsideNames.has(name)) file.outside = "file";
     return file;
   });
   return { files, subfolders, outsideFolders };
