@@ -176,6 +176,9 @@ export class LibraryBounds {
   }
 }
 
+/** No names: the outside links of a folder that has none. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** One folder as listed: its entries sorted into kinds, and how many entries and links it has. */
 interface FolderEntries {
   /** The served file names, sorted by {@link compareNames}. */
@@ -192,8 +195,6 @@ interface FolderEntries {
  * Lists one folder, or `null` when it cannot be listed. Only entries that are symbolic links are
  * resolved (`bounds`): one that leads outside the library is kept apart, never read.
  */
-const NO_NAMES: ReadonlySet<string> = new Set();
-
 function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null {
   const names: string[] = [];
   let outsideNames: Set<string> | undefined;
@@ -229,8 +230,14 @@ function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null
   // the default sort compares UTF-16 code units, as compareNames does, without a call into
   // JavaScript for each comparison
   names.sort();
-  const outside = outsideNames ?? NO_NAMES;
-  return { names, outsideNames: outside, subfolders, outsideFolders, entries, links };
+  return {
+    names,
+    outsideNames: outsideNames ?? NO_NAMES,
+    subfolders,
+    outsideFolders,
+    entries,
+    links,
+  };
 }
 
 /** A folder's listing as a {@link LevelMemo} keeps it, or `null` when it holds a link. */
