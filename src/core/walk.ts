@@ -176,15 +176,12 @@ export class LibraryBounds {
   }
 }
 
-/** No names: the outside links of a folder that has none. */
-const NO_NAMES: ReadonlySet<string> = new Set();
-
 /** One folder as listed: its entries sorted into kinds, and how many entries and links it has. */
 interface FolderEntries {
   /** The served file names, sorted by {@link compareNames}. */
   names: string[];
-  /** Those of `names` that are links to files outside the library (none without links). */
-  outsideNames: ReadonlySet<string>;
+  /** Those of `names` that are links to files outside the library, if any. */
+  outsideNames: ReadonlySet<string> | undefined;
   subfolders: string[];
   outsideFolders: string[];
   entries: number;
@@ -232,7 +229,7 @@ function listFolder(folder: string, bounds: LibraryBounds): FolderEntries | null
   names.sort();
   return {
     names,
-    outsideNames: outsideNames ?? NO_NAMES,
+    outsideNames,
     subfolders,
     outsideFolders,
     entries,
@@ -259,7 +256,7 @@ function readLevel(
   const folder = joinPath(libraryRoot, level);
   const remembered = memo?.recallLevel(folder);
   if (remembered !== undefined) {
-    return levelListing(level, folder, remembered.files, NO_NAMES, remembered.subfolders, []);
+    return levelListing(level, folder, remembered.files, undefined, remembered.subfolders, []);
   }
   const listed = listFolder(folder, bounds);
   if (listed === null) return null;
@@ -288,7 +285,7 @@ function levelListing(
   level: string,
   folder: string,
   names: readonly string[],
-  outsideNames: ReadonlySet<string>,
+  outsideNames: ReadonlySet<string> | undefined,
   subfolders: string[],
   outsideFolders: string[],
 ): LevelListing {
@@ -297,7 +294,7 @@ function levelListing(
   const files = names.map((name): LibraryFile => {
     const relPath = prefix + name;
     const file: LibraryFile = { relPath, label: labelOf(relPath), absPath: parent + name };
-    if (outsideNames.has(name)) file.outside = "file";
+    if (outsideNames?.has(name)) file.outside = "file";
     return file;
   });
   return { files, subfolders, outsideFolders };
