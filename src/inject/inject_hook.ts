@@ -66,6 +66,8 @@ import { clientLoadedRootAgents, ROOT_AGENTS } from "./root_agents.ts";
 import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_exports.ts";
 import { exportedClaudeRules } from "./rule_files.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
+import { observeRun } from "./observed_run.ts";
+import { keepQuietRun, quietPlaceOf, replayQuietRun } from "./quiet_repeat.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -423,6 +425,45 @@ function onUserPromptSubmit(event: HookEvent, env: EnvReader): Outcome {
   return parent ? { ...outcome, parent: parent.slice(0, 8) } : outcome;
 }
 
+/** The outcome of one event, decided (and its output written) as {@link run} logs it. */
+async function onEvent(event: HookEvent, env: EnvReader): Promise<Outcome> {
+  const eventName = event.hook_event_name;
+  let outcome: Outcome;
+  // another agent's turn is known from what its tool events showed here (turn_record.ts)
+  if (event.agent !== undefined && event.agent !== "claude") {
+    if (eventName === "PreToolUse") noteTurnTool(stateDir(env), event);
+    else if (eventName === "UserPromptSubmit") clearTurn(stateDir(env), event.session_id);
+  }
+  switch (eventName) {
+    case "PreToolUse":
+      outcome = await onPreToolUse(event, env);
+      break;
+    case "UserPromptSubmit":
+      outcome = onUserPromptSubmit(event, env);
+      break;
+    case "SessionStart": // start handlers load only for these events
+      outcome = await (await loadStart()).onSessionStart(event, env);
+      break;
+    case "SubagentStart":
+      outcome = (await loadStart()).onSubagentStart(event, env);
+      break;
+    case "PostToolUse": // a search that matched nothing: what the client then did not load
+      outcome = await onPostToolUse(event, env);
+      break;
+    case "InstructionsLoaded": // what the client loaded by itself: never sent again
+      outcome = onInstructionsLoaded(event, env);
+      break;
+    default:
+      outcome = { result: "event-not-served" };
+  }
+  outcome.session = event.session_id?.slice(0, 8);
+  // whose run this was, so `librarian status`/`doctor` can show only their project's runs
+  outcome.project = env("CLAUDE_PROJECT_DIR") || event.cwd;
+  if (event.agent_id) outcome.agent = event.agent_id.slice(0, 12);
+  if (event.agent !== undefined && event.agent !== "claude") outcome.client = event.agent;
+  return outcome;
+}
+
 /** Runs the inject hook on the event read from stdin. Always resolves to exit code 0. */
 export async function run(_args: string[], env: EnvReader = processEnv()): Promise<number> {
   const log = logFile(env);
@@ -431,38 +472,19 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
   try {
     const event = parseHookEvent(readStdinTextSync(), env);
     eventName = event.hook_event_name;
-    // another agent's turn is known from what its tool events showed here (turn_record.ts)
-    if (event.agent !== undefined && event.agent !== "claude") {
-      if (eventName === "PreToolUse") noteTurnTool(stateDir(env), event);
-      else if (eventName === "UserPromptSubmit") clearTurn(stateDir(env), event.session_id);
+    // a touch that decided nothing before, with nothing it read changed since (quiet_repeat.ts)
+    const fileTool = Object.hasOwn(FILE_TOOLS, event.tool_name ?? "");
+    const quiet = quietPlaceOf(event, fileTool, windowStateDir(env));
+    const replayed = quiet && replayQuietRun(quiet, env);
+    if (replayed) {
+      outcome = { ...replayed, replayed: true };
+    } else if (quiet) {
+      const watched = await observeRun(env, (seen) => onEvent(event, seen));
+      outcome = watched.value;
+      keepQuietRun(quiet, watched);
+    } else {
+      outcome = await onEvent(event, env);
     }
-    switch (eventName) {
-      case "PreToolUse":
-        outcome = await onPreToolUse(event, env);
-        break;
-      case "UserPromptSubmit":
-        outcome = onUserPromptSubmit(event, env);
-        break;
-      case "SessionStart": // start handlers load only for these events
-        outcome = await (await loadStart()).onSessionStart(event, env);
-        break;
-      case "SubagentStart":
-        outcome = (await loadStart()).onSubagentStart(event, env);
-        break;
-      case "PostToolUse": // a search that matched nothing: what the client then did not load
-        outcome = await onPostToolUse(event, env);
-        break;
-      case "InstructionsLoaded": // what the client loaded by itself: never sent again
-        outcome = onInstructionsLoaded(event, env);
-        break;
-      default:
-        outcome = { result: "event-not-served" };
-    }
-    outcome.session = event.session_id?.slice(0, 8);
-    // whose run this was, so `librarian status`/`doctor` can show only their project's runs
-    outcome.project = env("CLAUDE_PROJECT_DIR") || event.cwd;
-    if (event.agent_id) outcome.agent = event.agent_id.slice(0, 12);
-    if (event.agent !== undefined && event.agent !== "claude") outcome.client = event.agent;
   } catch (error) {
     const message = error instanceof HookInputError
       ? error.message

@@ -1,6 +1,7 @@
 /**
  * Where the per-context-window ledgers live: `<state>/ledgers/<session>/<agent or "main">.json`,
- * with a lock file beside each (`.lock`); the ids are made file-safe by `core/hash.ts` `safeId`.
+ * with a lock file beside each (`.lock`) and its quiet repeats' records in `<agent or "main">.quiet/`;
+ * the ids are made file-safe by `core/hash.ts` `safeId`.
  *
  * @module
  */
@@ -54,4 +55,19 @@ export function ledgerPath(stateDir: string, key: LedgerKey): string {
  */
 export function ledgerLockPath(stateDir: string, key: LedgerKey): string {
   return `${ledgerStem(stateDir, key)}.lock`;
+}
+
+/**
+ * The record of a quiet repeat of one context window (`quiet_repeat.ts`), by the digest of the
+ * event it stands for: in a folder beside the window's ledger, so it goes when the session does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quietRecordPath } from "./ledger_paths.ts";
+ * assert.equal(quietRecordPath("/state", { sessionId: "s1" }, "0a1b"), "/state/ledgers/s1/main.quiet/0a1b.json");
+ * ```
+ */
+export function quietRecordPath(stateDir: string, key: LedgerKey, digest: string): string {
+  return joinPath(`${ledgerStem(stateDir, key)}.quiet`, `${digest}.json`);
 }

@@ -1,0 +1,290 @@
+/**
+ * Quiet repeats: a file tool's touch that sends nothing, answered again without being decided
+ * again.
+ *
+ * Most touches in a session find everything already in the context window: the hook decides
+ * nothing new, writes nothing and prints nothing. Such a run is a function of what it read: the
+ * event, the environment, and the files and folders it looked at (`observed_run.ts`). When a run
+ * like that has read only things that have settled (`walk_memo_format.ts` `isSettled`, so a
+ * change within the file system's timestamp resolution cannot hide), its observations are kept,
+ * beside the window's ledger, by the event's key ({@link repeatKeyOf}). A later run of an event
+ * with the same key first looks at each kept observation again: when every one still holds (the
+ * same stamps, links, values and errors), it would read what that run read, and so decide what it
+ * decided, nothing; it logs that run's line and ends. One observation that differs, or no record,
+ * and the hook decides as always. Any change to a library file, a folder's entries, the ledger,
+ * a native memory file, a setting or the hook's own code is such a difference.
+ *
+ * Only Claude Code's file tools (PreToolUse), in a window that already has a ledger, are kept:
+ * a first touch has nothing to repeat, and is not slowed by the watching.
+ *
+ * @module
+ */
+
+import type { EnvReader } from "../core/env.ts";
+import type { HookEvent } from "../core/hook_io.ts";
+import { hashUtf8 } from "../core/hash.ts";
+import { writeTextAtomicSync } from "../core/atomic.ts";
+import type { LogValue } from "../core/log.ts";
+import { VERSION } from "../version.ts";
+import { ledgerPath, quietRecordPath } from "./ledger_paths.ts";
+import { isSettled } from "./walk_memo_format.ts";
+import {
+  type Observation,
+  observationHolds,
+  type ObservationKind,
+  type ObservedRun,
+  stampOfInfo,
+} from "./observed_run.ts";
+
+/** Where a quiet repeat of an event is kept, and the key it is kept by. */
+export interface QuietPlace {
+  path: string;
+  key: string;
+}
+
+/** What a quiet run logged, replayed as it was. */
+export type QuietOutcome = Record<string, LogValue>;
+
+/** Tool input that carries the edit's text, not where it goes: known by its kind alone. */
+const CONTENT_INPUT = new Set(["old_string", "new_string", "content", "edits", "new_source"]);
+
+/** Log fields that describe how a run went rather than what it decided: never replayed. */
+const NOT_REPLAYED = new Set(["memo_recalled", "memo_kept"]);
+
+const KINDS: ReadonlySet<string> = new Set<ObservationKind>([
+  "stat",
+  "lstat",
+  "list",
+  "read",
+  "realpath",
+  "readlink",
+  "cwd",
+  "uid",
+  "env",
+  "process-env",
+]);
+
+function sortedEntries(value: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * The key of a touch for quiet repeats: the whole event but the tool call's id, with the edit's
+ * text reduced to its kind (an Edit's `old_string`, a Write's `content`), and the program's
+ * version. Two touches with one key are the same question.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { repeatKeyOf } from "./quiet_repeat.ts";
+ * const edit = (id: string, text: string) => ({
+ *   hook_event_name: "PreToolUse", session_id: "s", tool_use_id: id, tool_name: "Edit",
+ *   tool_input: { file_path: "/p/a.ts", old_string: text, new_string: text },
+ * });
+ * assert.equal(repeatKeyOf(edit("t1", "x")), repeatKeyOf(edit("t2", "y")));
+ * assert.notEqual(repeatKeyOf(edit("t1", "x")), repeatKeyOf({ ...edit("t1", "x"), cwd: "/q" }));
+ * ```
+ */
+export function repeatKeyOf(event: HookEvent): string {
+  const fields = sortedEntries(event).filter(([name]) => name !== "tool_use_id").map((
+    [name, value],
+  ) => {
+    if (name !== "tool_input" || typeof value !== "object" || value === null) return [name, value];
+    const input = sortedEntries(value as Record<string, unknown>).map(([key, part]) =>
+      CONTENT_INPUT.has(key) ? [key, typeof part] : [key, part]
+    );
+    return [name, input];
+  });
+  return JSON.stringify([VERSION, fields]);
+}
+
+/**
+ * Where a quiet repeat of `event` would be kept: only for a file tool's PreToolUse by Claude Code
+ * in a context window whose ledger exists; otherwise undefined (nothing is watched or kept).
+ */
+export function quietPlaceOf(
+  event: HookEvent,
+  fileTool: boolean,
+  state: string | undefined,
+): QuietPlace | undefined {
+  if (!fileTool || event.hook_event_name !== "PreToolUse" || state === undefined) return undefined;
+  if (event.agent !== undefined && event.agent !== "claude") return undefined;
+  if (typeof event.session_id !== "string" || event.session_id === "") return undefined;
+  const window = { sessionId: event.session_id, agentId: event.agent_id };
+  try {
+    if (!Deno.statSync(ledgerPath(state, window)).isFile) return undefined;
+  } catch {
+    return undefined; // a window's first touch: nothing to repeat yet
+  }
+  const key = repeatKeyOf(event);
+  return { path: quietRecordPath(state, window, hashUtf8(key)), key };
+}
+
+function isLogValue(value: unknown): value is LogValue {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/**
+ * A kept record read back: its observations and outcome, when it is whole and kept for `key`;
+ * otherwise null (a damaged or foreign record is simply not used, and is replaced by the next
+ * quiet run).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseQuietRecord } from "./quiet_repeat.ts";
+ * const text = JSON.stringify({ key: "k", outcome: { result: "nothing-new" }, seen: [["env", "A", "=1"]] });
+ * assert.deepEqual(parseQuietRecord(text, "k")?.outcome, { result: "nothing-new" });
+ * assert.equal(parseQuietRecord(text, "other"), null);
+ * assert.equal(parseQuietRecord("{", "k"), null);
+ * ```
+ */
+export function parseQuietRecord(
+  text: string,
+  key: string,
+): { observations: Observation[]; outcome: QuietOutcome } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const { key: kept, outcome, seen } = value as Record<string, unknown>;
+  if (kept !== key || typeof outcome !== "object" || outcome === null || !Array.isArray(seen)) {
+    return null;
+  }
+  if (!Object.values(outcome).every(isLogValue)) return null;
+  const observations: Observation[] = [];
+  for (const entry of seen) {
+    if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((p) => typeof p === "string")) {
+      return null;
+    }
+    const [kind, subject, observed] = entry as [string, string, string];
+    if (!KINDS.has(kind)) return null;
+    observations.push({ kind: kind as ObservationKind, subject, seen: observed });
+  }
+  return { observations, outcome: outcome as QuietOutcome };
+}
+
+/**
+ * The record of a quiet run, as kept (JSON).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatQuietRecord, parseQuietRecord } from "./quiet_repeat.ts";
+ * const observations = [{ kind: "cwd" as const, subject: "", seen: "/p" }];
+ * const text = formatQuietRecord("k", observations, { result: "nothing-new", memo_recalled: 2 });
+ * assert.deepEqual(parseQuietRecord(text, "k"), { observations, outcome: { result: "nothing-new" } });
+ * ```
+ */
+export function formatQuietRecord(
+  key: string,
+  observations: readonly Observation[],
+  outcome: QuietOutcome,
+): string {
+  const kept = Object.fromEntries(
+    Object.entries(outcome).filter(([name, value]) => !NOT_REPLAYED.has(name) && isLogValue(value)),
+  );
+  const seen = observations.map((o) => [o.kind, o.subject, o.seen]);
+  return JSON.stringify({ key, outcome: kept, seen });
+}
+
+/**
+ * What the quiet run kept at `place` logged, when every one of its observations still holds;
+ * otherwise undefined (decide as always).
+ */
+export function replayQuietRun(place: QuietPlace, env: EnvReader): QuietOutcome | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(place.path);
+  } catch {
+    return undefined;
+  }
+  const record = parseQuietRecord(text, place.key);
+  if (record === null) return undefined;
+  for (const observation of record.observations) {
+    if (!observationHolds(observation, env)) return undefined;
+  }
+  return record.outcome;
+}
+
+/** The running program's own files, observed with every run kept: a new build is a new answer. */
+function codeObservations(): Observation[] {
+  const paths = [Deno.execPath()];
+  if (Deno.mainModule.startsWith("file:")) {
+    try {
+      paths.push(decodeURIComponent(new URL(Deno.mainModule).pathname));
+    } catch {
+      // not a path: the executable and the version in the key stand for the code
+    }
+  }
+  return paths.map((subject) => {
+    const observation: Observation = { kind: "stat", subject, seen: "" };
+    try {
+      observation.seen = stampOfInfo(Deno.statSync(subject));
+    } catch (error) {
+      observation.seen = `!${error instanceof Error ? error.name : "Error"}`;
+    }
+    return observation;
+  });
+}
+
+/**
+ * Each thing observed once (a folder listed and stat'ed is one stamp), in the order first observed; null when one thing was seen two ways
+ * in one run (it changed while the run read it: such a run is not kept).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { distinctObservations } from "./quiet_repeat.ts";
+ * const a = { kind: "env" as const, subject: "A", seen: "=1" };
+ * assert.deepEqual(distinctObservations([a, a, { ...a, kind: "process-env" as const }]), [a, { ...a, kind: "process-env" }]);
+ * assert.equal(distinctObservations([a, { ...a, seen: "=2" }]), null);
+ * ```
+ */
+export function distinctObservations(observations: readonly Observation[]): Observation[] | null {
+  const seen = new Map<string, string>();
+  const distinct: Observation[] = [];
+  for (const observation of observations) {
+    // a listing's and a read's stamps are a stat's: one look stands for all three
+    const kind = observation.kind === "list" || observation.kind === "read"
+      ? "stat"
+      : observation.kind;
+    const id = `${kind}\0${observation.subject}`;
+    const earlier = seen.get(id);
+    if (earlier === undefined) {
+      seen.set(id, observation.seen);
+      distinct.push(observation);
+    } else if (earlier !== observation.seen) {
+      return null;
+    }
+  }
+  return distinct;
+}
+
+/**
+ * Keeps a watched run at `place` when it can be replayed: it did nothing but read (no write, no
+ * output, no program), everything it stamped has settled at `nowMs`, and it ended in a decision
+ * (not an error). Returns whether it was kept; a failure to write is not an error (the next run
+ * decides as always).
+ */
+export function keepQuietRun(
+  place: QuietPlace,
+  watched: ObservedRun<QuietOutcome>,
+  nowMs: number = Date.now(),
+): boolean {
+  if (watched.effect !== undefined) return false;
+  if (watched.newestChangeMs > 0 && !isSettled(watched.newestChangeMs, nowMs)) return false;
+  const result = watched.value.result;
+  if (result === "error" || result === "bad-input") return false;
+  const observations = distinctObservations([...codeObservations(), ...watched.observations]);
+  if (observations === null) return false;
+  try {
+    writeTextAtomicSync(place.path, formatQuietRecord(place.key, observations, watched.value));
+    return true;
+  } catch {
+    return false;
+  }
+}
