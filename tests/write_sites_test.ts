@@ -30,6 +30,10 @@ const REVIEWED: Readonly<Record<string, { count: number; why: string }>> = {
     why: "state: session ledgers and walk memos not written for their time",
   },
   "src/inject/ledger.ts: writeTextAtomicSync": { count: 1, why: "state: a session ledger" },
+  "src/inject/quiet_repeat.ts: writeTextAtomicSync": {
+    count: 1,
+    why: "state: what a touch that sent nothing read, beside its window's ledger",
+  },
   "src/inject/walk_memo.ts: writeTextAtomicSync": {
     count: 1,
     why: "state: big library folders, big files' hashes and small files' texts kept between runs",

@@ -31,6 +31,71 @@ function rawVariable(name: string): string | undefined {
   }
 }
 
+/**
+ * A variable as the process has it, read again to check a watched run's read of it
+ * (`inject/observed_run.ts`): the value only ever compared, never used.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processVariable } from "./env.ts";
+ * assert.equal(processVariable("LIBRARIAN_NO_SUCH_VARIABLE"), undefined);
+ * ```
+ */
+export function processVariable(name: string): string | undefined {
+  return rawVariable(name);
+}
+
+/**
+ * Watches the process's environment for a watched hook run (`inject/observed_run.ts`): each
+ * variable read is told to `onRead`, and a change or a read of the whole environment to
+ * `onEffect` (by the method's name). Returns the function that puts `Deno.env` back as it was.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { watchProcessEnv } from "./env.ts";
+ * const reads: string[] = [];
+ * const undo = watchProcessEnv((name) => reads.push(name), () => {});
+ * Deno.env.get("LIBRARIAN_NO_SUCH_VARIABLE");
+ * undo();
+ * Deno.env.get("LIBRARIAN_NO_SUCH_VARIABLE");
+ * assert.deepEqual(reads, ["LIBRARIAN_NO_SUCH_VARIABLE"]);
+ * ```
+ */
+export function watchProcessEnv(
+  onRead: (name: string, value: string | undefined) => void,
+  onEffect: (method: string) => void,
+): () => void {
+  const env = Deno.env as unknown as Record<string, unknown>;
+  const own = new Map(
+    ["get", "set", "delete", "toObject", "has"].map((
+      m,
+    ) => [m, Object.getOwnPropertyDescriptor(env, m)]),
+  );
+  const original = (method: string) =>
+    (env[method] as (...args: unknown[]) => unknown).bind(Deno.env);
+  const get = original("get");
+  for (const method of ["set", "delete", "toObject", "has"]) {
+    const fn = original(method);
+    env[method] = (...args: unknown[]) => {
+      onEffect(`env.${method}`);
+      return fn(...args);
+    };
+  }
+  env.get = (name: string) => {
+    const value = get(name) as string | undefined;
+    onRead(name, value);
+    return value;
+  };
+  return () => {
+    for (const [method, descriptor] of own) {
+      if (descriptor) Object.defineProperty(env, method, descriptor);
+      else delete env[method];
+    }
+  };
+}
+
 /** This module's process-wide state: whether test knobs are on, and the project's names. */
 interface EnvState {
   testKnobs: boolean;

@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { EnvReader } from "../core/env.ts";
+import { type EnvReader, processVariable, watchProcessEnv } from "../core/env.ts";
 import { lastChangeMs, memoStamp } from "./walk_memo_format.ts";
 
 /** What kind of thing an observation read. */
@@ -102,11 +102,12 @@ export const EFFECTS: readonly string[] = [
 
 /**
  * What `src/` uses of the Deno namespace that needs neither: types, constants, error classes,
- * the process's arguments and exit, stdin (read before any run is watched) and the process id
- * (which only names files a write makes, and a write is an effect).
+ * the process's arguments, main module and exit, stdin (read before any run is watched) and the
+ * process id (which only names files a write makes, and a write is an effect).
  */
 export const NOT_OBSERVED: readonly string[] = [
   "test",
+  "mainModule",
   "errors",
   "build",
   "version",
@@ -170,7 +171,7 @@ function seenNow(kind: ObservationKind, subject: string, env: EnvReader): string
       case "env":
         return valueSeen(env(subject));
       case "process-env":
-        return valueSeen(Deno.env.get(subject));
+        return valueSeen(processVariable(subject));
     }
   } catch (error) {
     return failed(error);
@@ -305,20 +306,10 @@ export async function observeRun<T>(
   replace("readLinkSync", () => valueOf("readlink", "readLinkSync"));
   replace("cwd", () => valueOf("cwd", "cwd"));
   replace("uid", () => valueOf("uid", "uid"));
-  const processEnv = Deno.env as unknown as Record<string, unknown>;
-  const envGet = Deno.env.get.bind(Deno.env);
-  patch(processEnv, "get", (name: string) => {
-    const value = envGet(name);
-    note("process-env", name, valueSeen(value));
-    return value;
-  });
-  for (const name of ["set", "delete", "toObject", "has"]) {
-    patch(
-      processEnv,
-      name,
-      marking(`env.${name}`, (processEnv[name] as AnyFunction).bind(Deno.env)),
-    );
-  }
+  restore.push(watchProcessEnv(
+    (name, value) => note("process-env", name, valueSeen(value)),
+    (method) => effect ??= method,
+  ));
   for (const stream of [Deno.stdout, Deno.stderr] as unknown as Record<string, unknown>[]) {
     for (const name of ["writeSync", "write"]) {
       patch(stream, name, marking("stdout", (stream[name] as AnyFunction).bind(stream)));

@@ -25,7 +25,6 @@ import type { HookEvent } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import type { LogValue } from "../core/log.ts";
-import { VERSION } from "../version.ts";
 import { ledgerPath, quietRecordPath } from "./ledger_paths.ts";
 import { isSettled } from "./walk_memo_format.ts";
 import {
@@ -70,8 +69,8 @@ function sortedEntries(value: Record<string, unknown>): [string, unknown][] {
 
 /**
  * The key of a touch for quiet repeats: the whole event but the tool call's id, with the edit's
- * text reduced to its kind (an Edit's `old_string`, a Write's `content`), and the program's
- * version. Two touches with one key are the same question.
+ * text reduced to its kind (an Edit's `old_string`, a Write's `content`). Two touches with one
+ * key are the same question. (The program's own files are observations of every record.)
  *
  * @example Usage
  * ```ts
@@ -95,7 +94,7 @@ export function repeatKeyOf(event: HookEvent): string {
     );
     return [name, input];
   });
-  return JSON.stringify([VERSION, fields]);
+  return JSON.stringify(fields);
 }
 
 /**
@@ -124,47 +123,33 @@ function isLogValue(value: unknown): value is LogValue {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
+/** When a stamp says its thing last changed (its later time); a value or an error: never. */
+function changedAt(seen: string): number {
+  const [, mtime, ctime] = seen.split(":", 3);
+  const times = [Number(mtime), Number(ctime)].filter(Number.isFinite);
+  return times.length === 0 ? Infinity : Math.max(...times);
+}
+
 /**
- * A kept record read back: its observations and outcome, when it is whole and kept for `key`;
- * otherwise null (a damaged or foreign record is simply not used, and is replaced by the next
- * quiet run).
+ * The observations in the order a replay checks them: values first (cheap), then stamps, the
+ * most recently changed first (the ledger before a library file of last year), so a replay that
+ * does not hold ends at its first look as a rule.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseQuietRecord } from "./quiet_repeat.ts";
- * const text = JSON.stringify({ key: "k", outcome: { result: "nothing-new" }, seen: [["env", "A", "=1"]] });
- * assert.deepEqual(parseQuietRecord(text, "k")?.outcome, { result: "nothing-new" });
- * assert.equal(parseQuietRecord(text, "other"), null);
- * assert.equal(parseQuietRecord("{", "k"), null);
+ * import { byLikelyChange } from "./quiet_repeat.ts";
+ * const old = { kind: "stat" as const, subject: "/lib/a.md", seen: "f:1000:1000:1:1:1:1" };
+ * const ledger = { kind: "read" as const, subject: "/state/main.json", seen: "f:9000:9000:2:1:1:1" };
+ * const home = { kind: "env" as const, subject: "HOME", seen: "=/home/me" };
+ * assert.deepEqual(byLikelyChange([old, ledger, home]), [home, ledger, old]);
  * ```
  */
-export function parseQuietRecord(
-  text: string,
-  key: string,
-): { observations: Observation[]; outcome: QuietOutcome } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  const { key: kept, outcome, seen } = value as Record<string, unknown>;
-  if (kept !== key || typeof outcome !== "object" || outcome === null || !Array.isArray(seen)) {
-    return null;
-  }
-  if (!Object.values(outcome).every(isLogValue)) return null;
-  const observations: Observation[] = [];
-  for (const entry of seen) {
-    if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((p) => typeof p === "string")) {
-      return null;
-    }
-    const [kind, subject, observed] = entry as [string, string, string];
-    if (!KINDS.has(kind)) return null;
-    observations.push({ kind: kind as ObservationKind, subject, seen: observed });
-  }
-  return { observations, outcome: outcome as QuietOutcome };
+export function byLikelyChange(observations: readonly Observation[]): Observation[] {
+  return observations
+    .map((observation, index) => ({ observation, index, at: changedAt(observation.seen) }))
+    .sort((a, b) => b.at - a.at || a.index - b.index)
+    .map((entry) => entry.observation);
 }
 
 /**
@@ -173,10 +158,10 @@ export function parseQuietRecord(
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatQuietRecord, parseQuietRecord } from "./quiet_repeat.ts";
+ * import { formatQuietRecord } from "./quiet_repeat.ts";
  * const observations = [{ kind: "cwd" as const, subject: "", seen: "/p" }];
  * const text = formatQuietRecord("k", observations, { result: "nothing-new", memo_recalled: 2 });
- * assert.deepEqual(parseQuietRecord(text, "k"), { observations, outcome: { result: "nothing-new" } });
+ * assert.deepEqual(JSON.parse(text), { key: "k", outcome: { result: "nothing-new" }, seen: [["cwd", "", "/p"]] });
  * ```
  */
 export function formatQuietRecord(
@@ -187,27 +172,36 @@ export function formatQuietRecord(
   const kept = Object.fromEntries(
     Object.entries(outcome).filter(([name, value]) => !NOT_REPLAYED.has(name) && isLogValue(value)),
   );
-  const seen = observations.map((o) => [o.kind, o.subject, o.seen]);
+  const seen = byLikelyChange(observations).map((o) => [o.kind, o.subject, o.seen]);
   return JSON.stringify({ key, outcome: kept, seen });
 }
 
 /**
  * What the quiet run kept at `place` logged, when every one of its observations still holds;
- * otherwise undefined (decide as always).
+ * otherwise undefined (decide as always). Checked in the order kept, the likeliest to have
+ * changed first, and straight from the record (a damaged one simply does not hold).
  */
 export function replayQuietRun(place: QuietPlace, env: EnvReader): QuietOutcome | undefined {
-  let text: string;
+  let record: unknown;
   try {
-    text = Deno.readTextFileSync(place.path);
+    record = JSON.parse(Deno.readTextFileSync(place.path));
   } catch {
     return undefined;
   }
-  const record = parseQuietRecord(text, place.key);
-  if (record === null) return undefined;
-  for (const observation of record.observations) {
-    if (!observationHolds(observation, env)) return undefined;
+  if (typeof record !== "object" || record === null) return undefined;
+  const { key, outcome, seen } = record as Record<string, unknown>;
+  if (key !== place.key || !Array.isArray(seen) || !isOutcome(outcome)) return undefined;
+  for (const entry of seen) {
+    if (!Array.isArray(entry) || !KINDS.has(entry[0])) return undefined;
+    const [kind, subject, observed] = entry as [ObservationKind, unknown, unknown];
+    if (typeof subject !== "string" || typeof observed !== "string") return undefined;
+    if (!observationHolds({ kind, subject, seen: observed }, env)) return undefined;
   }
-  return record.outcome;
+  return outcome;
+}
+
+function isOutcome(value: unknown): value is QuietOutcome {
+  return typeof value === "object" && value !== null && Object.values(value).every(isLogValue);
 }
 
 /** The running program's own files, observed with every run kept: a new build is a new answer. */
@@ -217,7 +211,7 @@ function codeObservations(): Observation[] {
     try {
       paths.push(decodeURIComponent(new URL(Deno.mainModule).pathname));
     } catch {
-      // not a path: the executable and the version in the key stand for the code
+      // not a path: the executable stands for the code
     }
   }
   return paths.map((subject) => {
