@@ -182,18 +182,20 @@ export interface Comparison {
 
 /**
  * Times `subject` against `baseline`, interleaved so that machine noise hits both alike,
- * after `warmup` untimed runs of each. Returns the medians.
+ * after `warmup` untimed runs of each and then `prepare`, when given. Returns the medians.
  */
 export async function compare(
   subject: TimedCommand,
   baseline: TimedCommand,
   runs: number,
   warmup = 5,
+  prepare?: () => Promise<void>,
 ): Promise<Comparison> {
   for (let i = 0; i < warmup; i++) {
     await timeOnce(subject);
     await timeOnce(baseline);
   }
+  await prepare?.();
   const a: Timing[] = [];
   const b: Timing[] = [];
   for (let i = 0; i < runs; i++) {

@@ -296,7 +296,24 @@ export async function observeRun<T>(
         return Reflect.construct(fn, args, newTarget);
       },
     });
-  for (const name of EFFECTS) replace(name, (fn) => marking(name, fn));
+  for (const name of EFFECTS) {
+    const descriptor = Object.getOwnPropertyDescriptor(deno, name);
+    if (descriptor?.get === undefined) {
+      replace(name, (fn) => marking(name, fn));
+      continue;
+    }
+    // one the runtime loads on first use (`Command`: some 70 million instructions): using it
+    // at all is the effect, so it is never loaded here
+    const get = descriptor.get;
+    restore.push(() => Object.defineProperty(deno, name, descriptor));
+    Object.defineProperty(deno, name, {
+      ...descriptor,
+      get() {
+        effect ??= name;
+        return get.call(deno);
+      },
+    });
+  }
   replace("statSync", () => statLike("stat", "statSync"));
   replace("lstatSync", () => statLike("lstat", "lstatSync"));
   replace("readDirSync", () => stampFirst("list", "readDirSync"));
