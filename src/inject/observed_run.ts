@@ -38,12 +38,17 @@ export interface Observation {
   subject: string;
   /** A stamp (`f:<mtime>:<ctime>:<ino>:<size>:<mode>:<uid>`), `!<Error name>`, or a value. */
   seen: string;
+  /** For a stamp: when its thing last changed (`walk_memo_format.ts` `lastChangeMs`). */
+  changedMs?: number;
 }
 
-/** A watched run: its value, what it read, and whether anything rules out replaying it. */
+/**
+ * A watched run: its value, what it read, and whether anything rules out replaying it. What it
+ * read is put in words only when asked (a run with an effect never needs them).
+ */
 export interface ObservedRun<T> {
   value: T;
-  observations: Observation[];
+  readonly observations: Observation[];
   /** The first thing the run did beyond reading (a Deno function's name); undefined if none. */
   effect: string | undefined;
   /** The latest change among what the run stamped (`walk_memo_format.ts` `lastChangeMs`); 0 if none. */
@@ -229,9 +234,9 @@ export async function observeRun<T>(
   env: EnvReader,
   run: (env: EnvReader) => Promise<T>,
 ): Promise<ObservedRun<T>> {
-  const observations: Observation[] = [];
+  // what was seen: a value, or the file information a stamp is made of when it is asked for
+  const seen: { kind: ObservationKind; subject: string; value: string | Deno.FileInfo }[] = [];
   let effect: string | undefined;
-  let newestChangeMs = 0;
   const deno = Deno as unknown as Record<string, unknown>;
   const originals = new Map<string, AnyFunction>();
   const restore: (() => void)[] = [];
@@ -248,13 +253,10 @@ export async function observeRun<T>(
     patch(deno, name, by(fn as AnyFunction));
   };
   const original = (name: string) => originals.get(name)!;
-  const note = (kind: ObservationKind, subject: string, seen: string) => {
-    observations.push({ kind, subject, seen });
+  const note = (kind: ObservationKind, subject: string, value: string | Deno.FileInfo) => {
+    seen.push({ kind, subject, value });
   };
-  const stamped = (kind: ObservationKind, subject: string, info: Deno.FileInfo) => {
-    note(kind, subject, stampOfInfo(info));
-    newestChangeMs = Math.max(newestChangeMs, lastChangeMs(info));
-  };
+  const stamped = note;
   // a stat: what it returned; a listing or a read: the stamp taken just before
   const statLike = (kind: "stat" | "lstat", name: string) => (path: unknown) => {
     try {
@@ -339,7 +341,26 @@ export async function observeRun<T>(
   };
   try {
     const value = await run(watchedEnv);
-    return { value, observations, effect, newestChangeMs };
+    let observations: Observation[] | undefined;
+    let newestChangeMs = 0;
+    const inWords = () =>
+      observations ??= seen.map(({ kind, subject, value }) => {
+        if (typeof value === "string") return { kind, subject, seen: value };
+        const changedMs = lastChangeMs(value);
+        newestChangeMs = Math.max(newestChangeMs, changedMs);
+        return { kind, subject, seen: stampOfInfo(value), changedMs };
+      });
+    return {
+      value,
+      effect,
+      get observations() {
+        return inWords();
+      },
+      get newestChangeMs() {
+        inWords();
+        return newestChangeMs;
+      },
+    };
   } finally {
     for (const undo of restore.reverse()) undo();
   }

@@ -26,7 +26,7 @@ import { hashUtf8 } from "../core/hash.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
 import type { LogValue } from "../core/log.ts";
 import { ledgerPath, quietRecordPath } from "./ledger_paths.ts";
-import { isSettled } from "./walk_memo_format.ts";
+import { isSettled, lastChangeMs } from "./walk_memo_format.ts";
 import {
   type Observation,
   observationHolds,
@@ -123,13 +123,6 @@ function isLogValue(value: unknown): value is LogValue {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
-/** When a stamp says its thing last changed (its later time); a value or an error: never. */
-function changedAt(seen: string): number {
-  const [, mtime, ctime] = seen.split(":", 3);
-  const times = [Number(mtime), Number(ctime)].filter(Number.isFinite);
-  return times.length === 0 ? Infinity : Math.max(...times);
-}
-
 /**
  * The observations in the order a replay checks them: values first (cheap), then stamps, the
  * most recently changed first (the ledger before a library file of last year), so a replay that
@@ -139,15 +132,15 @@ function changedAt(seen: string): number {
  * ```ts
  * import assert from "node:assert/strict";
  * import { byLikelyChange } from "./quiet_repeat.ts";
- * const old = { kind: "stat" as const, subject: "/lib/a.md", seen: "f:1000:1000:1:1:1:1" };
- * const ledger = { kind: "read" as const, subject: "/state/main.json", seen: "f:9000:9000:2:1:1:1" };
+ * const old = { kind: "stat" as const, subject: "/lib/a.md", seen: "f:1000:1000:1:1:1:1", changedMs: 1000 };
+ * const ledger = { kind: "read" as const, subject: "/state/main.json", seen: "f:9000:9000:2:1:1:1", changedMs: 9000 };
  * const home = { kind: "env" as const, subject: "HOME", seen: "=/home/me" };
  * assert.deepEqual(byLikelyChange([old, ledger, home]), [home, ledger, old]);
  * ```
  */
 export function byLikelyChange(observations: readonly Observation[]): Observation[] {
   return observations
-    .map((observation, index) => ({ observation, index, at: changedAt(observation.seen) }))
+    .map((observation, index) => ({ observation, index, at: observation.changedMs ?? Infinity }))
     .sort((a, b) => b.at - a.at || a.index - b.index)
     .map((entry) => entry.observation);
 }
@@ -204,24 +197,28 @@ function isOutcome(value: unknown): value is QuietOutcome {
   return typeof value === "object" && value !== null && Object.values(value).every(isLogValue);
 }
 
+/** The path of a `file:` URL (`file:///C:/x` is `C:/x`); undefined for any other. */
+function pathOfFileUrl(url: string): string | undefined {
+  if (!url.startsWith("file:")) return undefined;
+  try {
+    const path = decodeURIComponent(new URL(url).pathname);
+    return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The running program's own files, observed with every run kept: a new build is a new answer. */
 function codeObservations(): Observation[] {
-  const paths = [Deno.execPath()];
-  if (Deno.mainModule.startsWith("file:")) {
-    try {
-      paths.push(decodeURIComponent(new URL(Deno.mainModule).pathname));
-    } catch {
-      // not a path: the executable stands for the code
-    }
-  }
+  const module = pathOfFileUrl(Deno.mainModule);
+  const paths = module === undefined ? [Deno.execPath()] : [Deno.execPath(), module];
   return paths.map((subject) => {
-    const observation: Observation = { kind: "stat", subject, seen: "" };
     try {
-      observation.seen = stampOfInfo(Deno.statSync(subject));
+      const info = Deno.statSync(subject);
+      return { kind: "stat", subject, seen: stampOfInfo(info), changedMs: lastChangeMs(info) };
     } catch (error) {
-      observation.seen = `!${error instanceof Error ? error.name : "Error"}`;
+      return { kind: "stat", subject, seen: `!${error instanceof Error ? error.name : "Error"}` };
     }
-    return observation;
   });
 }
 
