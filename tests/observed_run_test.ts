@@ -69,10 +69,10 @@ Deno.test("a run's reads are recorded with the stamp or value each had, and stil
     watched.observations.map((o) => [o.kind, o.subject.replace(dir.path, "<dir>")]),
     [
       ["env", "LIBRARIAN_BUDGET"],
-      ["stat", "<dir>/a.md"],
+      ["stat", join("<dir>", "a.md")],
       ["list", "<dir>"],
-      ["read", "<dir>/a.md"],
-      ["lstat", "<dir>/missing"],
+      ["read", join("<dir>", "a.md")],
+      ["lstat", join("<dir>", "missing")],
       ["cwd", ""],
     ],
   );
