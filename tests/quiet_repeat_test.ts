@@ -73,7 +73,8 @@ async function replaying(): Promise<TempProject> {
 function recordsOf(p: TempProject): string[] {
   const folder = join(p.home, ".claude", "librarian", "ledgers", "s", "main.quiet");
   try {
-    return [...Deno.readDirSync(folder)].map((entry) => join(folder, entry.name));
+    return [...Deno.readDirSync(folder)].map((entry) => join(folder, entry.name))
+      .filter((path) => Deno.statSync(path).size > 0); // not an event's mark of its first touch
   } catch {
     return [];
   }

@@ -67,7 +67,7 @@ import { claudeRuleExports, generatedRootAgents, heldByExports } from "./loaded_
 import { exportedClaudeRules } from "./rule_files.ts";
 import { clearTurn, noteTurnTool } from "../core/turn_record.ts";
 import { observeRun } from "./observed_run.ts";
-import { keepQuietRun, quietPlaceOf, replayQuietRun } from "./quiet_repeat.ts";
+import { keepQuietRun, markSeen, quietPlaceOf, replayQuietRun } from "./quiet_repeat.ts";
 
 export { taggingReminder } from "./reminder.ts";
 
@@ -475,15 +475,16 @@ export async function run(_args: string[], env: EnvReader = processEnv()): Promi
     // a touch that decided nothing before, with nothing it read changed since (quiet_repeat.ts)
     const fileTool = Object.hasOwn(FILE_TOOLS, event.tool_name ?? "");
     const quiet = quietPlaceOf(event, fileTool, windowStateDir(env));
-    const replayed = quiet && replayQuietRun(quiet, env);
-    if (replayed) {
-      outcome = { ...replayed, replayed: true };
-    } else if (quiet) {
+    const replay = quiet && replayQuietRun(quiet, env);
+    if (replay && replay.kind === "replayed") {
+      outcome = { ...replay.outcome, replayed: true };
+    } else if (replay && replay.kind === "stale") {
       const watched = await observeRun(env, (seen) => onEvent(event, seen));
       outcome = watched.value;
       keepQuietRun(quiet, watched);
     } else {
       outcome = await onEvent(event, env);
+      if (quiet) markSeen(quiet); // its next touch is watched
     }
   } catch (error) {
     const message = error instanceof HookInputError

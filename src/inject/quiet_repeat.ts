@@ -15,7 +15,10 @@
  * a native memory file, a setting or the hook's own code is such a difference.
  *
  * Only Claude Code's file tools (PreToolUse), in a window that already has a ledger, are kept:
- * a first touch has nothing to repeat, and is not slowed by the watching.
+ * a window's first touch has nothing to repeat. An event's first touch in a window is not watched
+ * either, only marked ({@link markSeen}): most such touches send something (a folder not seen
+ * yet), and watching a run costs it some 4 % (every listing and read stamped). Its next touch is
+ * watched and kept when quiet; the ones after it are replayed.
  *
  * @module
  */
@@ -24,6 +27,7 @@ import type { EnvReader } from "../core/env.ts";
 import type { HookEvent } from "../core/hook_io.ts";
 import { hashUtf8 } from "../core/hash.ts";
 import { writeTextAtomicSync } from "../core/atomic.ts";
+import { dirnameOf } from "../core/paths.ts";
 import type { LogValue } from "../core/log.ts";
 import { ledgerPath, quietRecordPath } from "./ledger_paths.ts";
 import { isSettled, lastChangeMs } from "./walk_memo_format.ts";
@@ -169,28 +173,60 @@ export function formatQuietRecord(
   return JSON.stringify({ key, outcome: kept, seen });
 }
 
+/** What an event's record says before the event is decided. */
+export type Replay =
+  /** The record holds: the outcome its run logged. */
+  | { kind: "replayed"; outcome: QuietOutcome }
+  /** No record: the event's first touch in this window, not watched ({@link markSeen}). */
+  | { kind: "unseen" }
+  /** A record that does not hold (or the mark of the first touch): decided, watched. */
+  | { kind: "stale" };
+
+const UNSEEN: Replay = { kind: "unseen" };
+const STALE: Replay = { kind: "stale" };
+
 /**
- * What the quiet run kept at `place` logged, when every one of its observations still holds;
- * otherwise undefined (decide as always). Checked in the order kept, the likeliest to have
- * changed first, and straight from the record (a damaged one simply does not hold).
+ * What the record at `place` says: the outcome its quiet run logged when every one of its
+ * observations still holds. Checked in the order kept, the likeliest to have changed first, and
+ * straight from the record (a damaged one simply does not hold).
  */
-export function replayQuietRun(place: QuietPlace, env: EnvReader): QuietOutcome | undefined {
+export function replayQuietRun(place: QuietPlace, env: EnvReader): Replay {
   let record: unknown;
   try {
     record = JSON.parse(Deno.readTextFileSync(place.path));
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? UNSEEN : STALE;
   }
-  if (typeof record !== "object" || record === null) return undefined;
+  if (typeof record !== "object" || record === null) return STALE;
   const { key, outcome, seen } = record as Record<string, unknown>;
-  if (key !== place.key || !Array.isArray(seen) || !isOutcome(outcome)) return undefined;
+  if (key !== place.key || !Array.isArray(seen) || !isOutcome(outcome)) return STALE;
   for (const entry of seen) {
-    if (!Array.isArray(entry) || !KINDS.has(entry[0])) return undefined;
+    if (!Array.isArray(entry) || !KINDS.has(entry[0])) return STALE;
     const [kind, subject, observed] = entry as [ObservationKind, unknown, unknown];
-    if (typeof subject !== "string" || typeof observed !== "string") return undefined;
-    if (!observationHolds({ kind, subject, seen: observed }, env)) return undefined;
+    if (typeof subject !== "string" || typeof observed !== "string") return STALE;
+    if (!observationHolds({ kind, subject, seen: observed }, env)) return STALE;
   }
-  return outcome;
+  return { kind: "replayed", outcome };
+}
+
+/**
+ * Marks an event's first touch in a window (an empty record), so that its next touch is watched.
+ * The first touch itself is not: most send something (a new file's folder), and watching costs
+ * more than this mark. Never fails (without the mark, the next touch is simply not watched).
+ */
+export function markSeen(place: QuietPlace): void {
+  const mark = () => Deno.writeTextFileSync(place.path, "", { createNew: true });
+  try {
+    mark();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return; // marked already, or cannot be
+    try {
+      Deno.mkdirSync(dirnameOf(place.path), { recursive: true });
+      mark();
+    } catch {
+      // a state folder that cannot be written: no quiet repeats
+    }
+  }
 }
 
 function isOutcome(value: unknown): value is QuietOutcome {
