@@ -13,6 +13,9 @@
  * - SessionStart: the library root's files, once per context window (`start.ts`).
  * - SubagentStart: a subagent's reminder and root files, for its own context window (`start.ts`).
  *
+ * A file tool's touch that finds nothing changed since the last touch of the same event that sent
+ * nothing is answered from that touch's record (`quiet_repeat.ts`, `observed_run.ts`).
+ *
  * Every decision that sends something is serialised per context window (`window.ts`), so parallel
  * tool calls and hooks wired twice send each file version once. The first write into a folder
  * whose library files this window has never been sent is held once (`hold.ts`): denied with the

@@ -104,6 +104,19 @@ export function repeatKeyOf(event: HookEvent): string {
 /**
  * Where a quiet repeat of `event` would be kept: only for a file tool's PreToolUse by Claude Code
  * in a context window whose ledger exists; otherwise undefined (nothing is watched or kept).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quietPlaceOf } from "./quiet_repeat.ts";
+ * const state = Deno.makeTempDirSync();
+ * const read = { hook_event_name: "PreToolUse", session_id: "s", tool_name: "Read" };
+ * assert.equal(quietPlaceOf(read, true, state), undefined, "no ledger yet: a first touch");
+ * Deno.mkdirSync(`${state}/ledgers/s`, { recursive: true });
+ * Deno.writeTextFileSync(`${state}/ledgers/s/main.json`, "{}");
+ * assert.match(quietPlaceOf(read, true, state)!.path, /ledgers\/s\/main\.quiet\/[0-9a-f]{16}\.json$/);
+ * assert.equal(quietPlaceOf(read, false, state), undefined, "not a file tool");
+ * ```
  */
 export function quietPlaceOf(
   event: HookEvent,
@@ -189,6 +202,21 @@ const STALE: Replay = { kind: "stale" };
  * What the record at `place` says: the outcome its quiet run logged when every one of its
  * observations still holds. Checked in the order kept, the likeliest to have changed first, and
  * straight from the record (a damaged one simply does not hold).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markSeen, replayQuietRun } from "./quiet_repeat.ts";
+ * const place = { path: `${Deno.makeTempDirSync()}/main.quiet/k.json`, key: "k" };
+ * const env = (name: string) => name === "A" ? "1" : undefined;
+ * assert.equal(replayQuietRun(place, env).kind, "unseen");
+ * markSeen(place);
+ * assert.equal(replayQuietRun(place, env).kind, "stale", "a mark is no record");
+ * const record = { key: "k", outcome: { result: "all-sent" }, seen: [["env", "A", "=1"]] };
+ * Deno.writeTextFileSync(place.path, JSON.stringify(record));
+ * assert.deepEqual(replayQuietRun(place, env), { kind: "replayed", outcome: { result: "all-sent" } });
+ * assert.equal(replayQuietRun(place, () => "2").kind, "stale", "what it read changed");
+ * ```
  */
 export function replayQuietRun(place: QuietPlace, env: EnvReader): Replay {
   let record: unknown;
@@ -213,6 +241,16 @@ export function replayQuietRun(place: QuietPlace, env: EnvReader): Replay {
  * Marks an event's first touch in a window (an empty record), so that its next touch is watched.
  * The first touch itself is not: most send something (a new file's folder), and watching costs
  * more than this mark. Never fails (without the mark, the next touch is simply not watched).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markSeen } from "./quiet_repeat.ts";
+ * const place = { path: `${Deno.makeTempDirSync()}/main.quiet/k.json`, key: "k" };
+ * markSeen(place);
+ * markSeen(place);
+ * assert.equal(Deno.readTextFileSync(place.path), "");
+ * ```
  */
 export function markSeen(place: QuietPlace): void {
   const mark = () => Deno.writeTextFileSync(place.path, "", { createNew: true });
@@ -259,8 +297,9 @@ function codeObservations(): Observation[] {
 }
 
 /**
- * Each thing observed once (a folder listed and stat'ed is one stamp), in the order first observed; null when one thing was seen two ways
- * in one run (it changed while the run read it: such a run is not kept).
+ * Each thing observed once (a folder listed and stat'ed is one stamp), in the order first
+ * observed; null when one thing was seen two ways in one run (it changed while the run read it:
+ * such a run is not kept).
  *
  * @example Usage
  * ```ts
@@ -296,6 +335,23 @@ export function distinctObservations(observations: readonly Observation[]): Obse
  * output, no program), everything it stamped has settled at `nowMs`, and it ended in a decision
  * (not an error). Returns whether it was kept; a failure to write is not an error (the next run
  * decides as always).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keepQuietRun, replayQuietRun } from "./quiet_repeat.ts";
+ * import { observeRun } from "./observed_run.ts";
+ * const folder = Deno.makeTempDirSync();
+ * const place = { path: `${Deno.makeTempDirSync()}/main.quiet/k.json`, key: "k" };
+ * const env = () => undefined;
+ * const quiet = await observeRun(env, () => {
+ *   Deno.statSync(folder);
+ *   return Promise.resolve({ result: "all-sent" });
+ * });
+ * assert.equal(keepQuietRun(place, quiet, Date.now()), false, "what it read changed just now");
+ * assert.equal(keepQuietRun(place, quiet, Date.now() + 60_000), true);
+ * assert.equal(replayQuietRun(place, env).kind, "replayed");
+ * ```
  */
 export function keepQuietRun(
   place: QuietPlace,
