@@ -256,12 +256,11 @@ export async function observeRun<T>(
   const note = (kind: ObservationKind, subject: string, value: string | Deno.FileInfo) => {
     seen.push({ kind, subject, value });
   };
-  const stamped = note;
   // a stat: what it returned; a listing or a read: the stamp taken just before
   const statLike = (kind: "stat" | "lstat", name: string) => (path: unknown) => {
     try {
       const info = original(name)(path) as Deno.FileInfo;
-      stamped(kind, String(path), info);
+      note(kind, String(path), info);
       return info;
     } catch (error) {
       note(kind, String(path), failed(error));
@@ -271,7 +270,7 @@ export async function observeRun<T>(
   const stampFirst =
     (kind: "list" | "read", name: string) => (path: unknown, ...rest: unknown[]) => {
       try {
-        stamped(kind, String(path), original("statSync")(path) as Deno.FileInfo);
+        note(kind, String(path), original("statSync")(path) as Deno.FileInfo);
       } catch (error) {
         note(kind, String(path), failed(error));
       }
