@@ -82,125 +82,101 @@ function recordsOf(p: TempProject): string[] {
 
 Deno.test("a repeat touch with nothing changed is answered from the record, silent, with the decided touch's log line", async () => {
   const p = await replaying();
-  try {
-    const decided = await Deno.readTextFile(join(p.dir.path, "librarian.log"));
-    const replayed = await touch(p);
-    assert.equal(replayed.context, undefined);
-    assert.match(replayed.line, / replayed=true /);
-    const fields = (line: string) =>
-      line.replace(/^\S+ /, "").replace(/ replayed=true/, "").replace(/ (load_)?ms=\S+/g, "");
-    assert.equal(fields(replayed.line), fields(decided.trim().split("\n").at(-1)!));
-    assert.match(replayed.line, /result=all-sent/);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  const decided = await Deno.readTextFile(join(p.dir.path, "librarian.log"));
+  const replayed = await touch(p);
+  assert.equal(replayed.context, undefined);
+  assert.match(replayed.line, / replayed=true /);
+  const fields = (line: string) =>
+    line.replace(/^\S+ /, "").replace(/ replayed=true/, "").replace(/ (load_)?ms=\S+/g, "");
+  assert.equal(fields(replayed.line), fields(decided.trim().split("\n").at(-1)!));
+  assert.match(replayed.line, /result=all-sent/);
 });
 
 Deno.test("a library file edited after the record is sent at the next touch", async () => {
   const p = await replaying();
-  try {
-    await Deno.writeTextFile(join(p.root, "_memory_library", "pkg", "shared.md"), "- PKG-NEWER");
-    const next = await touch(p);
-    assert.match(next.context ?? "", /PKG-NEWER/);
-    assert.doesNotMatch(next.line, /replayed/);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  await Deno.writeTextFile(join(p.root, "_memory_library", "pkg", "shared.md"), "- PKG-NEWER");
+  const next = await touch(p);
+  assert.match(next.context ?? "", /PKG-NEWER/);
+  assert.doesNotMatch(next.line, /replayed/);
 });
 
 Deno.test("a library file put back with the same size and age is decided afresh, not replayed (new inode, new status change)", async () => {
   const p = await replaying();
-  try {
-    const path = join(p.root, "_memory_library", "pkg", "shared.md");
-    const before = Deno.statSync(path);
-    const temp = `${path}.new`;
-    await Deno.writeTextFile(temp, "- PKG-SHAREE"); // same length
-    await Deno.utime(temp, before.atime!, before.mtime!);
-    await Deno.rename(temp, path);
-    // the hook itself knows a sent file by its size and modification time (core/read_text.ts)
-    const next = await touch(p);
-    assert.doesNotMatch(next.line, /replayed/);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  const path = join(p.root, "_memory_library", "pkg", "shared.md");
+  const before = Deno.statSync(path);
+  const temp = `${path}.new`;
+  await Deno.writeTextFile(temp, "- PKG-SHAREE"); // same length
+  await Deno.utime(temp, before.atime!, before.mtime!);
+  await Deno.rename(temp, path);
+  // the hook itself knows a sent file by its size and modification time (core/read_text.ts)
+  const next = await touch(p);
+  assert.doesNotMatch(next.line, /replayed/);
 });
 
 Deno.test("a new library file in a folder on the way is sent at the next touch", async () => {
   const p = await replaying();
-  try {
-    await Deno.writeTextFile(join(p.root, "_memory_library", "pkg", "edge.md"), "- PKG-EDGE");
-    const next = await touch(p);
-    assert.match(next.context ?? "", /PKG-EDGE/);
-    assert.doesNotMatch(next.context ?? "", /PKG-SHARED/, "what the window has is not sent twice");
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  await Deno.writeTextFile(join(p.root, "_memory_library", "pkg", "edge.md"), "- PKG-EDGE");
+  const next = await touch(p);
+  assert.match(next.context ?? "", /PKG-EDGE/);
+  assert.doesNotMatch(next.context ?? "", /PKG-SHARED/, "what the window has is not sent twice");
 });
 
 Deno.test("a setting that changed since the record is decided afresh", async () => {
   const p = await replaying();
-  try {
-    const next = await touch(p, { LIBRARIAN_BUDGET: "5000" });
-    assert.doesNotMatch(next.line, /replayed/);
-    assert.match(next.line, /result=all-sent/);
-    // one record an event: the one just kept holds the other setting
-    assert.doesNotMatch((await touch(p)).line, /replayed/);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  const next = await touch(p, { LIBRARIAN_BUDGET: "5000" });
+  assert.doesNotMatch(next.line, /replayed/);
+  assert.match(next.line, /result=all-sent/);
+  // one record an event: the one just kept holds the other setting
+  assert.doesNotMatch((await touch(p)).line, /replayed/);
 });
 
 Deno.test("a new context window (compaction) sends the library again, record or not", async () => {
   const p = await replaying();
-  try {
-    const compact = await runLibrarian(["inject"], {
-      stdin: JSON.stringify({
-        session_id: "s",
-        hook_event_name: "SessionStart",
-        source: "compact",
-        cwd: p.root,
-      }),
-      home: p.home,
+  await using _ = p.dir;
+  const compact = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({
+      session_id: "s",
+      hook_event_name: "SessionStart",
+      source: "compact",
       cwd: p.root,
-      deadlineMs: 30_000,
-    });
-    assert.equal(compact.code, 0, compact.stderr);
-    const next = await touch(p);
-    assert.doesNotMatch(next.line, /replayed/);
-    // the start sends the root's files and the recent folder's; the touch what is left
-    const sent = compact.stdout + (next.context ?? "");
-    assert.equal(sent.match(/ROOT-TECH/g)?.length, 1);
-    assert.equal(sent.match(/PKG-SHARED/g)?.length, 1);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+    }),
+    home: p.home,
+    cwd: p.root,
+    deadlineMs: 30_000,
+  });
+  assert.equal(compact.code, 0, compact.stderr);
+  const next = await touch(p);
+  assert.doesNotMatch(next.line, /replayed/);
+  // the start sends the root's files and the recent folder's; the touch what is left
+  const sent = compact.stdout + (next.context ?? "");
+  assert.equal(sent.match(/ROOT-TECH/g)?.length, 1);
+  assert.equal(sent.match(/PKG-SHARED/g)?.length, 1);
 });
 
 Deno.test("a damaged record is not used, and the next quiet touch replaces it", async () => {
   const p = await replaying();
-  try {
-    const [record] = recordsOf(p);
-    assert.ok(record, "a record was kept");
-    await Deno.writeTextFile(record, '{"key": 1, "seen": [[');
-    const next = await touch(p);
-    assert.equal(next.context, undefined);
-    assert.doesNotMatch(next.line, /replayed/);
-    assert.doesNotThrow(() => JSON.parse(Deno.readTextFileSync(record)), "kept anew");
-    assert.match((await touch(p)).line, / replayed=true /);
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  const [record] = recordsOf(p);
+  assert.ok(record, "a record was kept");
+  await Deno.writeTextFile(record, '{"key": 1, "seen": [[');
+  const next = await touch(p);
+  assert.equal(next.context, undefined);
+  assert.doesNotMatch(next.line, /replayed/);
+  assert.doesNotThrow(() => JSON.parse(Deno.readTextFileSync(record)), "kept anew");
+  assert.match((await touch(p)).line, / replayed=true /);
 });
 
 Deno.test("a window's first touch keeps no record, and nothing read in the last seconds is kept", async () => {
   const p = await tempProject(TREE);
-  try {
-    await touch(p);
-    assert.deepEqual(recordsOf(p), [], "the first touch is not watched");
-    const soon = await touch(p); // the ledger was written a moment ago
-    assert.equal(soon.context, undefined);
-    assert.deepEqual(recordsOf(p), [], "not settled: not kept");
-  } finally {
-    await p.dir[Symbol.asyncDispose]();
-  }
+  await using _ = p.dir;
+  await touch(p);
+  assert.deepEqual(recordsOf(p), [], "the first touch is not watched");
+  const soon = await touch(p); // the ledger was written a moment ago
+  assert.equal(soon.context, undefined);
+  assert.deepEqual(recordsOf(p), [], "not settled: not kept");
 });
