@@ -18,18 +18,22 @@
 import { type EnvReader, processVariable, watchProcessEnv } from "../core/env.ts";
 import { lastChangeMs, memoStamp } from "./walk_memo_format.ts";
 
+/** The kinds of thing an observation reads. */
+export const OBSERVATION_KINDS = [
+  "stat",
+  "lstat",
+  "list",
+  "read",
+  "realpath",
+  "readlink",
+  "cwd",
+  "uid",
+  "env",
+  "process-env",
+] as const;
+
 /** What kind of thing an observation read. */
-export type ObservationKind =
-  | "stat"
-  | "lstat"
-  | "list"
-  | "read"
-  | "realpath"
-  | "readlink"
-  | "cwd"
-  | "uid"
-  | "env"
-  | "process-env";
+export type ObservationKind = typeof OBSERVATION_KINDS[number];
 
 /** One thing a run learnt from the world, and what it was then. */
 export interface Observation {
@@ -153,6 +157,26 @@ export function stampOfInfo(
 
 function failed(error: unknown): string {
   return `!${error instanceof Error ? error.name : "Error"}`;
+}
+
+/**
+ * A `stat` of `path` now, as a watched run records it: its stamp and last change, or its error.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { statObservation } from "./observed_run.ts";
+ * assert.deepEqual(statObservation("/no/such/file"), { kind: "stat", subject: "/no/such/file", seen: "!NotFound" });
+ * assert.match(statObservation(Deno.execPath()).seen, /^f:/);
+ * ```
+ */
+export function statObservation(path: string): Observation {
+  try {
+    const info = Deno.statSync(path);
+    return { kind: "stat", subject: path, seen: stampOfInfo(info), changedMs: lastChangeMs(info) };
+  } catch (error) {
+    return { kind: "stat", subject: path, seen: failed(error) };
+  }
 }
 
 /** What `kind` of `subject` is now, in the form an {@link Observation} records it. */

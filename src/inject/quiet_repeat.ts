@@ -30,13 +30,15 @@ import { writeTextAtomicSync } from "../core/atomic.ts";
 import { dirnameOf } from "../core/paths.ts";
 import type { LogValue } from "../core/log.ts";
 import { ledgerPath, quietRecordPath } from "./ledger_paths.ts";
-import { isSettled, lastChangeMs } from "./walk_memo_format.ts";
+import { isSettled } from "./walk_memo_format.ts";
+import { ledgerKeyOf } from "./window.ts";
 import {
   type Observation,
+  OBSERVATION_KINDS,
   observationHolds,
   type ObservationKind,
   type ObservedRun,
-  stampOfInfo,
+  statObservation,
 } from "./observed_run.ts";
 
 /** Where a quiet repeat of an event is kept, and the key it is kept by. */
@@ -54,18 +56,7 @@ const CONTENT_INPUT = new Set(["old_string", "new_string", "content", "edits", "
 /** Log fields that describe how a run went rather than what it decided: never replayed. */
 const NOT_REPLAYED = new Set(["memo_recalled", "memo_kept"]);
 
-const KINDS: ReadonlySet<string> = new Set<ObservationKind>([
-  "stat",
-  "lstat",
-  "list",
-  "read",
-  "realpath",
-  "readlink",
-  "cwd",
-  "uid",
-  "env",
-  "process-env",
-]);
+const KINDS: ReadonlySet<unknown> = new Set(OBSERVATION_KINDS);
 
 function sortedEntries(value: Record<string, unknown>): [string, unknown][] {
   return Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
@@ -125,8 +116,8 @@ export function quietPlaceOf(
 ): QuietPlace | undefined {
   if (!fileTool || event.hook_event_name !== "PreToolUse" || state === undefined) return undefined;
   if (event.agent !== undefined && event.agent !== "claude") return undefined;
-  if (typeof event.session_id !== "string" || event.session_id === "") return undefined;
-  const window = { sessionId: event.session_id, agentId: event.agent_id };
+  const window = ledgerKeyOf(event);
+  if (window === undefined) return undefined;
   try {
     if (!Deno.statSync(ledgerPath(state, window)).isFile) return undefined;
   } catch {
@@ -286,14 +277,7 @@ function pathOfFileUrl(url: string): string | undefined {
 function codeObservations(): Observation[] {
   const module = pathOfFileUrl(Deno.mainModule);
   const paths = module === undefined ? [Deno.execPath()] : [Deno.execPath(), module];
-  return paths.map((subject) => {
-    try {
-      const info = Deno.statSync(subject);
-      return { kind: "stat", subject, seen: stampOfInfo(info), changedMs: lastChangeMs(info) };
-    } catch (error) {
-      return { kind: "stat", subject, seen: `!${error instanceof Error ? error.name : "Error"}` };
-    }
-  });
+  return paths.map(statObservation);
 }
 
 /**
