@@ -471,7 +471,7 @@ Deno.test("the launcher runs the release tree's hooks/<hook>.js as it is, howeve
 
 /** A fake `deno` that prints what {@link FAKE_DENO} prints, then the environment it was given. */
 const FAKE_DENO_WITH_ENV = `${FAKE_DENO}
-for name in HOME LIBRARIAN_HOME DENO_DIR LIBRARIAN_LAUNCHER DENO_V8_FLAGS; do
+for name in HOME LIBRARIAN_HOME DENO_DIR LIBRARIAN_LAUNCHER DENO_V8_FLAGS DENO_NO_UPDATE_CHECK; do
   eval "printf 'ENV %s=%s\\\\n' \\"\\$name\\" \\"\\\${$name-unset}\\""
 done`;
 
@@ -514,7 +514,7 @@ Deno.test(
       const first = await run(cut, command, {});
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /^FAKE-DENO\n/);
-      assert.ok(first.stdout.endsWith(`ENV DENO_V8_FLAGS=unset\n`), first.stdout);
+      assert.ok(first.stdout.includes(`ENV DENO_V8_FLAGS=unset\n`), first.stdout);
       // the full launcher, made to take its long way by a DENO_DIR it accepts: the same value
       const full = await run(join(plugin, "bin", "librarian"), command, {
         DENO_DIR: join(home, ".cache", "deno"),
@@ -539,6 +539,86 @@ Deno.test(
     }
     await Deno.writeTextFile(join(plugin, "bin", "librarian-x86_64-unknown-linux-gnu"), "");
     assert.equal((await run(cut, ["inject"], {})).code, 97, "a binary beside it");
+  },
+);
+
+Deno.test(
+  "deno never asks the network for its own updates: the launcher turns Deno's update check off for every program it runs",
+  {
+    ignore: skipOnWindows("runs a POSIX shell script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    const { plugin, cut } = await releaseTreeCutShort(dir.path);
+    const tools = await toolsDir(dir.path, { deno: FAKE_DENO_WITH_ENV });
+    const launcher = join(plugin, "bin", "librarian");
+    const cases: [string, string[], Record<string, string>][] = [
+      // the hooks' first lines, and the full launcher's way for a hook and for a person's command
+      [cut, ["inject"], {}],
+      [cut, ["stop"], {}],
+      [launcher, ["inject", "--shell"], { LIBRARIAN_UNBUNDLED: "1" }],
+      [launcher, ["status"], {}],
+      // whatever the environment says (a project's settings could set it)
+      [launcher, ["lint"], { DENO_NO_UPDATE_CHECK: "" }],
+    ];
+    for (const [script, command, env] of cases) {
+      const result = await runLibrarian(command, {
+        launcher: script,
+        home: join(dir.path, "home"),
+        env: { PATH: tools, DENO_DIR: "", ...env },
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^FAKE-DENO\n/);
+      assert.ok(
+        result.stdout.includes("ENV DENO_NO_UPDATE_CHECK=1\n"),
+        `${command.join(" ")}: ${result.stdout}`,
+      );
+    }
+  },
+);
+
+Deno.test(
+  "Deno fact: a deno run that lives past half a second asks dl.deno.land for its latest version, unless DENO_NO_UPDATE_CHECK is set",
+  {
+    ignore: skipOnWindows("the launcher that sets it is a POSIX sh script"),
+  },
+  async () => {
+    await using dir = await tempDir();
+    // a local proxy stands in for the network: Deno's HTTP client goes through HTTPS_PROXY
+    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const asked: string[] = [];
+    const serving = (async () => {
+      for await (const connection of listener) {
+        const buffer = new Uint8Array(1024);
+        const read = await connection.read(buffer).catch(() => null);
+        asked.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)));
+        connection.close();
+      }
+    })().catch(() => {});
+    const script = join(dir.path, "waits.js");
+    await Deno.writeTextFile(script, "await new Promise((done) => setTimeout(done, 2000));\n");
+    const runWaiting = async (env: Record<string, string>) => {
+      const before = asked.length;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "--no-config", script],
+        env: {
+          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+          HOME: dir.path,
+          DENO_DIR: join(dir.path, `cache-${before}-${Object.keys(env).length}`),
+          HTTPS_PROXY: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+          ...env,
+        },
+        clearEnv: true,
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      assert.equal(out.code, 0);
+      return asked.slice(before).join("");
+    };
+    assert.match(await runWaiting({}), /^CONNECT dl\.deno\.land:443 /);
+    assert.equal(await runWaiting({ DENO_NO_UPDATE_CHECK: "1" }), "");
+    listener.close();
+    await serving;
   },
 );
 
