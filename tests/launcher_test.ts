@@ -579,9 +579,6 @@ Deno.test(
 
 Deno.test(
   "Deno fact: a deno run that lives past half a second asks dl.deno.land for its latest version, unless DENO_NO_UPDATE_CHECK is set",
-  {
-    ignore: skipOnWindows("the launcher that sets it is a POSIX sh script"),
-  },
   async () => {
     await using dir = await tempDir();
     // a local proxy stands in for the network: Deno's HTTP client goes through HTTPS_PROXY
