@@ -542,37 +542,79 @@ Deno.test(
   },
 );
 
+/** Deno's environment variables that the launcher passes on: the program's, or harmless to it. */
+const DENO_VARIABLES_PASSED: Readonly<Record<string, string>> = {
+  DENO_DIR: "checked by the launcher's setting (a folder outside the project), else not passed",
+  DENO_NO_UPDATE_CHECK: "set to 1 by the launcher",
+  NO_COLOR: "only colours",
+  HTTP_PROXY: "the program has no network; curl in fetch-binary needs it",
+  HTTPS_PROXY: "the program has no network; curl in fetch-binary needs it",
+  NO_PROXY: "the program has no network; curl in fetch-binary needs it",
+  NODE_USE_ENV_PROXY: "the program has no network",
+};
+
+/** The variables `bin/librarian`'s deno_settings_from_here unsets. */
+async function variablesTheLauncherUnsets(): Promise<string[]> {
+  const text = await Deno.readTextFile(join(REPO_ROOT, "bin", "librarian"));
+  const body = /\ndeno_settings_from_here\(\) \{\n  unset ([^]*?)\n  DENO_NO_UPDATE_CHECK=1/.exec(
+    text,
+  );
+  assert.ok(body, "bin/librarian defines deno_settings_from_here with one unset");
+  return body[1]!.split(/[\s\\]+/).filter((name) => name !== "");
+}
+
+Deno.test("the launcher unsets or knowingly passes every environment variable `deno --help` lists", async () => {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["--help"], stdout: "piped" })
+    .output();
+  const help = new TextDecoder().decode(out.stdout);
+  const section = help.slice(help.indexOf("Environment variables:"));
+  const listed = [...section.matchAll(/^ {2}([A-Z][A-Z0-9_]+) /gm)].map((m) => m[1]!);
+  assert.ok(listed.includes("DENO_COVERAGE_DIR") && listed.length > 20, listed.join(" "));
+  const unset = await variablesTheLauncherUnsets();
+  const unhandled = listed.filter((name) =>
+    !unset.includes(name) && !(name in DENO_VARIABLES_PASSED)
+  );
+  assert.deepEqual(unhandled, [], "add them to deno_settings_from_here in bin/librarian");
+});
+
 Deno.test(
-  "deno never asks the network for its own updates: the launcher turns Deno's update check off for every program it runs",
+  "Deno's settings never come from the environment: whatever it sets, the program runs with the launcher's, and never checks for Deno updates",
   {
     ignore: skipOnWindows("runs a POSIX shell script"),
   },
   async () => {
     await using dir = await tempDir();
     const { plugin, cut } = await releaseTreeCutShort(dir.path);
-    const tools = await toolsDir(dir.path, { deno: FAKE_DENO_WITH_ENV });
+    const unset = await variablesTheLauncherUnsets();
+    const names = [...unset, ...Object.keys(DENO_VARIABLES_PASSED)].filter((n) => n !== "DENO_DIR");
+    const tools = await toolsDir(dir.path, {
+      deno: `${FAKE_DENO}\nfor name in ${names.join(" ")}; do\n` +
+        `  eval "printf 'ENV %s=%s\\\\n' \\"\\$name\\" \\"\\\${$name-unset}\\""\ndone`,
+    });
+    // as a cloned repository's .claude/settings.json "env" could set them
+    const hostile = Object.fromEntries(names.map((name) => [name, join(dir.path, "chosen")]));
     const launcher = join(plugin, "bin", "librarian");
-    const cases: [string, string[], Record<string, string>][] = [
+    const cases: [string, string[]][] = [
       // the hooks' first lines, and the full launcher's way for a hook and for a person's command
-      [cut, ["inject"], {}],
-      [cut, ["stop"], {}],
-      [launcher, ["inject", "--shell"], { LIBRARIAN_UNBUNDLED: "1" }],
-      [launcher, ["status"], {}],
-      // whatever the environment says (a project's settings could set it)
-      [launcher, ["lint"], { DENO_NO_UPDATE_CHECK: "" }],
+      [cut, ["inject"]],
+      [cut, ["stop"]],
+      [launcher, ["inject", "--shell"]],
+      [launcher, ["status"]],
     ];
-    for (const [script, command, env] of cases) {
+    for (const [script, command] of cases) {
       const result = await runLibrarian(command, {
         launcher: script,
         home: join(dir.path, "home"),
-        env: { PATH: tools, DENO_DIR: "", ...env },
+        env: { PATH: tools, DENO_DIR: "", ...hostile },
       });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^FAKE-DENO\n/);
-      assert.ok(
-        result.stdout.includes("ENV DENO_NO_UPDATE_CHECK=1\n"),
-        `${command.join(" ")}: ${result.stdout}`,
+      const seen = Object.fromEntries(
+        [...result.stdout.matchAll(/^ENV ([A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]),
       );
+      for (const name of unset) assert.equal(seen[name], "unset", `${command.join(" ")}: ${name}`);
+      assert.equal(seen.DENO_NO_UPDATE_CHECK, "1", command.join(" "));
+      assert.equal(seen.NO_COLOR, hostile.NO_COLOR, "passed on");
     }
   },
 );
@@ -639,10 +681,12 @@ Deno.test(
       launcher: cut,
       home: join(dir.path, "home"),
       cwd: join(dir.path, "proj"),
-      env: { DENO_DIR: "" },
+      // a folder a cloned repository's settings could name: Deno would write a coverage file there
+      env: { DENO_DIR: "", DENO_COVERAGE_DIR: join(dir.path, "proj", "coverage") },
       stdin: preToolUseEvent(join(dir.path, "proj"), "Read", { file_path: "src/a.ts" }, "t-1"),
     });
     assert.equal(result.code, 0, result.stderr);
     assert.match(hookContextOf(result), /FIRST-LINES-PATTERN/);
+    await assert.rejects(Deno.stat(join(dir.path, "proj", "coverage")), Deno.errors.NotFound);
   },
 );
