@@ -556,10 +556,9 @@ const DENO_VARIABLES_PASSED: Readonly<Record<string, string>> = {
 /** The variables `bin/librarian`'s deno_settings_from_here unsets. */
 async function variablesTheLauncherUnsets(): Promise<string[]> {
   const text = await Deno.readTextFile(join(REPO_ROOT, "bin", "librarian"));
-  const body = /\ndeno_settings_from_here\(\) \{\n {2}unset ([^]*?)\n {2}DENO_NO_UPDATE_CHECK=1/
-    .exec(
-      text,
-    );
+  const unsetLine =
+    /\ndeno_settings_from_here\(\) \{\n {2}unset ([^]*?)\n {2}DENO_NO_UPDATE_CHECK=1/;
+  const body = unsetLine.exec(text);
   assert.ok(body, "bin/librarian defines deno_settings_from_here with one unset");
   return body[1]!.split(/[\s\\]+/).filter((name) => name !== "");
 }
