@@ -159,6 +159,15 @@ function failed(error: unknown): string {
   return `!${error instanceof Error ? error.name : "Error"}`;
 }
 
+/** What `kind` of `subject` returned as file information, as an observation records it. */
+function infoObservation(
+  kind: ObservationKind,
+  subject: string,
+  info: Deno.FileInfo,
+): Observation & { changedMs: number } {
+  return { kind, subject, seen: stampOfInfo(info), changedMs: lastChangeMs(info) };
+}
+
 /**
  * A `stat` of `path` now, as a watched run records it: its stamp and last change, or its error.
  *
@@ -172,8 +181,7 @@ function failed(error: unknown): string {
  */
 export function statObservation(path: string): Observation {
   try {
-    const info = Deno.statSync(path);
-    return { kind: "stat", subject: path, seen: stampOfInfo(info), changedMs: lastChangeMs(info) };
+    return infoObservation("stat", path, Deno.statSync(path));
   } catch (error) {
     return { kind: "stat", subject: path, seen: failed(error) };
   }
@@ -369,9 +377,9 @@ export async function observeRun<T>(
     const inWords = () =>
       observations ??= seen.map(({ kind, subject, value }) => {
         if (typeof value === "string") return { kind, subject, seen: value };
-        const changedMs = lastChangeMs(value);
-        newestChangeMs = Math.max(newestChangeMs, changedMs);
-        return { kind, subject, seen: stampOfInfo(value), changedMs };
+        const observation = infoObservation(kind, subject, value);
+        newestChangeMs = Math.max(newestChangeMs, observation.changedMs);
+        return observation;
       });
     return {
       value,
