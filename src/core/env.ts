@@ -68,15 +68,14 @@ export function watchProcessEnv(
   onEffect: (method: string) => void,
 ): () => void {
   const env = Deno.env as unknown as Record<string, unknown>;
+  const effects = ["set", "delete", "toObject", "has"];
   const own = new Map(
-    ["get", "set", "delete", "toObject", "has"].map((
-      m,
-    ) => [m, Object.getOwnPropertyDescriptor(env, m)]),
+    ["get", ...effects].map((method) => [method, Object.getOwnPropertyDescriptor(env, method)]),
   );
   const original = (method: string) =>
     (env[method] as (...args: unknown[]) => unknown).bind(Deno.env);
   const get = original("get");
-  for (const method of ["set", "delete", "toObject", "has"]) {
+  for (const method of effects) {
     const fn = original(method);
     env[method] = (...args: unknown[]) => {
       onEffect(`env.${method}`);
