@@ -9,6 +9,7 @@ import type { LibraryFile } from "../src/core/walk.ts";
 import { tempDir } from "./helpers.ts";
 import { readLibraryText, type ReadMemo, statStamp } from "../src/core/read_text.ts";
 import { makeFingerprint } from "../src/inject/ledger_format.ts";
+import type { StaleView } from "../src/inject/stale_view.ts";
 
 function fileIn(root: string, relPath: string): LibraryFile {
   return { relPath, label: relPath, absPath: `${root}/${relPath}` };
@@ -180,4 +181,45 @@ Deno.test("on a first touch, what a cut file comes to is taken from the reads me
   });
   assert.ok(recalled.kind === "context" && recalled.rendered.text.includes("- AS KEPT"));
   assert.ok(!recalled.rendered.text.includes("- learning 0"));
+});
+
+Deno.test("a cut file with stale marks on it: what it comes to is kept too, by its content's hash and the marks, so a next first touch does not cut it again", async () => {
+  await using dir = await tempDir();
+  const text = Array.from({ length: 300 }, (_, i) => `- learning ${i}: keep it short`).join("\n");
+  Deno.writeTextFileSync(`${dir.path}/big.md`, text);
+  const files = [fileIn(dir.path, "big.md")];
+  const marking = (reason: string): StaleView => ({
+    apply: (_relPath, text) => ({
+      text: text.replace("- learning 0: keep it short", `$& (stale: ${reason})`),
+      marks: `m:${reason}`,
+    }),
+  });
+  const kept = new Map<string, string>();
+  const offered: string[] = [];
+  const memo = readsMemo({
+    recallDigest: (key) => kept.get(key),
+    offerDigest: (key, digest) => {
+      offered.push(key);
+      kept.set(key, digest);
+    },
+  });
+  const small = { ...options(), budget: 2000, reads: memo };
+  const made = chooseContext(files, { ...small, stale: marking("a.ts deleted") });
+  assert.ok(made.kind === "context" && made.rendered.cut.length === 1);
+  assert.match(made.rendered.text, /learning 0: keep it short \(stale: a\.ts deleted\)/);
+  assert.equal(offered.length, 1, "the marked text's digest is offered");
+  const hash = readLibraryText(`${dir.path}/big.md`, text.length, 256 * 1024);
+  assert.ok(hash.kind === "text");
+  assert.ok(offered[0]!.startsWith(`${hash.hash}:-w:m:a.ts deleted:`), offered[0]);
+  const again = chooseContext(files, { ...small, stale: marking("a.ts deleted") });
+  assert.ok(again.kind === "context");
+  assert.equal(again.rendered.text, made.rendered.text, "the same text, from the memo");
+  assert.equal(offered.length, 1, "nothing made again");
+  const other = chooseContext(files, { ...small, stale: marking("b.ts deleted") });
+  assert.ok(other.kind === "context");
+  assert.match(other.rendered.text, /\(stale: b\.ts deleted\)/, "other marks: not the kept digest");
+  assert.equal(offered.length, 2);
+  const unmarked = chooseContext(files, small);
+  assert.ok(unmarked.kind === "context");
+  assert.doesNotMatch(unmarked.rendered.text, /stale/, "no marks: not a marked digest");
 });

@@ -377,9 +377,8 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       const native = "native" in file;
       const keep = options.keepProvenance === true || native;
       // (without the section `librarian export` keeps in it: the library's own text)
-      const source = native
-        ? withoutExportSection(text.text)
-        : options.stale?.apply(file.relPath, text.text, hash) ?? text.text;
+      const marked = native ? undefined : options.stale?.apply(file.relPath, text.text, hash);
+      const source = native ? withoutExportSection(text.text) : marked?.text ?? text.text;
       if (!native) { for (const name of importedFrom(text.text)) copied.add(name); }
       const body = keep ? source : stripMetadata(source);
       leastChars += Math.min(body.length, MIN_SLICE) + file.label.length + SECTION_FRAME;
@@ -392,9 +391,11 @@ export function readChoice(files: readonly LibraryFile[], options: ReadChoiceOpt
       };
       if (keep) section.keepMetadata = true;
       if (!native && priorityOf(text.text) === "always") section.always = true;
-      if (texts !== undefined && source === text.text) {
-        // the file as it is on disk, cut: what it came to is kept by its content's hash
-        const read = `${keep ? "k" : "-"}${text.partial ? "p" : "w"}`;
+      // the file as it is on disk, or with stale marks, cut: what it came to is kept by its
+      // content's hash (and the marks: stale_view.ts)
+      const marks = source === text.text ? "" : marked?.marks;
+      if (texts !== undefined && marks !== undefined) {
+        const read = `${keep ? "k" : "-"}${text.partial ? "p" : "w"}${marks && `:${marks}`}`;
         section.digest = digestThrough(texts, () => `${hashNow()}:${read}`, section);
       }
       sectionAt[i] = section;

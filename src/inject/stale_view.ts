@@ -13,6 +13,7 @@
 import type { Library } from "../core/discover.ts";
 import { type EnvReader, stateDir } from "../core/env.ts";
 import { readTextBounded } from "../core/fs_probe.ts";
+import { hashUtf8 } from "../core/hash.ts";
 import { joinPath } from "../core/paths.ts";
 import { statStamp } from "../core/read_text.ts";
 import { applyStaleMarks, type StaleMode, staleModeFrom } from "../format/stale_marks.ts";
@@ -26,13 +27,24 @@ import {
 /** A record is read up to this size (a larger one is read as none). */
 const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 
+/** A library file's text as the model gets it, and which marks made it so. */
+export interface MarkedText {
+  /** The text, with the marks that hold applied (the file's own text when none does). */
+  text: string;
+  /**
+   * What was applied, for a key of what the text comes to when cut (`choose.ts`): the mode and a
+   * hash of the marks' lines and reasons; `""` when the text is the file's own.
+   */
+  marks: string;
+}
+
 /** Applies the stale marks that still hold to a library file's text. */
 export interface StaleView {
   /**
    * `text` (the file at library-relative `relPath`, content hash `hash`) as the model gets it. The
    * hash may be given as a function: it is then made only for a file the record has marks for.
    */
-  apply(relPath: string, text: string, hash: string | (() => string)): string;
+  apply(relPath: string, text: string, hash: string | (() => string)): MarkedText;
 }
 
 /**
@@ -46,7 +58,7 @@ export interface StaleView {
  * const library = { root: "/p/_memory_library", projectRoot: "/p", foundBy: "cwd" as const };
  * assert.equal(staleView(library, envFrom({ LIBRARIAN_STALE: "off", HOME: "/h" })), undefined);
  * const view = staleView(library, envFrom({ LIBRARIAN_STATE_DIR: Deno.makeTempDirSync() }));
- * assert.equal(view?.apply("tech.md", "- a", "h"), "- a"); // no record: as it is
+ * assert.deepEqual(view?.apply("tech.md", "- a", "h"), { text: "- a", marks: "" }); // no record
  * ```
  */
 export function staleView(library: Library, env: EnvReader): StaleView | undefined {
@@ -70,12 +82,19 @@ export function staleView(library: Library, env: EnvReader): StaleView | undefin
         record = read.kind === "text" ? parseStaleRecord(read.text) : null;
       }
       const entry = record?.files[relPath];
-      if (entry === undefined || entry.stale.length === 0) return text;
-      if (entry.hash !== (typeof hash === "string" ? hash : hash())) return text;
+      const unmarked = { text, marks: "" };
+      if (entry === undefined || entry.stale.length === 0) return unmarked;
+      if (entry.hash !== (typeof hash === "string" ? hash : hash())) return unmarked;
       const holding = entry.stale.filter((mark) =>
         Object.entries(mark.cited).every(([path, stamp]) => stampNow(path) === stamp)
       );
-      return applyStaleMarks(text, holding, mode).text;
+      if (holding.length === 0) return unmarked;
+      // what the marked text is made of, besides the file: the mode, each mark's lines and reason
+      const applied = JSON.stringify(holding.map(({ lines, reason }) => [lines, reason]));
+      return {
+        text: applyStaleMarks(text, holding, mode).text,
+        marks: `${mode}:${hashUtf8(applied)}`,
+      };
     },
   };
 }
