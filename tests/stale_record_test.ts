@@ -12,7 +12,9 @@ import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
 import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
 import { envFrom } from "../src/core/env.ts";
-import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { SETTLED_MS } from "../src/inject/walk_memo_format.ts";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
 
@@ -365,3 +367,55 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "the inject hook: a cut file with stale marks goes marked from what the walk memo kept of it, on a later session's first touch",
+  ignore: skipOnWindows("needs git"),
+  fn: async () => {
+    const p = await staleProject();
+    await using _ = p.dir;
+    const edge = join(p.library.root, "src/api/edge.md");
+    const filler = Array.from(
+      { length: 400 },
+      (_, i) => `- filler ${i}: retries are safe only when idempotent`,
+    ).join("\n");
+    const learnings = (await Deno.readTextFile(edge)).replace("# edge\n", "");
+    await Deno.writeTextFile(edge, `# edge\n\n${filler}\n${learnings}`);
+    assert.equal((await refreshStaleRecord(p.library, p.env)).kind, "written");
+    await sleep(SETTLED_MS + 1_000); // the real clock: the files settle, so the memo keeps them
+    const first = await touchHook(p, "s-1");
+    assert.match(first.context, /Not shown in full/, "cut to the budget");
+    assert.match(first.context, /- Tax is rounded per line\. \(stale: src\/api\/tax\.ts deleted/);
+    assert.match(first.line, / memo_kept=2( |$)/, "its text and what the marked text came to");
+    const second = await touchHook(p, "s-2");
+    assert.equal(second.context, first.context);
+    assert.match(second.line, / memo_recalled=2( |$)/, "its text and its marked digest");
+  },
+});
+
+/** The inject hook's answer to a Read of `src/api/handler.ts` in session `session`, and its log line. */
+async function touchHook(
+  p: Awaited<ReturnType<typeof staleProject>>,
+  session: string,
+): Promise<{ context: string; line: string }> {
+  const log = join(p.dir.path, "librarian.log");
+  const result = await runLibrarian(["inject"], {
+    stdin: JSON.stringify({
+      session_id: session,
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(p.root, "src/api/handler.ts") },
+      cwd: p.root,
+    }),
+    home: join(p.dir.path, "home"),
+    cwd: p.root,
+    env: { LIBRARIAN_LOG: log, LIBRARIAN_STATE_DIR: p.state },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const out = parseHookStdout(result.stdout)?.hookSpecificOutput as
+    | Record<string, string>
+    | undefined;
+  const lines = (await Deno.readTextFile(log)).trim().split("\n");
+  return { context: out?.additionalContext ?? "", line: lines.at(-1)! };
+}
