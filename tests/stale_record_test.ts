@@ -14,9 +14,10 @@ import { buildFileContext } from "../src/inject/file_context.ts";
 import { envFrom } from "../src/core/env.ts";
 import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { SETTLED_MS } from "../src/inject/walk_memo_format.ts";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("a mark goes on the first line of each learning; hide empties them and says how many", () => {
   const text =
