@@ -182,14 +182,21 @@ export function isSettled(mtimeMs: number, nowMs: number): boolean {
   return Number.isFinite(mtimeMs) && mtimeMs > 0 && nowMs - mtimeMs >= SETTLED_MS;
 }
 
-/** A name a kept folder may list: one path segment, never `.` or `..`. */
-function isPlainName(name: unknown): name is string {
-  return typeof name === "string" && name !== "" && name !== "." && name !== ".." &&
-    !/[\\/\0]/.test(name);
-}
-
+/**
+ * `value` when it is a list of names a kept folder may list, each one path segment (never `.` or
+ * `..`, no slash, backslash or NUL), else `undefined`. Plain comparisons in an indexed loop, then
+ * one search of the names joined: the inject hook runs `--jitless`, where a regular expression
+ * tested per name (and a callback per name) cost a wide walk's memo, 11 folders of 200 subfolders,
+ * 3.7 million instructions (the wide first touch 84.0 → 82.2 million with this).
+ */
 function namesOf(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every(isPlainName) ? value : undefined;
+  if (!Array.isArray(value)) return undefined;
+  for (let i = 0; i < value.length; i++) {
+    const name: unknown = value[i];
+    if (typeof name !== "string" || name === "" || name === "." || name === "..") return undefined;
+  }
+  const joined = value.join("");
+  return joined.includes("/") || joined.includes("\\") || joined.includes("\0") ? undefined : value;
 }
 
 function recordOf(value: unknown): Record<string, unknown> | undefined {

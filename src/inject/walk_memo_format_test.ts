@@ -81,6 +81,10 @@ Deno.test("a kept folder naming anything but plain entries of itself is left out
     [`${ROOT}/no-stamp`]: { files: [], subfolders: [] },
     [`${ROOT}/not-list`]: { stamp: "s", files: "a.md", subfolders: [] },
     [`${ROOT}/null`]: null,
+    [`${ROOT}/one-bad-of-many`]: { stamp: "s", files: ["a.md"], subfolders: ["ok", "x/y", "z"] },
+    [`${ROOT}/dot-last`]: { stamp: "s", files: ["a.md", "."], subfolders: ["ok"] },
+    [`${ROOT}/nul-last`]: { stamp: "s", files: ["a.md"], subfolders: ["ok", "\0"] },
+    [`${ROOT}/object`]: { stamp: "s", files: [{ name: "a.md" }], subfolders: [] },
   };
   const memo = parseWalkMemo(memoText({ folders }), ROOT, FOLDER);
   assert.deepEqual([...memo.folders.keys()], [`${ROOT}/good`]);
