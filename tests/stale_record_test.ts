@@ -11,6 +11,7 @@ import { readStaleRecord, staleRecordNeed } from "../src/git/stale_check.ts";
 import { extendRecord, extendStaleRecord } from "../src/git/stale_extend.ts";
 import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
+import { staleView } from "../src/inject/stale_view.ts";
 import { envFrom } from "../src/core/env.ts";
 import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { SETTLED_MS } from "../src/inject/walk_memo_format.ts";
@@ -420,3 +421,41 @@ async function touchHook(
   const lines = (await Deno.readTextFile(log)).trim().split("\n");
   return { context: out?.additionalContext ?? "", line: lines.at(-1)! };
 }
+
+Deno.test("the marks a touch applies are named for the walk memo: in full when short, by their hash when long, and never alike for other marks", async () => {
+  await using dir = await tempDir();
+  const state = join(dir.path, "state");
+  const library = {
+    root: join(dir.path, "p/_memory_library"),
+    projectRoot: join(dir.path, "p"),
+    foundBy: "cwd" as const,
+  };
+  const text = "# edge\n- Old rule.\n- Kept.\n";
+  const marksFor = async (reason: string) => {
+    const path = staleRecordPath(state, library.root);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const mark = { lines: [[2, 2]] as [number, number][], reason, cited: {} };
+    await Deno.writeTextFile(
+      path,
+      formatStaleRecord({
+        version: 1,
+        head: "a1b2c3d",
+        cited: {},
+        files: { "edge.md": { stamp: "s", hash: "h", stale: [mark] } },
+      }),
+    );
+    return staleView(library, envFrom({ LIBRARIAN_STATE_DIR: state }))!.apply("edge.md", text, "h");
+  };
+  const short = await marksFor("src/a.ts deleted since a1b2c3d");
+  assert.match(short.text, /- Old rule\. \(stale: src\/a\.ts deleted since a1b2c3d\)/);
+  assert.equal(short.marks, 'mark:[[[[2,2]],"src/a.ts deleted since a1b2c3d"]]');
+  const long = await marksFor(`${"x".repeat(3000)} deleted`);
+  const longer = await marksFor(`${"x".repeat(3001)} deleted`);
+  assert.match(long.marks, /^mark:#[0-9a-f]+$/);
+  assert.notEqual(long.marks, longer.marks);
+  assert.deepEqual(
+    staleView(library, envFrom({ LIBRARIAN_STATE_DIR: state }))!.apply("other.md", text, "h"),
+    { text, marks: "" },
+    "no marks: the file's own text, named by nothing",
+  );
+});

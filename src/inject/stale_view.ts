@@ -27,13 +27,20 @@ import {
 /** A record is read up to this size (a larger one is read as none). */
 const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 
+/**
+ * The marks a text carries are named in full up to this many characters, and by their hash beyond:
+ * hashing in the interpreter (`--jitless`) costs about 0.45 million instructions a kilobyte, more
+ * than the memo key's length costs to keep.
+ */
+const MAX_MARKS_NAMED = 2048;
+
 /** A library file's text as the model gets it, and which marks made it so. */
 export interface MarkedText {
   /** The text, with the marks that hold applied (the file's own text when none does). */
   text: string;
   /**
-   * What was applied, for a key of what the text comes to when cut (`choose.ts`): the mode and a
-   * hash of the marks' lines and reasons; `""` when the text is the file's own.
+   * What was applied, for a key of what the text comes to when cut (`choose.ts`): the mode and the
+   * marks' lines and reasons (their hash when long); `""` when the text is the file's own.
    */
   marks: string;
 }
@@ -91,10 +98,8 @@ export function staleView(library: Library, env: EnvReader): StaleView | undefin
       if (holding.length === 0) return unmarked;
       // what the marked text is made of, besides the file: the mode, each mark's lines and reason
       const applied = JSON.stringify(holding.map(({ lines, reason }) => [lines, reason]));
-      return {
-        text: applyStaleMarks(text, holding, mode).text,
-        marks: `${mode}:${hashUtf8(applied)}`,
-      };
+      const named = applied.length <= MAX_MARKS_NAMED ? applied : `#${hashUtf8(applied)}`;
+      return { text: applyStaleMarks(text, holding, mode).text, marks: `${mode}:${named}` };
     },
   };
 }
