@@ -13,7 +13,7 @@ import { fileDigest } from "../src/core/file_digest.ts";
 import { buildFileContext } from "../src/inject/file_context.ts";
 import { staleView } from "../src/inject/stale_view.ts";
 import { envFrom } from "../src/core/env.ts";
-import { parseHookStdout, runLibrarian, tempDir, writeTree } from "./helpers.ts";
+import { runLibrarian, tempDir, writeTree } from "./helpers.ts";
 import { SETTLED_MS } from "../src/inject/walk_memo_format.ts";
 import { commitAll, gitInit, gitOk } from "./cli_helpers.ts";
 import { skipOnWindows } from "./platform.ts";
@@ -245,16 +245,25 @@ Deno.test({
   },
 });
 
-/** Runs the inject hook process on one event in project `root`; its context (or reason). */
+/**
+ * Runs the inject hook process on one event in project `root` (with `env` besides); its context
+ * (or reason).
+ */
 async function injectEvent(
   root: string,
   state: string,
   event: Record<string, unknown>,
+  env: Record<string, string> = {},
 ): Promise<string> {
   const result = await runLibrarian(["inject"], {
     stdin: JSON.stringify({ session_id: "fresh-clone", cwd: root, ...event }),
     cwd: root,
-    env: { LIBRARIAN_STATE_DIR: state, LIBRARIAN_HINT: "off", LIBRARIAN_SESSION_START: "on" },
+    env: {
+      LIBRARIAN_STATE_DIR: state,
+      LIBRARIAN_HINT: "off",
+      LIBRARIAN_SESSION_START: "on",
+      ...env,
+    },
   });
   assert.equal(result.code, 0, result.stderr);
   if (result.stdout.trim() === "") return "";
@@ -402,24 +411,14 @@ async function touchHook(
   session: string,
 ): Promise<{ context: string; line: string }> {
   const log = join(p.dir.path, "librarian.log");
-  const result = await runLibrarian(["inject"], {
-    stdin: JSON.stringify({
-      session_id: session,
-      hook_event_name: "PreToolUse",
-      tool_name: "Read",
-      tool_input: { file_path: join(p.root, "src/api/handler.ts") },
-      cwd: p.root,
-    }),
-    home: join(p.dir.path, "home"),
-    cwd: p.root,
-    env: { LIBRARIAN_LOG: log, LIBRARIAN_STATE_DIR: p.state },
-  });
-  assert.equal(result.code, 0, result.stderr);
-  const out = parseHookStdout(result.stdout)?.hookSpecificOutput as
-    | Record<string, string>
-    | undefined;
+  const context = await injectEvent(p.root, p.state, {
+    session_id: session,
+    hook_event_name: "PreToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: join(p.root, "src/api/handler.ts") },
+  }, { LIBRARIAN_LOG: log });
   const lines = (await Deno.readTextFile(log)).trim().split("\n");
-  return { context: out?.additionalContext ?? "", line: lines.at(-1)! };
+  return { context, line: lines.at(-1)! };
 }
 
 Deno.test("the marks a touch applies are named for the walk memo: in full when short, by their hash when long, and never alike for other marks", async () => {
